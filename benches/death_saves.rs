@@ -1,0 +1,34 @@
+//! Throughput of death-save sequences (divan). Fixed seeds; a sequential and
+//! a parallel variant of the same scenario.
+//!
+//! `cargo bench --bench death_saves`
+
+use divan::counter::ItemsCount;
+use woundsim::engine::{Engine, NoProgress};
+use woundsim::scenario::builtin;
+
+fn main() {
+    divan::main();
+}
+
+const TRIALS: u64 = 2_000_000;
+
+fn scenario() -> woundsim::scenario::Scenario {
+    let mut s = builtin::find("death-saves").expect("built-in").expect("valid");
+    s.header.trials = TRIALS;
+    s
+}
+
+/// Sequences per iteration: trials × variants.
+fn sequences(s: &woundsim::scenario::Scenario) -> u64 {
+    TRIALS * s.variant_names().len() as u64
+}
+
+#[divan::bench(args = [1, 2], sample_count = 10)]
+fn death_saves_scenario(bencher: divan::Bencher, threads: usize) {
+    let s = scenario();
+    let engine = Engine::new(threads).expect("thread pool");
+    bencher
+        .counter(ItemsCount::new(sequences(&s)))
+        .bench(|| woundsim::sim::simulate(&s, &engine, &NoProgress).expect("run"));
+}

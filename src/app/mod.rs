@@ -1,0 +1,170 @@
+//! The commands: load and validate every scenario first, then simulate or
+//! solve, then write all reports at once. Errors map to exit codes in
+//! [`AppError::exit_code`].
+
+pub mod progress;
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use crate::cli::{Command, ExactArgs, RunArgs};
+use crate::engine::{Engine, EngineError};
+use crate::report::{self, ReportError, table};
+use crate::results::ScenarioResult;
+use crate::scenario::{self, Scenario, ScenarioError, builtin};
+
+/// Why a command failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// A scenario is unreadable or invalid (exit code 2).
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    /// The command line asks for something inconsistent (exit code 2).
+    #[error("{0}")]
+    Usage(String),
+    /// The run was interrupted (exit code 130); nothing was written.
+    #[error("interrupted: no report was written")]
+    Interrupted,
+    /// The engine could not start (exit code 1).
+    #[error(transparent)]
+    Engine(EngineError),
+    /// Reports could not be written (exit code 1).
+    #[error(transparent)]
+    Report(#[from] ReportError),
+}
+
+impl AppError {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            AppError::Scenario(_) | AppError::Usage(_) => 2,
+            AppError::Interrupted => 130,
+            AppError::Engine(_) | AppError::Report(_) => 1,
+        }
+    }
+}
+
+impl From<EngineError> for AppError {
+    fn from(e: EngineError) -> Self {
+        match e {
+            EngineError::Interrupted => AppError::Interrupted,
+            other => AppError::Engine(other),
+        }
+    }
+}
+
+/// Runs a command, printing human output to `out`. `cancel` is set by the
+/// Ctrl-C handler.
+pub fn execute(command: Command, out: &mut dyn Write, cancel: &AtomicBool) -> Result<(), AppError> {
+    match command {
+        Command::Run(args) => run(args, out, cancel),
+        Command::Exact(args) => exact(args, out),
+        Command::List => list(out),
+    }
+}
+
+/// Resolves scenario arguments (files, else built-in names); none = all built-ins.
+pub fn load_scenarios(args: &[String]) -> Result<Vec<Scenario>, AppError> {
+    let scenarios = if args.is_empty() {
+        builtin::all()?
+    } else {
+        args.iter().map(|a| load_one(a)).collect::<Result<Vec<_>, _>>()?
+    };
+    for (i, s) in scenarios.iter().enumerate() {
+        if let Some(first) = scenarios[..i].iter().find(|o| o.header.name == s.header.name) {
+            return Err(AppError::Usage(format!(
+                "{} and {} are both named `{}`: their reports would overwrite each other",
+                first.source, s.source, s.header.name
+            )));
+        }
+    }
+    Ok(scenarios)
+}
+
+fn load_one(arg: &str) -> Result<Scenario, ScenarioError> {
+    let path = Path::new(arg);
+    if path.exists() {
+        return scenario::load_file(path);
+    }
+    match builtin::find(arg) {
+        Some(found) => found,
+        None => Err(ScenarioError::Unreadable {
+            file: arg.to_string(),
+            reason: "no such file, and no built-in scenario of that name (see `woundsim list`)".into(),
+        }),
+    }
+}
+
+fn print(out: &mut dyn Write, text: &str) {
+    // A closed stdout (e.g. `| head`) is not an error.
+    let _ = out.write_all(text.as_bytes());
+}
+
+fn report_written(out: &mut dyn Write, results: &[ScenarioResult], dir: &Path, quiet: bool) -> Result<(), AppError> {
+    let files = report::write_all(results, dir)?;
+    if !quiet {
+        for r in results {
+            print(out, &table::render(r));
+            print(out, "\n");
+        }
+        print(out, &format!("wrote {} files to {}\n", files.len(), dir.display()));
+    }
+    Ok(())
+}
+
+fn run(args: RunArgs, out: &mut dyn Write, cancel: &AtomicBool) -> Result<(), AppError> {
+    let mut scenarios = load_scenarios(&args.scenarios)?;
+    for s in &mut scenarios {
+        if let Some(trials) = args.trials {
+            s.header.trials = trials;
+        }
+        if let Some(seed) = args.seed {
+            s.header.seed = seed;
+        }
+        if let Some(level) = args.confidence {
+            s.header.confidence = level;
+        }
+    }
+    let engine = Engine::new(args.threads)?;
+    let total = scenarios.iter().map(crate::sim::work).sum();
+    let sink = progress::ProgressBarSink::new(total, args.quiet, cancel);
+    let mut results = Vec::with_capacity(scenarios.len());
+    for s in &scenarios {
+        sink.set_scenario(&s.header.name);
+        results.push(crate::sim::simulate(s, &engine, &sink)?);
+    }
+    sink.finish();
+    report_written(out, &results, &args.out, args.quiet)
+}
+
+fn exact(args: ExactArgs, out: &mut dyn Write) -> Result<(), AppError> {
+    let scenarios = load_scenarios(&args.scenarios)?;
+    let results: Vec<ScenarioResult> = scenarios.iter().map(crate::exact::solve).collect();
+    report_written(out, &results, &args.out, args.quiet)
+}
+
+fn list(out: &mut dyn Write) -> Result<(), AppError> {
+    let scenarios = builtin::all()?;
+    let mut text = String::from("Built-in scenarios (`woundsim run NAME ...`; no NAME runs them all):\n");
+    for s in &scenarios {
+        text.push_str(&format!(
+            "  {:<20} type {:<12} {:>3} variants  {} trials  seed {}\n      {}\n      variants: {}\n",
+            s.header.name,
+            s.kind(),
+            s.variant_names().len(),
+            s.header.trials,
+            s.header.seed,
+            s.header.description,
+            s.variant_names().join(", ")
+        ));
+    }
+    text.push_str(&format!("\nScenario types: {}\n", scenario::TYPES.join(", ")));
+    text.push_str(
+        "\nRule tables:\n  death saves (RULES.md §0): d20 + save_bonus >= dc succeeds; natural 1 = two failures; \
+         natural 20 = 1 HP; 3 successes = stable; 3 failures = dead\n  permanent wounds (RULES.md §2): successes before the \
+         last failed save 2 -> minor, 1 -> moderate, 0 -> severe; one of each; a taken slot escalates; none free = dead\n",
+    );
+    print(out, &text);
+    Ok(())
+}

@@ -1,0 +1,224 @@
+//! Dice: exact, unbiased sampling of d20s and other dice from 64-bit draws.
+//!
+//! The hot loops roll many d20s, so rolling one die per 64-bit draw would
+//! waste most of the generator's output. [`D20Block`] turns one 64-bit draw
+//! into fourteen independent, *exactly* uniform d20 rolls: since
+//! `20^14 < 2^64`, a draw below `11 * 20^14` (accepted with probability
+//! 97.7%) is uniform on `[0, 11 * 20^14)`, so its remainder modulo `20^14` is
+//! uniform on `[0, 20^14)`, and the base-20 digits of a uniform number in
+//! `[0, 20^14)` are independent uniform d20s. Rejected draws are redrawn, so
+//! no bias is left at all (unlike multiply-extract tricks, which carry a
+//! bias of about `2^-58`).
+//!
+//! A death-save sequence needs at most five saves, ten d20s with advantage,
+//! so one block covers a whole sequence, and every variant of a scenario can
+//! read the *same* block for trial `t`: that is how common random numbers
+//! are implemented for death saves.
+
+use rand::Rng;
+
+/// Number of d20 rolls held by one [`D20Block`].
+pub const D20_PER_BLOCK: u32 = 14;
+
+/// `20^14`: the number of equally likely values of a block.
+const BLOCK_RANGE: u64 = 1_638_400_000_000_000_000;
+
+/// Largest multiple of [`BLOCK_RANGE`] that fits in a `u64` (11 times it).
+const BLOCK_ACCEPT: u64 = BLOCK_RANGE * 11;
+
+/// Fourteen exact uniform d20 rolls packed as base-20 digits.
+///
+/// ```
+/// use rand::SeedableRng;
+/// use rand_xoshiro::Xoshiro256PlusPlus;
+/// use woundsim::dice::D20Block;
+///
+/// let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+/// let mut block = D20Block::draw(&mut rng);
+/// let first = block.next_d20();
+/// assert!((1..=20).contains(&first));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct D20Block(u64);
+
+impl D20Block {
+    /// Draws a block from the generator (about 1.02 draws on average).
+    #[inline]
+    pub fn draw<R: Rng + ?Sized>(rng: &mut R) -> Self {
+        loop {
+            let x = rng.next_u64();
+            if x < BLOCK_ACCEPT {
+                return D20Block(x % BLOCK_RANGE);
+            }
+        }
+    }
+
+    /// The packed digits: `digit k = (raw / 20^k) % 20` is roll `k` minus one.
+    #[inline]
+    pub fn raw(self) -> u64 {
+        self.0
+    }
+
+    /// Takes the next d20 (1..=20) off the block.
+    #[inline]
+    pub fn next_d20(&mut self) -> u8 {
+        let digit = self.0 % 20;
+        self.0 /= 20;
+        digit as u8 + 1
+    }
+}
+
+/// An unbiased uniform integer in `0..n` (Lemire's multiply-and-reject).
+///
+/// `n` must be at least 1; the scenario layer guarantees it.
+#[inline]
+pub fn uniform_below<R: Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
+    debug_assert!(n > 0);
+    let threshold = n.wrapping_neg() % n;
+    loop {
+        let product = u128::from(rng.next_u64()) * u128::from(n);
+        if (product as u64) >= threshold {
+            return (product >> 64) as u64;
+        }
+    }
+}
+
+/// Rolls one die with `sides` faces (1..=sides).
+#[inline]
+pub fn roll_die<R: Rng + ?Sized>(rng: &mut R, sides: u32) -> u32 {
+    uniform_below(rng, u64::from(sides)) as u32 + 1
+}
+
+/// How a d20 test is rolled: one die, or the higher/lower of two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RollMode {
+    /// One d20.
+    #[default]
+    Normal,
+    /// Two d20s, keep the higher.
+    Advantage,
+    /// Two d20s, keep the lower.
+    Disadvantage,
+}
+
+impl RollMode {
+    /// Number of physical d20s one roll consumes.
+    pub fn dice_per_roll(self) -> u32 {
+        match self {
+            RollMode::Normal => 1,
+            RollMode::Advantage | RollMode::Disadvantage => 2,
+        }
+    }
+
+    /// The kept natural value of the given physical dice.
+    pub fn keep(self, first: u8, second: u8) -> u8 {
+        match self {
+            RollMode::Normal => first,
+            RollMode::Advantage => first.max(second),
+            RollMode::Disadvantage => first.min(second),
+        }
+    }
+
+    /// Exact probability, in units of `1 / 20^dice_per_roll`, that the kept
+    /// natural value is `natural` (1..=20).
+    pub fn natural_weight(self, natural: u8) -> u64 {
+        let k = u64::from(natural);
+        match self {
+            RollMode::Normal => 1,
+            // P(max = k) = (k^2 - (k-1)^2) / 400
+            RollMode::Advantage => 2 * k - 1,
+            // P(min = k) = ((21-k)^2 - (20-k)^2) / 400
+            RollMode::Disadvantage => 2 * (21 - k) - 1,
+        }
+    }
+
+    /// Lower-case name used in scenario files.
+    pub fn name(self) -> &'static str {
+        match self {
+            RollMode::Normal => "normal",
+            RollMode::Advantage => "advantage",
+            RollMode::Disadvantage => "disadvantage",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn block_constants_are_powers_of_twenty() {
+        assert_eq!(BLOCK_RANGE, 20u64.pow(14));
+        assert!(20u128.pow(15) > u128::from(u64::MAX));
+        assert!(u128::from(BLOCK_ACCEPT) + u128::from(BLOCK_RANGE) > u128::from(u64::MAX));
+    }
+
+    #[test]
+    fn block_digits_are_the_base_20_digits() {
+        let mut block = D20Block(3 + 20 * 19 + 400 * 7);
+        assert_eq!(block.next_d20(), 4);
+        assert_eq!(block.next_d20(), 20);
+        assert_eq!(block.next_d20(), 8);
+        assert_eq!(block.next_d20(), 1);
+    }
+
+    #[test]
+    fn every_digit_of_a_block_is_uniform() {
+        // 4.5-sigma chi-square-like check per face and per digit position.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let n = 200_000u64;
+        let mut counts = [[0u64; 20]; D20_PER_BLOCK as usize];
+        for _ in 0..n {
+            let mut block = D20Block::draw(&mut rng);
+            for row in counts.iter_mut() {
+                row[usize::from(block.next_d20() - 1)] += 1;
+            }
+        }
+        let p = 1.0 / 20.0;
+        let sigma = (n as f64 * p * (1.0 - p)).sqrt();
+        for row in &counts {
+            for &c in row {
+                assert!((c as f64 - n as f64 * p).abs() < 4.5 * sigma, "{row:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn uniform_below_covers_its_range() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut seen = [0u32; 6];
+        for _ in 0..6000 {
+            seen[uniform_below(&mut rng, 6) as usize] += 1;
+        }
+        assert!(seen.iter().all(|&c| (850..1150).contains(&c)), "{seen:?}");
+        assert_eq!(uniform_below(&mut rng, 1), 0);
+    }
+
+    #[test]
+    fn roll_mode_weights_sum_to_the_number_of_outcomes() {
+        for mode in [RollMode::Normal, RollMode::Advantage, RollMode::Disadvantage] {
+            let total: u64 = (1..=20).map(|k| mode.natural_weight(k)).sum();
+            assert_eq!(total, 20u64.pow(mode.dice_per_roll()));
+        }
+        assert_eq!(RollMode::Advantage.natural_weight(20), 39);
+        assert_eq!(RollMode::Disadvantage.natural_weight(1), 39);
+    }
+
+    #[test]
+    fn roll_mode_weights_match_enumeration() {
+        for mode in [RollMode::Advantage, RollMode::Disadvantage] {
+            let mut counts = [0u64; 21];
+            for a in 1..=20u8 {
+                for b in 1..=20u8 {
+                    counts[usize::from(mode.keep(a, b))] += 1;
+                }
+            }
+            for k in 1..=20u8 {
+                assert_eq!(counts[usize::from(k)], mode.natural_weight(k));
+            }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! Mergeable, O(1)-memory accumulators: Welford moments with Chan's merge and
+//! fixed-bin histograms. Integer counters are plain `u64`s: they merge
+//! exactly by addition.
+//!
+//! Per-chunk accumulators are merged in chunk order by the runner, so even
+//! the floating-point merges here give bit-identical results for any thread
+//! count.
+
+use super::stats::{Estimate, mean_interval, wilson};
+
+/// Running count, mean and sum of squared deviations (Welford 1962), with the
+/// pairwise merge of Chan, Golub and LeVeque (1979).
+///
+/// ```
+/// use woundsim::engine::accum::Moments;
+/// let mut a = Moments::default();
+/// for x in [1.0, 2.0, 3.0] { a.push(x); }
+/// let mut b = Moments::default();
+/// b.push(10.0);
+/// a.merge(&b);
+/// assert_eq!(a.count(), 4);
+/// assert!((a.mean() - 4.0).abs() < 1e-12);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Moments {
+    count: u64,
+    mean: f64,
+    m2: f64,
+}
+
+impl Moments {
+    /// Adds one observation.
+    #[inline]
+    pub fn push(&mut self, x: f64) {
+        self.count += 1;
+        let delta = x - self.mean;
+        self.mean += delta / self.count as f64;
+        self.m2 += delta * (x - self.mean);
+    }
+
+    /// Adds `weight` copies of the value `x` at once.
+    pub fn push_repeated(&mut self, x: f64, weight: u64) {
+        if weight > 0 {
+            self.merge(&Moments { count: weight, mean: x, m2: 0.0 });
+        }
+    }
+
+    /// Merges another accumulator into this one (Chan et al.).
+    pub fn merge(&mut self, other: &Moments) {
+        if other.count == 0 {
+            return;
+        }
+        if self.count == 0 {
+            *self = *other;
+            return;
+        }
+        let count = self.count + other.count;
+        let delta = other.mean - self.mean;
+        let (na, nb, n) = (self.count as f64, other.count as f64, count as f64);
+        self.mean += delta * nb / n;
+        self.m2 += other.m2 + delta * delta * na * nb / n;
+        self.count = count;
+    }
+
+    /// Number of observations.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Sample mean (NaN when empty).
+    pub fn mean(&self) -> f64 {
+        if self.count == 0 { f64::NAN } else { self.mean }
+    }
+
+    /// Unbiased sample variance (0 with fewer than two observations).
+    pub fn variance(&self) -> f64 {
+        if self.count < 2 { 0.0 } else { self.m2 / (self.count - 1) as f64 }
+    }
+
+    /// The mean with its normal-approximation interval.
+    pub fn estimate(&self, z: f64) -> Estimate {
+        mean_interval(self.mean(), self.variance(), self.count, z)
+    }
+}
+
+/// Counts of integer observations in fixed bins `first..first + bins.len()`,
+/// with an underflow and an overflow bin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Histogram {
+    first: i64,
+    bins: Vec<u64>,
+    underflow: u64,
+    overflow: u64,
+}
+
+impl Histogram {
+    /// A histogram of `count` unit bins starting at `first`.
+    pub fn new(first: i64, count: usize) -> Self {
+        Histogram { first, bins: vec![0; count], underflow: 0, overflow: 0 }
+    }
+
+    /// Records `weight` observations of `value`.
+    #[inline]
+    pub fn add(&mut self, value: i64, weight: u64) {
+        let offset = value - self.first;
+        if offset < 0 {
+            self.underflow += weight;
+        } else if let Some(bin) = self.bins.get_mut(offset as usize) {
+            *bin += weight;
+        } else {
+            self.overflow += weight;
+        }
+    }
+
+    /// Adds another histogram with the same bins.
+    pub fn merge(&mut self, other: &Histogram) {
+        debug_assert_eq!((self.first, self.bins.len()), (other.first, other.bins.len()));
+        for (a, b) in self.bins.iter_mut().zip(&other.bins) {
+            *a += b;
+        }
+        self.underflow += other.underflow;
+        self.overflow += other.overflow;
+    }
+
+    /// Total number of observations, under- and overflow included.
+    pub fn total(&self) -> u64 {
+        self.bins.iter().sum::<u64>() + self.underflow + self.overflow
+    }
+
+    /// `(value, count)` for each regular bin.
+    pub fn bins(&self) -> impl Iterator<Item = (i64, u64)> + '_ {
+        self.bins.iter().enumerate().map(|(i, &c)| (self.first + i as i64, c))
+    }
+
+    /// Observations below the first bin and above the last.
+    pub fn outside(&self) -> (u64, u64) {
+        (self.underflow, self.overflow)
+    }
+
+    /// Share of each bin with its Wilson interval.
+    pub fn shares(&self, z: f64) -> Vec<(i64, u64, Estimate)> {
+        let n = self.total();
+        self.bins().map(|(v, c)| (v, c, wilson(c, n, z))).collect()
+    }
+
+    /// Moments of the binned values (exact integer sums; under/overflow excluded).
+    pub fn moments(&self) -> Moments {
+        let mut m = Moments::default();
+        for (v, c) in self.bins() {
+            m.push_repeated(v as f64, c);
+        }
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn welford_matches_the_two_pass_formula() {
+        let xs: Vec<f64> = (0..1000).map(|i| ((i * 37) % 101) as f64 * 0.25 + 1e6).collect();
+        let mut m = Moments::default();
+        xs.iter().for_each(|&x| m.push(x));
+        let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (xs.len() - 1) as f64;
+        assert!((m.mean() - mean).abs() < 1e-6);
+        assert!((m.variance() - var).abs() / var < 1e-9);
+    }
+
+    #[test]
+    fn chan_merge_equals_one_pass() {
+        let xs: Vec<f64> = (0..500).map(|i| (i as f64).sin() * 10.0).collect();
+        let mut whole = Moments::default();
+        xs.iter().for_each(|&x| whole.push(x));
+        let mut left = Moments::default();
+        let mut right = Moments::default();
+        xs[..123].iter().for_each(|&x| left.push(x));
+        xs[123..].iter().for_each(|&x| right.push(x));
+        left.merge(&right);
+        assert_eq!(left.count(), whole.count());
+        assert!((left.mean() - whole.mean()).abs() < 1e-12);
+        assert!((left.variance() - whole.variance()).abs() < 1e-9);
+        let mut empty = Moments::default();
+        empty.merge(&whole);
+        assert_eq!(empty, whole);
+    }
+
+    #[test]
+    fn push_repeated_equals_repeated_pushes() {
+        let mut a = Moments::default();
+        let mut b = Moments::default();
+        for (x, w) in [(1.0, 3u64), (4.0, 2), (2.5, 5)] {
+            a.push_repeated(x, w);
+            (0..w).for_each(|_| b.push(x));
+        }
+        assert!((a.mean() - b.mean()).abs() < 1e-12);
+        assert!((a.variance() - b.variance()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn histogram_counts_and_spills() {
+        let mut h = Histogram::new(1, 3);
+        for v in [0, 1, 1, 2, 3, 4, 9] {
+            h.add(v, 1);
+        }
+        assert_eq!(h.bins().collect::<Vec<_>>(), vec![(1, 2), (2, 1), (3, 1)]);
+        assert_eq!(h.outside(), (1, 2));
+        assert_eq!(h.total(), 7);
+        let mut g = h.clone();
+        g.merge(&h);
+        assert_eq!(g.total(), 14);
+        let m = Histogram::new(1, 3).moments();
+        assert_eq!(m.count(), 0);
+    }
+}

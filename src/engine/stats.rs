@@ -1,0 +1,179 @@
+//! Interval estimates: Wilson intervals for proportions, normal intervals for
+//! means and paired differences, and the normal quantile they need.
+
+/// The two-sided standard-normal quantile for a confidence level, e.g.
+/// 1.959964 for 0.95 (Acklam's rational approximation refined by one
+/// Halley step; accurate to about 1e-15).
+///
+/// ```
+/// let z = woundsim::engine::stats::z_for_level(0.95);
+/// assert!((z - 1.959_963_984_540_054).abs() < 1e-12);
+/// ```
+pub fn z_for_level(level: f64) -> f64 {
+    inverse_normal_cdf(0.5 + level / 2.0)
+}
+
+/// The standard-normal quantile function.
+pub fn inverse_normal_cdf(p: f64) -> f64 {
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_69e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
+    if p <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if p >= 1.0 {
+        return f64::INFINITY;
+    }
+    let low = 0.024_25;
+    let x = if p < low {
+        let q = (-2.0 * p.ln()).sqrt();
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    } else if p <= 1.0 - low {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    } else {
+        let q = (-2.0 * (1.0 - p).ln()).sqrt();
+        -(((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
+    // One Halley refinement step against the exact CDF.
+    let e = 0.5 * erfc(-x / std::f64::consts::SQRT_2) - p;
+    let u = e * (2.0 * std::f64::consts::PI).sqrt() * (x * x / 2.0).exp();
+    x - u / (1.0 + x * u / 2.0)
+}
+
+/// Complementary error function (Numerical Recipes' Chebyshev fit, |error| < 1.2e-7),
+/// used only for the refinement step above, where its error is squared away.
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
+    if x >= 0.0 { r } else { 2.0 - r }
+}
+
+/// A point estimate with its interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The point estimate.
+    pub value: f64,
+    /// Lower end of the interval.
+    pub low: f64,
+    /// Upper end of the interval.
+    pub high: f64,
+}
+
+impl Estimate {
+    /// An exact value: its interval is the point itself.
+    pub fn exact(value: f64) -> Self {
+        Estimate { value, low: value, high: value }
+    }
+}
+
+/// Wilson score interval for `successes` out of `n` (n > 0).
+///
+/// ```
+/// use woundsim::engine::stats::{wilson, z_for_level};
+/// let e = wilson(0, 100, z_for_level(0.95));
+/// assert_eq!(e.value, 0.0);
+/// assert!(e.low == 0.0 && e.high > 0.03 && e.high < 0.04);
+/// ```
+pub fn wilson(successes: u64, n: u64, z: f64) -> Estimate {
+    if n == 0 {
+        return Estimate { value: f64::NAN, low: 0.0, high: 1.0 };
+    }
+    let n_f = n as f64;
+    let p = successes as f64 / n_f;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n_f;
+    let centre = (p + z2 / (2.0 * n_f)) / denom;
+    let half = z * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
+    let (low, high) = if successes == 0 {
+        (0.0, (centre + half).min(1.0))
+    } else if successes == n {
+        ((centre - half).max(0.0), 1.0)
+    } else {
+        ((centre - half).max(0.0), (centre + half).min(1.0))
+    };
+    Estimate { value: p, low, high }
+}
+
+/// Normal-approximation interval for a mean with sample variance `variance`
+/// over `n` observations.
+pub fn mean_interval(mean: f64, variance: f64, n: u64, z: f64) -> Estimate {
+    let half = if n > 0 { z * (variance.max(0.0) / n as f64).sqrt() } else { f64::NAN };
+    Estimate { value: mean, low: mean - half, high: mean + half }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normal_quantiles_match_tables() {
+        assert!((z_for_level(0.95) - 1.959_963_984_540_054).abs() < 1e-12);
+        assert!((z_for_level(0.99) - 2.575_829_303_548_901).abs() < 1e-12);
+        assert!((z_for_level(0.6826894921370859) - 1.0).abs() < 1e-9);
+        assert!((inverse_normal_cdf(0.001) + 3.090_232_306_167_813).abs() < 1e-10);
+        assert!((inverse_normal_cdf(0.5)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn wilson_matches_a_published_example() {
+        // 81 of 263 at 95%: Wilson interval (0.2553, 0.3662) (Newcombe 1998, table I style).
+        let e = wilson(81, 263, z_for_level(0.95));
+        assert!((e.low - 0.2553).abs() < 5e-4, "{e:?}");
+        assert!((e.high - 0.3662).abs() < 5e-4, "{e:?}");
+    }
+
+    #[test]
+    fn wilson_is_inside_unit_interval_at_the_edges() {
+        let z = z_for_level(0.95);
+        let all = wilson(50, 50, z);
+        assert_eq!(all.high, 1.0);
+        assert!(all.low > 0.9 && all.low < 1.0);
+        let none = wilson(0, 50, z);
+        assert_eq!(none.low, 0.0);
+    }
+
+
+}

@@ -1,0 +1,23 @@
+//! Exact solvers used as oracles for the Monte Carlo: Markov chains and
+//! closed forms for the sub-models small enough to solve.
+
+pub mod death_saves;
+
+use crate::results::ScenarioResult;
+use crate::scenario::{Model, Scenario};
+
+/// Solves a scenario exactly, in the same result shape as a Monte Carlo run
+/// (`trials = 0`, intervals collapsed to the point).
+pub fn solve(scenario: &Scenario) -> ScenarioResult {
+    let mut header = scenario.header.clone();
+    header.trials = 0;
+    match &scenario.model {
+        Model::DeathSaves(variants) => {
+            let probabilities: Vec<_> =
+                variants.iter().map(|v| death_saves::solve(&v.rules).probabilities()).collect();
+            let (figures, distributions) =
+                crate::sim::death_saves::exact_figures(variants, &probabilities);
+            crate::sim::death_saves::finish(&header, variants, figures, distributions)
+        }
+    }
+}

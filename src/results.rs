@@ -1,0 +1,96 @@
+//! What a simulation or an exact solution hands to the reports: figures with
+//! intervals, distribution rows, and the charts to draw from them.
+//!
+//! These are plain values; `report` only reads them, and `sim` and `exact`
+//! only build them, so every output format sees the same numbers.
+
+use crate::engine::stats::Estimate;
+
+/// All results of one scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioResult {
+    /// Scenario name (the `scenario` column).
+    pub scenario: String,
+    /// One-line description for report headers.
+    pub description: String,
+    /// The seed used (the `seed` column; 0 for exact results).
+    pub seed: u64,
+    /// Trials per variant (the `trials` column; 0 marks exact results).
+    pub trials: u64,
+    /// Interval confidence level, e.g. 0.95.
+    pub confidence: f64,
+    /// Variant names in scenario order; the first is the baseline of `_diff` metrics.
+    pub variants: Vec<String>,
+    /// One row per figure.
+    pub figures: Vec<Figure>,
+    /// Rows of every distribution, long format.
+    pub distributions: Vec<DistributionRow>,
+    /// Charts to draw.
+    pub charts: Vec<ChartSpec>,
+}
+
+/// One figure: a metric of a variant with its interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    /// Variant name.
+    pub variant: String,
+    /// Metric name (lower_snake_case, documented in the README).
+    pub metric: String,
+    /// Estimate and interval.
+    pub estimate: Estimate,
+}
+
+/// One bin of a distribution of a variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DistributionRow {
+    /// Variant name.
+    pub variant: String,
+    /// Distribution name, e.g. `rolls`.
+    pub distribution: String,
+    /// The bin's value.
+    pub bin: i64,
+    /// Trials in the bin (0 for exact results).
+    pub count: u64,
+    /// Share of trials in the bin with its interval.
+    pub share: Estimate,
+}
+
+/// A chart to draw from a result.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChartSpec {
+    /// Grouped bars: one group per category (a proportion metric), one bar
+    /// per variant, with interval whiskers; shown in percent.
+    Shares {
+        /// File stem, e.g. `outcomes` → `outcomes.png` and `outcomes.svg`.
+        file: String,
+        /// Chart title.
+        title: String,
+        /// X-axis caption.
+        x_label: String,
+        /// `(metric, label)` for each group.
+        categories: Vec<(String, String)>,
+    },
+    /// Grouped bars of a distribution's shares by bin, one bar per variant.
+    Distribution {
+        /// File stem.
+        file: String,
+        /// Chart title.
+        title: String,
+        /// The distribution to draw.
+        distribution: String,
+        /// X-axis caption, with units.
+        x_label: String,
+    },
+}
+
+impl ScenarioResult {
+    /// The figure for `metric` of `variant`, if any.
+    pub fn figure(&self, variant: &str, metric: &str) -> Option<&Figure> {
+        self.figures.iter().find(|f| f.variant == variant && f.metric == metric)
+    }
+
+    /// Whether these are exact figures rather than Monte Carlo estimates.
+    pub fn is_exact(&self) -> bool {
+        self.trials == 0
+    }
+}

@@ -1,0 +1,7 @@
+//! Rule sets as data plus pure mechanics, one module per rule set.
+//!
+//! Nothing here does I/O or knows about scenarios, CSV or charts: a rule is a
+//! validated value with pure functions that resolve it.
+
+pub mod death_saves;
+pub mod permanent_wounds;

@@ -1,0 +1,41 @@
+//! The shipped scenarios, embedded in the binary so `woundsim run` works from
+//! any directory. The files live in `scenarios/` at the crate root.
+
+use super::{Scenario, ScenarioError, parse};
+
+/// `(file name, text)` of every built-in scenario, in default-suite order.
+pub const BUILTIN: [(&str, &str); 2] = [
+    ("death-saves.toml", include_str!("../../scenarios/death-saves.toml")),
+    ("permanent-wounds.toml", include_str!("../../scenarios/permanent-wounds.toml")),
+];
+
+/// Parses every built-in scenario.
+pub fn all() -> Result<Vec<Scenario>, ScenarioError> {
+    BUILTIN.iter().map(|(file, text)| parse(&source_name(file), text)).collect()
+}
+
+/// Finds a built-in scenario by its name or file name (`death-saves`,
+/// `death-saves.toml`).
+pub fn find(name: &str) -> Option<Result<Scenario, ScenarioError>> {
+    let stem = name.strip_suffix(".toml").unwrap_or(name);
+    BUILTIN
+        .iter()
+        .find(|(file, _)| file.strip_suffix(".toml") == Some(stem))
+        .map(|(file, text)| parse(&source_name(file), text))
+}
+
+fn source_name(file: &str) -> String {
+    format!("scenarios/{file} (built-in)")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_builtin_scenario_parses() {
+        let all = super::all().expect("built-in scenarios are valid");
+        assert_eq!(all.len(), super::BUILTIN.len());
+        assert!(super::find("death-saves").is_some());
+        assert!(super::find("permanent-wounds.toml").is_some());
+        assert!(super::find("nope").is_none());
+    }
+}

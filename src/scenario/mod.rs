@@ -1,0 +1,292 @@
+//! Scenario files: TOML → validated model values, once, with errors that
+//! name the file, line:column and field.
+//!
+//! A scenario file has a header (`version = 1`, `name`, `type`,
+//! `description`, `trials`, `seed`, optional `confidence`), an `[options]`
+//! table shared by all variants, and `[[variant]]` tables that override
+//! options. The `type` selects the schema of the options: each scenario type
+//! has one module here that turns its raw settings into rule values. The
+//! hot loops never re-check what this module accepted.
+
+pub mod builtin;
+pub mod death_saves;
+pub mod error;
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use toml::Spanned;
+
+pub use error::{Located, Locator, ScenarioError};
+
+use crate::rules::death_saves::DeathSaveRules;
+
+/// The only scenario format version this build reads.
+pub const FORMAT_VERSION: i64 = 1;
+
+/// Largest trial count a scenario may ask for (10^13, hours on a laptop).
+pub const MAX_TRIALS: u64 = 10_000_000_000_000;
+
+/// Scenario-wide settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioHeader {
+    /// Name: letters, digits, `-` and `_` (it names the output folder).
+    pub name: String,
+    /// One-line description.
+    pub description: String,
+    /// Trials per variant.
+    pub trials: u64,
+    /// Seed of the run.
+    pub seed: u64,
+    /// Interval confidence level (default 0.95).
+    pub confidence: f64,
+}
+
+/// One variant: a name and the rules it runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant<R> {
+    /// Variant name, unique within the scenario.
+    pub name: String,
+    /// What the variant changes, for humans.
+    pub description: String,
+    /// The validated rules.
+    pub rules: R,
+}
+
+/// The model a scenario runs, by scenario type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Model {
+    /// `type = "death_saves"`: death-save sequences, optionally with permanent wounds.
+    DeathSaves(Vec<Variant<DeathSaveRules>>),
+}
+
+/// A validated scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// Where it came from (a path, or `built-in:NAME`).
+    pub source: String,
+    /// Header settings.
+    pub header: ScenarioHeader,
+    /// The model and its variants.
+    pub model: Model,
+}
+
+impl Scenario {
+    /// Scenario type name as written in files.
+    pub fn kind(&self) -> &'static str {
+        match self.model {
+            Model::DeathSaves(_) => death_saves::TYPE_NAME,
+        }
+    }
+
+    /// Variant names in order.
+    pub fn variant_names(&self) -> Vec<&str> {
+        match &self.model {
+            Model::DeathSaves(v) => v.iter().map(|v| v.name.as_str()).collect(),
+        }
+    }
+}
+
+/// Reads and validates a scenario file.
+pub fn load_file(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ScenarioError::Unreadable { file: file.clone(), reason: e.to_string() })?;
+    parse(&file, &text)
+}
+
+/// The header fields every type shares; the type decides the rest.
+#[derive(Deserialize)]
+struct Probe {
+    version: Option<Spanned<toml::Value>>,
+    #[serde(rename = "type")]
+    kind: Option<Spanned<String>>,
+}
+
+/// Parses and validates scenario text; `file` names it in errors.
+pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    let loc = Locator { file, text };
+    let probe: Probe = deserialize(&loc, text)?;
+    match probe.version {
+        None => return Err(loc.error(0, "version", "missing `version = 1` at the top of the file")),
+        Some(v) if v.get_ref().as_integer() != Some(FORMAT_VERSION) => {
+            return Err(loc.error(
+                v.span().start,
+                "version",
+                format!("unsupported scenario version {}: this woundsim reads version {FORMAT_VERSION}", v.get_ref()),
+            ));
+        }
+        Some(_) => {}
+    }
+    let Some(kind) = probe.kind else {
+        return Err(loc.error(0, "type", format!("missing `type`; one of: {}", TYPES.join(", "))));
+    };
+    match kind.get_ref().as_str() {
+        death_saves::TYPE_NAME => {
+            let raw: RawScenario<death_saves::RawSettings> = deserialize(&loc, text)?;
+            let header = raw.header(&loc)?;
+            let variants = raw.variants(&loc, death_saves::build)?;
+            Ok(Scenario { source: file.to_string(), header, model: Model::DeathSaves(variants) })
+        }
+        other => Err(loc.error(
+            kind.span().start,
+            "type",
+            format!("unknown scenario type `{other}`; one of: {}", TYPES.join(", ")),
+        )),
+    }
+}
+
+/// Scenario types this build knows.
+pub const TYPES: [&str; 1] = [death_saves::TYPE_NAME];
+
+/// Deserializes with the field path of any error and its place in the file.
+fn deserialize<T: DeserializeOwned>(loc: &Locator, text: &str) -> Result<T, ScenarioError> {
+    let de = toml::de::Deserializer::parse(text).map_err(|e| toml_error(loc, "", &e))?;
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let field = e.path().to_string();
+        toml_error(loc, if field == "." { "" } else { &field }, e.inner())
+    })
+}
+
+fn toml_error(loc: &Locator, field: &str, e: &toml::de::Error) -> ScenarioError {
+    let offset = e.span().map_or(0, |s| s.start);
+    let message = e.message().trim_end().to_string();
+    // An unknown key is reported at its parent's path: name the key itself.
+    let field = match message.strip_prefix("unknown field `").and_then(|m| m.split('`').next()) {
+        Some(key) if field.is_empty() => key.to_string(),
+        Some(key) => format!("{field}.{key}"),
+        None => field.to_string(),
+    };
+    loc.error(offset, &field, message)
+}
+
+/// The common shape of a scenario file; `S` is the type's settings table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScenario<S> {
+    #[allow(dead_code)]
+    version: i64,
+    name: Spanned<String>,
+    #[serde(rename = "type")]
+    #[allow(dead_code)]
+    kind: String,
+    #[serde(default)]
+    description: String,
+    trials: Spanned<i64>,
+    seed: u64,
+    confidence: Option<Spanned<f64>>,
+    #[serde(default)]
+    options: Option<Spanned<S>>,
+    #[serde(default, rename = "variant")]
+    variants: Vec<Spanned<S>>,
+}
+
+/// The variant-naming fields every settings table has.
+pub trait Named {
+    /// `name = "..."` with its place.
+    fn name(&self) -> Option<&Spanned<String>>;
+    /// `description = "..."`.
+    fn description(&self) -> Option<&str>;
+}
+
+impl<S: Named + Default> RawScenario<S> {
+    fn header(&self, loc: &Locator) -> Result<ScenarioHeader, ScenarioError> {
+        let name = self.name.get_ref();
+        if name.is_empty()
+            || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(loc.error(
+                self.name.span().start,
+                "name",
+                "a scenario name must be non-empty ASCII letters, digits, `-` or `_` (it names the output folder)",
+            ));
+        }
+        let trials = *self.trials.get_ref();
+        if trials < 1 || trials as u64 > MAX_TRIALS {
+            return Err(loc.error(
+                self.trials.span().start,
+                "trials",
+                format!("trials must be between 1 and {MAX_TRIALS}, got {trials}"),
+            ));
+        }
+        let confidence = match &self.confidence {
+            None => 0.95,
+            Some(c) => {
+                let level = *c.get_ref();
+                if !(level > 0.0 && level < 1.0) {
+                    return Err(loc.error(
+                        c.span().start,
+                        "confidence",
+                        format!("confidence must be a probability strictly between 0 and 1, got {level}"),
+                    ));
+                }
+                level
+            }
+        };
+        Ok(ScenarioHeader {
+            name: name.clone(),
+            description: self.description.clone(),
+            trials: trials as u64,
+            seed: self.seed,
+            confidence,
+        })
+    }
+
+    /// Validates variants: base options overridden by each variant's table.
+    fn variants<R>(
+        &self,
+        loc: &Locator,
+        build: impl Fn(&Locator, &S, &S, &str) -> Result<R, ScenarioError>,
+    ) -> Result<Vec<Variant<R>>, ScenarioError> {
+        let default_options = S::default();
+        let options = self.options.as_ref().map_or(&default_options, |o| o.get_ref());
+        if let Some(name) = options.name() {
+            return Err(loc.error(
+                name.span().start,
+                "options.name",
+                "`name` belongs in a [[variant]] table, not in [options]",
+            ));
+        }
+        if self.variants.is_empty() {
+            let rules = build(loc, options, &default_options, "options")?;
+            return Ok(vec![Variant { name: "base".into(), description: String::new(), rules }]);
+        }
+        let mut out: Vec<Variant<R>> = Vec::with_capacity(self.variants.len());
+        for (i, raw) in self.variants.iter().enumerate() {
+            let path = format!("variant[{i}]");
+            let Some(name) = raw.get_ref().name() else {
+                return Err(loc.error(raw.span().start, &format!("{path}.name"), "every [[variant]] needs a `name`"));
+            };
+            if name.get_ref().trim().is_empty() {
+                return Err(loc.error(name.span().start, &format!("{path}.name"), "a variant name cannot be empty"));
+            }
+            if out.iter().any(|v| v.name == *name.get_ref()) {
+                return Err(loc.error(
+                    name.span().start,
+                    &format!("{path}.name"),
+                    format!("variant name `{}` is used twice", name.get_ref()),
+                ));
+            }
+            let rules = build(loc, options, raw.get_ref(), &path)?;
+            out.push(Variant {
+                name: name.get_ref().clone(),
+                description: raw.get_ref().description().unwrap_or_default().to_string(),
+                rules,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// A setting that may come from `[options]` or be overridden by a variant.
+pub fn pick<'a, T>(
+    variant: &'a Option<Spanned<T>>,
+    base: &'a Option<Spanned<T>>,
+    variant_path: &str,
+    key: &str,
+) -> Option<(&'a Spanned<T>, String)> {
+    match (variant, base) {
+        (Some(v), _) => Some((v, format!("{variant_path}.{key}"))),
+        (None, Some(b)) => Some((b, format!("options.{key}"))),
+        (None, None) => None,
+    }
+}

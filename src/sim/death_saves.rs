@@ -1,0 +1,445 @@
+//! Monte Carlo death-save sequences (RULES.md §0, §2) on common random numbers.
+//!
+//! Each variant's rules are compiled into a transition table: 9 live states
+//! (successes × failures, each 0..=2) plus 6 absorbing resolutions, indexed
+//! by the d20 (or by the pair of d20s with advantage or disadvantage). The
+//! table is built from [`DeathSaveRules::resolve_save`], so the hot loop
+//! holds no rule of its own: it takes exactly [`MAX_SAVES`] table steps with
+//! no data-dependent branch (absorbing states map to themselves).
+//!
+//! Trial `t` draws one [`D20Block`] (fourteen exact d20s) and *every*
+//! variant reads its saves from that same block: variants are compared on
+//! common random numbers, and each variant's figures do not depend on which
+//! other variants share the scenario. Per variant the accumulator keeps the
+//! joint counts of (its outcome code, the baseline's outcome code), from
+//! which marginals and paired differences follow exactly.
+
+use crate::dice::{D20Block, RollMode};
+use crate::engine::accum::{Histogram, Moments};
+use crate::engine::stats::{Estimate, wilson, z_for_level};
+use crate::engine::{Engine, EngineError, Merge, Progress, RunShape};
+use crate::results::{ChartSpec, DistributionRow, Figure, ScenarioResult};
+use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES, Resolution, SaveStep, Tally};
+use crate::scenario::{ScenarioHeader, Variant};
+
+/// Live states: `successes * 3 + failures`.
+const LIVE_STATES: usize = 9;
+/// Live states plus one absorbing state per resolution.
+const STATES: usize = LIVE_STATES + Resolution::COUNT;
+/// Outcome codes: resolution × number of saves rolled (1..=5).
+pub const CODES: usize = Resolution::COUNT * MAX_SAVES as usize;
+
+/// An outcome code: which resolution, after how many saves.
+pub fn code(resolution: Resolution, rolls: u32) -> usize {
+    resolution.index() * MAX_SAVES as usize + (rolls as usize - 1)
+}
+
+/// The resolution and number of saves of an outcome code.
+pub fn decode(code: usize) -> (Resolution, u32) {
+    let per = MAX_SAVES as usize;
+    (Resolution::ALL[code / per], (code % per) as u32 + 1)
+}
+
+/// What a metric measures on one sequence.
+#[derive(Clone, Copy, Debug)]
+pub enum MetricKind {
+    /// A 0/1 indicator: reported as a proportion with a Wilson interval.
+    Proportion(fn(Resolution) -> bool),
+    /// A number of saves: reported as a mean with a normal interval.
+    Rolls,
+}
+
+/// One death-save metric: its name in `summary.csv` and what it measures.
+#[derive(Clone, Copy, Debug)]
+pub struct Metric {
+    /// Metric name (a contract: documented in the README).
+    pub name: &'static str,
+    /// Label for charts.
+    pub label: &'static str,
+    /// What it measures.
+    pub kind: MetricKind,
+}
+
+impl Metric {
+    /// The metric's value on one sequence.
+    pub fn value(&self, code: usize) -> f64 {
+        let (resolution, rolls) = decode(code);
+        match self.kind {
+            MetricKind::Proportion(indicator) => f64::from(u8::from(indicator(resolution))),
+            MetricKind::Rolls => f64::from(rolls),
+        }
+    }
+}
+
+fn wounded(resolution: Resolution, severity: usize) -> bool {
+    matches!(resolution, Resolution::Wounded(s) if s as usize == severity)
+}
+
+/// The death-save metrics, in report order.
+pub const METRICS: [Metric; 9] = [
+    Metric {
+        name: "p_dead",
+        label: "dead",
+        kind: MetricKind::Proportion(|r| r == Resolution::Dead),
+    },
+    Metric {
+        name: "p_stable",
+        label: "stable (3 successes)",
+        kind: MetricKind::Proportion(|r| r == Resolution::Stable),
+    },
+    Metric {
+        name: "p_revive",
+        label: "revived (natural 20)",
+        kind: MetricKind::Proportion(|r| r == Resolution::Revived),
+    },
+    Metric {
+        name: "p_wound_minor",
+        label: "minor wound",
+        kind: MetricKind::Proportion(|r| wounded(r, 0)),
+    },
+    Metric {
+        name: "p_wound_moderate",
+        label: "moderate wound",
+        kind: MetricKind::Proportion(|r| wounded(r, 1)),
+    },
+    Metric {
+        name: "p_wound_severe",
+        label: "severe wound",
+        kind: MetricKind::Proportion(|r| wounded(r, 2)),
+    },
+    Metric {
+        name: "p_wound_any",
+        label: "any wound",
+        kind: MetricKind::Proportion(|r| matches!(r, Resolution::Wounded(_))),
+    },
+    Metric {
+        name: "p_survive",
+        label: "survived",
+        kind: MetricKind::Proportion(|r| r != Resolution::Dead),
+    },
+    Metric { name: "mean_rolls", label: "death saves rolled", kind: MetricKind::Rolls },
+];
+
+/// The metrics drawn as the outcome-share chart: the partition of outcomes.
+const OUTCOME_CHART_METRICS: [&str; 6] =
+    ["p_dead", "p_stable", "p_revive", "p_wound_minor", "p_wound_moderate", "p_wound_severe"];
+
+/// One variant's rules compiled into a transition table.
+#[derive(Clone, Debug)]
+pub struct CompiledRules {
+    /// `table[state * radix + r]`: next state after roll index `r`.
+    table: Vec<u8>,
+    /// The start state.
+    start: u8,
+    /// Whether each save reads two d20s (advantage or disadvantage).
+    pairs: bool,
+}
+
+fn state_of(tally: Tally) -> u8 {
+    tally.successes * 3 + tally.failures
+}
+
+fn tally_of(state: usize) -> Tally {
+    Tally { successes: (state / 3) as u8, failures: (state % 3) as u8 }
+}
+
+impl CompiledRules {
+    /// Builds the table from the rule's single-save transition.
+    pub fn new(rules: &DeathSaveRules) -> Self {
+        let pairs = rules.roll != RollMode::Normal;
+        let radix = if pairs { 400 } else { 20 };
+        let mut table = vec![0u8; STATES * radix];
+        for state in 0..STATES {
+            for r in 0..radix {
+                let next = if state >= LIVE_STATES {
+                    state as u8
+                } else {
+                    // Digit order: the first die is the lower base-20 digit.
+                    let first = (r % 20) as u8 + 1;
+                    let natural = if pairs { rules.roll.keep(first, (r / 20) as u8 + 1) } else { first };
+                    match rules.resolve_save(tally_of(state), natural) {
+                        SaveStep::Continue(t) => state_of(t),
+                        SaveStep::Resolved(res) => (LIVE_STATES + res.index()) as u8,
+                    }
+                };
+                table[state * radix + r] = next;
+            }
+        }
+        CompiledRules { table, start: state_of(rules.start), pairs }
+    }
+
+    /// Runs one sequence on a block and returns its outcome code.
+    #[inline]
+    pub fn run(&self, block: D20Block) -> usize {
+        if self.pairs {
+            self.run_radix::<400>(block.raw())
+        } else {
+            self.run_radix::<20>(block.raw())
+        }
+    }
+
+    #[inline(always)]
+    fn run_radix<const RADIX: u64>(&self, mut digits: u64) -> usize {
+        let mut state = usize::from(self.start);
+        let mut rolls = 0u32;
+        for _ in 0..MAX_SAVES {
+            rolls += u32::from(state < LIVE_STATES);
+            state = usize::from(self.table[state * RADIX as usize + (digits % RADIX) as usize]);
+            digits /= RADIX;
+        }
+        (state - LIVE_STATES) * MAX_SAVES as usize + (rolls as usize - 1)
+    }
+}
+
+/// Per-chunk counts: for each variant, `joint[code_v * CODES + code_baseline]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JointCounts {
+    counts: Vec<u64>,
+}
+
+impl JointCounts {
+    fn new(variants: usize) -> Self {
+        JointCounts { counts: vec![0; variants * CODES * CODES] }
+    }
+
+    fn variant(&self, v: usize) -> &[u64] {
+        &self.counts[v * CODES * CODES..(v + 1) * CODES * CODES]
+    }
+}
+
+impl Merge for JointCounts {
+    fn merge(&mut self, later: Self) {
+        for (a, b) in self.counts.iter_mut().zip(later.counts) {
+            *a += b;
+        }
+    }
+}
+
+/// Simulates `count` trials from `rng` for all compiled variants.
+pub fn simulate_chunk<R: rand::Rng + ?Sized>(
+    variants: &[CompiledRules],
+    rng: &mut R,
+    count: u64,
+    acc: &mut JointCounts,
+) {
+    let stride = CODES * CODES;
+    let Some((baseline, others)) = variants.split_first() else { return };
+    for _ in 0..count {
+        let block = D20Block::draw(rng);
+        let base = baseline.run(block);
+        acc.counts[base * CODES + base] += 1;
+        for (v, rules) in others.iter().enumerate() {
+            let code = rules.run(block);
+            acc.counts[(v + 1) * stride + code * CODES + base] += 1;
+        }
+    }
+}
+
+/// Runs the scenario's variants by Monte Carlo.
+pub fn simulate(
+    header: &ScenarioHeader,
+    variants: &[Variant<DeathSaveRules>],
+    engine: &Engine,
+    progress: &dyn Progress,
+) -> Result<ScenarioResult, EngineError> {
+    let compiled: Vec<CompiledRules> = variants.iter().map(|v| CompiledRules::new(&v.rules)).collect();
+    let shape = RunShape { trials: header.trials, seed: header.seed };
+    let joint = engine.run(
+        shape,
+        progress,
+        || JointCounts::new(compiled.len()),
+        |rng, _, n, acc| simulate_chunk(&compiled, rng, n, acc),
+    )?;
+    Ok(monte_carlo_result(header, variants, &joint))
+}
+
+/// Turns joint counts into figures, distributions and charts.
+pub fn monte_carlo_result(
+    header: &ScenarioHeader,
+    variants: &[Variant<DeathSaveRules>],
+    joint: &JointCounts,
+) -> ScenarioResult {
+    let z = z_for_level(header.confidence);
+    let mut figures = Vec::new();
+    let mut distributions = Vec::new();
+    for (v, variant) in variants.iter().enumerate() {
+        let cells = joint.variant(v);
+        let mut marginal = [0u64; CODES];
+        for (i, &c) in cells.iter().enumerate() {
+            marginal[i / CODES] += c;
+        }
+        let n: u64 = marginal.iter().sum();
+        for metric in &METRICS {
+            let estimate = match metric.kind {
+                MetricKind::Proportion(_) => {
+                    let hits = (0..CODES).filter(|&c| metric.value(c) == 1.0).map(|c| marginal[c]).sum();
+                    wilson(hits, n, z)
+                }
+                MetricKind::Rolls => {
+                    let mut m = Moments::default();
+                    for (c, &count) in marginal.iter().enumerate() {
+                        m.push_repeated(metric.value(c), count);
+                    }
+                    m.estimate(z)
+                }
+            };
+            figures.push(Figure { variant: variant.name.clone(), metric: metric.name.into(), estimate });
+        }
+        let mut rolls = Histogram::new(1, MAX_SAVES as usize);
+        for (c, &count) in marginal.iter().enumerate() {
+            rolls.add(i64::from(decode(c).1), count);
+        }
+        distributions.extend(rolls.shares(z).into_iter().map(|(bin, count, share)| DistributionRow {
+            variant: variant.name.clone(),
+            distribution: "rolls".into(),
+            bin,
+            count,
+            share,
+        }));
+    }
+    // Paired differences to the baseline, from the joint counts.
+    for (v, variant) in variants.iter().enumerate().skip(1) {
+        let cells = joint.variant(v);
+        for metric in &METRICS {
+            let mut diff = Moments::default();
+            for (i, &count) in cells.iter().enumerate() {
+                diff.push_repeated(metric.value(i / CODES) - metric.value(i % CODES), count);
+            }
+            figures.push(Figure {
+                variant: variant.name.clone(),
+                metric: format!("{}_diff", metric.name),
+                estimate: diff.estimate(z),
+            });
+        }
+    }
+    finish(header, variants, figures, distributions)
+}
+
+/// Assembles a result (shared by Monte Carlo and exact mode).
+pub fn finish(
+    header: &ScenarioHeader,
+    variants: &[Variant<DeathSaveRules>],
+    figures: Vec<Figure>,
+    distributions: Vec<DistributionRow>,
+) -> ScenarioResult {
+    let exact = header.trials == 0;
+    let any_wound_policy =
+        variants.iter().any(|v| v.rules.wound_policy != crate::rules::permanent_wounds::WoundPolicy::Never);
+    let categories = OUTCOME_CHART_METRICS
+        .iter()
+        .filter(|m| any_wound_policy || !m.starts_with("p_wound"))
+        .map(|m| {
+            let label = METRICS.iter().find(|x| x.name == *m).map_or(*m, |x| x.label);
+            (m.to_string(), label.to_string())
+        })
+        .collect();
+    let how = if exact { "exact".to_string() } else { format!("{} sequences per variant", header.trials) };
+    ScenarioResult {
+        scenario: header.name.clone(),
+        description: header.description.clone(),
+        seed: if exact { 0 } else { header.seed },
+        trials: header.trials,
+        confidence: header.confidence,
+        variants: variants.iter().map(|v| v.name.clone()).collect(),
+        figures,
+        distributions,
+        charts: vec![
+            ChartSpec::Shares {
+                file: "outcomes".into(),
+                title: format!("{}: how death-save sequences end ({how})", header.name),
+                x_label: "Outcome of the death-save sequence".into(),
+                categories,
+            },
+            ChartSpec::Distribution {
+                file: "rolls".into(),
+                title: format!("{}: death saves rolled until resolution ({how})", header.name),
+                distribution: "rolls".into(),
+                x_label: "Death saves rolled (count)".into(),
+            },
+        ],
+    }
+}
+
+/// Builds figures from exact outcome probabilities (one array per variant).
+pub fn exact_figures(
+    variants: &[Variant<DeathSaveRules>],
+    probabilities: &[[f64; CODES]],
+) -> (Vec<Figure>, Vec<DistributionRow>) {
+    let value = |probs: &[f64; CODES], metric: &Metric| -> f64 {
+        probs.iter().enumerate().map(|(c, p)| p * metric.value(c)).sum()
+    };
+    let mut figures = Vec::new();
+    let mut distributions = Vec::new();
+    for (variant, probs) in variants.iter().zip(probabilities) {
+        for metric in &METRICS {
+            figures.push(Figure {
+                variant: variant.name.clone(),
+                metric: metric.name.into(),
+                estimate: Estimate::exact(value(probs, metric)),
+            });
+        }
+        for rolls in 1..=MAX_SAVES {
+            let share: f64 = (0..CODES).filter(|&c| decode(c).1 == rolls).map(|c| probs[c]).sum();
+            distributions.push(DistributionRow {
+                variant: variant.name.clone(),
+                distribution: "rolls".into(),
+                bin: i64::from(rolls),
+                count: 0,
+                share: Estimate::exact(share),
+            });
+        }
+    }
+    if let Some((base, _)) = probabilities.split_first() {
+        for (variant, probs) in variants.iter().zip(probabilities).skip(1) {
+            for metric in &METRICS {
+                figures.push(Figure {
+                    variant: variant.name.clone(),
+                    metric: format!("{}_diff", metric.name),
+                    estimate: Estimate::exact(value(probs, metric) - value(base, metric)),
+                });
+            }
+        }
+    }
+    (figures, distributions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn codes_round_trip() {
+        for c in 0..CODES {
+            let (r, rolls) = decode(c);
+            assert_eq!(code(r, rolls), c);
+        }
+    }
+
+    #[test]
+    fn table_run_agrees_with_the_reference_loop_on_every_block() {
+        use crate::rules::permanent_wounds::{Severity, WoundPolicy, WoundSlots};
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+        let rule_sets = [
+            DeathSaveRules::default(),
+            DeathSaveRules { roll: RollMode::Advantage, ..Default::default() },
+            DeathSaveRules { roll: RollMode::Disadvantage, dc: 13, save_bonus: 2, ..Default::default() },
+            DeathSaveRules {
+                wound_policy: WoundPolicy::AcceptLeastSevere,
+                existing_wounds: WoundSlots::from_wounds([Severity::Minor]),
+                start: Tally { successes: 1, failures: 1 },
+                ..Default::default()
+            },
+        ];
+        for rules in &rule_sets {
+            let compiled = CompiledRules::new(rules);
+            for _ in 0..20_000 {
+                let block = D20Block::draw(&mut rng);
+                let mut reference = block;
+                let (resolution, rolls) = rules.roll_sequence(&mut reference);
+                assert_eq!(compiled.run(block), code(resolution, rolls), "{rules:?}");
+            }
+        }
+    }
+}
