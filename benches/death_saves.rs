@@ -14,7 +14,9 @@ fn main() {
 const TRIALS: u64 = 2_000_000;
 
 fn scenario() -> woundsim::scenario::Scenario {
-    let mut s = builtin::find("death-saves").expect("built-in").expect("valid");
+    let mut s = builtin::find("death-saves")
+        .expect("built-in")
+        .expect("valid");
     s.header.trials = TRIALS;
     s
 }

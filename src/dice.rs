@@ -199,7 +199,11 @@ mod tests {
 
     #[test]
     fn roll_mode_weights_sum_to_the_number_of_outcomes() {
-        for mode in [RollMode::Normal, RollMode::Advantage, RollMode::Disadvantage] {
+        for mode in [
+            RollMode::Normal,
+            RollMode::Advantage,
+            RollMode::Disadvantage,
+        ] {
             let total: u64 = (1..=20).map(|k| mode.natural_weight(k)).sum();
             assert_eq!(total, 20u64.pow(mode.dice_per_roll()));
         }

@@ -86,7 +86,9 @@ pub enum ChartSpec {
 impl ScenarioResult {
     /// The figure for `metric` of `variant`, if any.
     pub fn figure(&self, variant: &str, metric: &str) -> Option<&Figure> {
-        self.figures.iter().find(|f| f.variant == variant && f.metric == metric)
+        self.figures
+            .iter()
+            .find(|f| f.variant == variant && f.metric == metric)
     }
 
     /// Whether these are exact figures rather than Monte Carlo estimates.

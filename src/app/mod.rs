@@ -69,10 +69,15 @@ pub fn load_scenarios(args: &[String]) -> Result<Vec<Scenario>, AppError> {
     let scenarios = if args.is_empty() {
         builtin::all()?
     } else {
-        args.iter().map(|a| load_one(a)).collect::<Result<Vec<_>, _>>()?
+        args.iter()
+            .map(|a| load_one(a))
+            .collect::<Result<Vec<_>, _>>()?
     };
     for (i, s) in scenarios.iter().enumerate() {
-        if let Some(first) = scenarios[..i].iter().find(|o| o.header.name == s.header.name) {
+        if let Some(first) = scenarios[..i]
+            .iter()
+            .find(|o| o.header.name == s.header.name)
+        {
             return Err(AppError::Usage(format!(
                 "{} and {} are both named `{}`: their reports would overwrite each other",
                 first.source, s.source, s.header.name
@@ -91,7 +96,8 @@ fn load_one(arg: &str) -> Result<Scenario, ScenarioError> {
         Some(found) => found,
         None => Err(ScenarioError::Unreadable {
             file: arg.to_string(),
-            reason: "no such file, and no built-in scenario of that name (see `woundsim list`)".into(),
+            reason: "no such file, and no built-in scenario of that name (see `woundsim list`)"
+                .into(),
         }),
     }
 }
@@ -101,14 +107,22 @@ fn print(out: &mut dyn Write, text: &str) {
     let _ = out.write_all(text.as_bytes());
 }
 
-fn report_written(out: &mut dyn Write, results: &[ScenarioResult], dir: &Path, quiet: bool) -> Result<(), AppError> {
+fn report_written(
+    out: &mut dyn Write,
+    results: &[ScenarioResult],
+    dir: &Path,
+    quiet: bool,
+) -> Result<(), AppError> {
     let files = report::write_all(results, dir)?;
     if !quiet {
         for r in results {
             print(out, &table::render(r));
             print(out, "\n");
         }
-        print(out, &format!("wrote {} files to {}\n", files.len(), dir.display()));
+        print(
+            out,
+            &format!("wrote {} files to {}\n", files.len(), dir.display()),
+        );
     }
     Ok(())
 }
@@ -146,7 +160,8 @@ fn exact(args: ExactArgs, out: &mut dyn Write) -> Result<(), AppError> {
 
 fn list(out: &mut dyn Write) -> Result<(), AppError> {
     let scenarios = builtin::all()?;
-    let mut text = String::from("Built-in scenarios (`woundsim run NAME ...`; no NAME runs them all):\n");
+    let mut text =
+        String::from("Built-in scenarios (`woundsim run NAME ...`; no NAME runs them all):\n");
     for s in &scenarios {
         text.push_str(&format!(
             "  {:<20} type {:<12} {:>3} variants  {} trials  seed {}\n      {}\n      variants: {}\n",
@@ -159,7 +174,10 @@ fn list(out: &mut dyn Write) -> Result<(), AppError> {
             s.variant_names().join(", ")
         ));
     }
-    text.push_str(&format!("\nScenario types: {}\n", scenario::TYPES.join(", ")));
+    text.push_str(&format!(
+        "\nScenario types: {}\n",
+        scenario::TYPES.join(", ")
+    ));
     text.push_str(
         "\nRule tables:\n  death saves (RULES.md §0): d20 + save_bonus >= dc succeeds; natural 1 = two failures; \
          natural 20 = 1 HP; 3 successes = stable; 3 failures = dead\n  permanent wounds (RULES.md §2): successes before the \

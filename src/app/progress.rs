@@ -54,7 +54,10 @@ impl<'a> ProgressBarSink<'a> {
 impl Progress for ProgressBarSink<'_> {
     fn advance(&self, trials: u64) {
         self.bar.inc(trials);
-        if self.enabled && !self.visible.load(Ordering::Relaxed) && self.started.elapsed() > SHOW_AFTER {
+        if self.enabled
+            && !self.visible.load(Ordering::Relaxed)
+            && self.started.elapsed() > SHOW_AFTER
+        {
             self.visible.store(true, Ordering::Relaxed);
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }

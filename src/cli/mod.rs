@@ -81,6 +81,8 @@ pub struct ExactArgs {
 fn parse_level(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(level) if level > 0.0 && level < 1.0 => Ok(level),
-        _ => Err(format!("`{text}` is not a confidence level strictly between 0 and 1 (e.g. 0.95)")),
+        _ => Err(format!(
+            "`{text}` is not a confidence level strictly between 0 and 1 (e.g. 0.95)"
+        )),
     }
 }

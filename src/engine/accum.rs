@@ -41,7 +41,11 @@ impl Moments {
     /// Adds `weight` copies of the value `x` at once.
     pub fn push_repeated(&mut self, x: f64, weight: u64) {
         if weight > 0 {
-            self.merge(&Moments { count: weight, mean: x, m2: 0.0 });
+            self.merge(&Moments {
+                count: weight,
+                mean: x,
+                m2: 0.0,
+            });
         }
     }
 
@@ -74,7 +78,11 @@ impl Moments {
 
     /// Unbiased sample variance (0 with fewer than two observations).
     pub fn variance(&self) -> f64 {
-        if self.count < 2 { 0.0 } else { self.m2 / (self.count - 1) as f64 }
+        if self.count < 2 {
+            0.0
+        } else {
+            self.m2 / (self.count - 1) as f64
+        }
     }
 
     /// The mean with its normal-approximation interval.
@@ -96,7 +104,12 @@ pub struct Histogram {
 impl Histogram {
     /// A histogram of `count` unit bins starting at `first`.
     pub fn new(first: i64, count: usize) -> Self {
-        Histogram { first, bins: vec![0; count], underflow: 0, overflow: 0 }
+        Histogram {
+            first,
+            bins: vec![0; count],
+            underflow: 0,
+            overflow: 0,
+        }
     }
 
     /// Records `weight` observations of `value`.
@@ -114,7 +127,10 @@ impl Histogram {
 
     /// Adds another histogram with the same bins.
     pub fn merge(&mut self, other: &Histogram) {
-        debug_assert_eq!((self.first, self.bins.len()), (other.first, other.bins.len()));
+        debug_assert_eq!(
+            (self.first, self.bins.len()),
+            (other.first, other.bins.len())
+        );
         for (a, b) in self.bins.iter_mut().zip(&other.bins) {
             *a += b;
         }
@@ -129,7 +145,10 @@ impl Histogram {
 
     /// `(value, count)` for each regular bin.
     pub fn bins(&self) -> impl Iterator<Item = (i64, u64)> + '_ {
-        self.bins.iter().enumerate().map(|(i, &c)| (self.first + i as i64, c))
+        self.bins
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (self.first + i as i64, c))
     }
 
     /// Observations below the first bin and above the last.
@@ -159,7 +178,9 @@ mod tests {
 
     #[test]
     fn welford_matches_the_two_pass_formula() {
-        let xs: Vec<f64> = (0..1000).map(|i| ((i * 37) % 101) as f64 * 0.25 + 1e6).collect();
+        let xs: Vec<f64> = (0..1000)
+            .map(|i| ((i * 37) % 101) as f64 * 0.25 + 1e6)
+            .collect();
         let mut m = Moments::default();
         xs.iter().for_each(|&x| m.push(x));
         let mean = xs.iter().sum::<f64>() / xs.len() as f64;

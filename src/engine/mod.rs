@@ -84,7 +84,10 @@ impl Engine {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(|e| EngineError::ThreadPool { threads, reason: e.to_string() })?;
+            .map_err(|e| EngineError::ThreadPool {
+                threads,
+                reason: e.to_string(),
+            })?;
         Ok(Engine { pool })
     }
 
@@ -183,12 +186,18 @@ mod tests {
     fn run_with(threads: usize, trials: u64) -> Sums {
         let engine = Engine::new(threads).unwrap();
         engine
-            .run(RunShape { trials, seed: 9 }, &NoProgress, Sums::default, |rng, _, n, acc| {
-                for _ in 0..n {
-                    acc.moments.push((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64);
-                }
-                acc.trials += n;
-            })
+            .run(
+                RunShape { trials, seed: 9 },
+                &NoProgress,
+                Sums::default,
+                |rng, _, n, acc| {
+                    for _ in 0..n {
+                        acc.moments
+                            .push((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64);
+                    }
+                    acc.trials += n;
+                },
+            )
             .unwrap()
     }
 
@@ -221,7 +230,10 @@ mod tests {
         }
         let engine = Engine::new(1).unwrap();
         let result = engine.run(
-            RunShape { trials: 10, seed: 1 },
+            RunShape {
+                trials: 10,
+                seed: 1,
+            },
             &Cancel,
             Sums::default,
             |_, _, _, _| {},

@@ -39,7 +39,9 @@ impl ExactDistribution {
 pub fn solve(rules: &DeathSaveRules) -> ExactDistribution {
     let per_save = 20u64.pow(rules.roll.dice_per_roll());
     let denominator = per_save.pow(MAX_SAVES);
-    let weights: Vec<(u8, u64)> = (1..=20).map(|n| (n, rules.roll.natural_weight(n))).collect();
+    let weights: Vec<(u8, u64)> = (1..=20)
+        .map(|n| (n, rules.roll.natural_weight(n)))
+        .collect();
     let mut numerators = [0u64; CODES];
     // live[(s, f)] = weight over per_save^k after k saves.
     let mut live = vec![(rules.start, 1u64)];
@@ -61,6 +63,12 @@ pub fn solve(rules: &DeathSaveRules) -> ExactDistribution {
         }
         live = next;
     }
-    debug_assert!(live.is_empty(), "death-save chain must absorb within {MAX_SAVES} saves");
-    ExactDistribution { numerators, denominator }
+    debug_assert!(
+        live.is_empty(),
+        "death-save chain must absorb within {MAX_SAVES} saves"
+    );
+    ExactDistribution {
+        numerators,
+        denominator,
+    }
 }

@@ -13,10 +13,12 @@ pub fn solve(scenario: &Scenario) -> ScenarioResult {
     header.trials = 0;
     match &scenario.model {
         Model::DeathSaves(variants) => {
-            let probabilities: Vec<_> =
-                variants.iter().map(|v| death_saves::solve(&v.rules).probabilities()).collect();
+            let solved: Vec<_> = variants
+                .iter()
+                .map(|v| death_saves::solve(&v.rules))
+                .collect();
             let (figures, distributions) =
-                crate::sim::death_saves::exact_figures(variants, &probabilities);
+                crate::sim::death_saves::exact_figures(variants, &solved);
             crate::sim::death_saves::finish(&header, variants, figures, distributions)
         }
     }

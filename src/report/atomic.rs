@@ -17,9 +17,15 @@ pub struct StagedFiles {
 impl StagedFiles {
     /// Writes `bytes` to a temporary file that will become `path`.
     pub fn stage(&mut self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir)?;
-        let mut tmp = tempfile::Builder::new().prefix(".woundsim-").suffix(".tmp").tempfile_in(dir)?;
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".woundsim-")
+            .suffix(".tmp")
+            .tempfile_in(dir)?;
         tmp.write_all(bytes)?;
         tmp.as_file().sync_all()?;
         self.staged.push((tmp, path.to_path_buf()));

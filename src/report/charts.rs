@@ -74,7 +74,12 @@ impl GroupedBars {
     fn from_spec(result: &ScenarioResult, spec: &ChartSpec) -> (String, GroupedBars) {
         let interval = format!("whiskers: {}% intervals", result.confidence * 100.0);
         match spec {
-            ChartSpec::Shares { file, title, x_label, categories } => {
+            ChartSpec::Shares {
+                file,
+                title,
+                x_label,
+                categories,
+            } => {
                 let series = result
                     .variants
                     .iter()
@@ -82,7 +87,9 @@ impl GroupedBars {
                         let values = categories
                             .iter()
                             .map(|(metric, _)| {
-                                result.figure(v, metric).map_or(Estimate::exact(0.0), |f| f.estimate)
+                                result
+                                    .figure(v, metric)
+                                    .map_or(Estimate::exact(0.0), |f| f.estimate)
                             })
                             .collect();
                         (v.clone(), values)
@@ -90,7 +97,11 @@ impl GroupedBars {
                     .collect();
                 let bars = GroupedBars {
                     title: title.clone(),
-                    x_label: if result.is_exact() { x_label.clone() } else { format!("{x_label} ({interval})") },
+                    x_label: if result.is_exact() {
+                        x_label.clone()
+                    } else {
+                        format!("{x_label} ({interval})")
+                    },
                     y_label: "Share of trials (%)".into(),
                     groups: categories.iter().map(|(_, label)| label.clone()).collect(),
                     series,
@@ -98,7 +109,12 @@ impl GroupedBars {
                 };
                 (file.clone(), bars)
             }
-            ChartSpec::Distribution { file, title, distribution, x_label } => {
+            ChartSpec::Distribution {
+                file,
+                title,
+                distribution,
+                x_label,
+            } => {
                 let mut bins: Vec<i64> = result
                     .distributions
                     .iter()
@@ -117,7 +133,11 @@ impl GroupedBars {
                                 result
                                     .distributions
                                     .iter()
-                                    .find(|r| &r.variant == v && &r.distribution == distribution && r.bin == *b)
+                                    .find(|r| {
+                                        &r.variant == v
+                                            && &r.distribution == distribution
+                                            && r.bin == *b
+                                    })
                                     .map_or(Estimate::exact(0.0), |r| r.share)
                             })
                             .collect();
@@ -126,7 +146,11 @@ impl GroupedBars {
                     .collect();
                 let bars = GroupedBars {
                     title: title.clone(),
-                    x_label: if result.is_exact() { x_label.clone() } else { format!("{x_label} ({interval})") },
+                    x_label: if result.is_exact() {
+                        x_label.clone()
+                    } else {
+                        format!("{x_label} ({interval})")
+                    },
                     y_label: "Share of trials (%)".into(),
                     groups: bins.iter().map(|b| b.to_string()).collect(),
                     series,
@@ -175,12 +199,17 @@ impl GroupedBars {
             let colour = PALETTE[j % PALETTE.len()];
             let bars = values.iter().enumerate().map(move |(i, e)| {
                 let x0 = i as f64 + pad + j as f64 * width;
-                Rectangle::new([(x0, 0.0), (x0 + width * 0.92, e.value * 100.0)], colour.filled())
+                Rectangle::new(
+                    [(x0, 0.0), (x0 + width * 0.92, e.value * 100.0)],
+                    colour.filled(),
+                )
             });
             chart
                 .draw_series(bars)?
                 .label(name.as_str())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 7), (x + 16, y + 7)], colour.filled()));
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 7), (x + 16, y + 7)], colour.filled())
+                });
             if self.show_intervals {
                 for (i, e) in values.iter().enumerate() {
                     let centre = i as f64 + pad + (j as f64 + 0.46) * width;
@@ -207,7 +236,11 @@ impl GroupedBars {
         for (i, label) in self.groups.iter().enumerate() {
             let (x, y) = chart.backend_coord(&(i as f64 + 0.5, 0.0));
             for (k, line) in wrap(label, 16).iter().enumerate() {
-                root.draw(&Text::new(line.clone(), (x, y + 8 + 22 * k as i32), style.clone()))?;
+                root.draw(&Text::new(
+                    line.clone(),
+                    (x, y + 8 + 22 * k as i32),
+                    style.clone(),
+                ))?;
             }
         }
         root.present()
@@ -230,11 +263,17 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 
 /// Renders every chart of a result.
 pub fn render(result: &ScenarioResult) -> Result<Vec<RenderedChart>, ChartError> {
-    ensure_fonts().map_err(|reason| ChartError { chart: "fonts".into(), reason })?;
+    ensure_fonts().map_err(|reason| ChartError {
+        chart: "fonts".into(),
+        reason,
+    })?;
     let mut out = Vec::new();
     for spec in &result.charts {
         let (file, bars) = GroupedBars::from_spec(result, spec);
-        let fail = |reason: String| ChartError { chart: format!("{}/{file}", result.scenario), reason };
+        let fail = |reason: String| ChartError {
+            chart: format!("{}/{file}", result.scenario),
+            reason,
+        };
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
@@ -265,7 +304,10 @@ mod tests {
 
     #[test]
     fn long_labels_wrap_on_words() {
-        assert_eq!(wrap("stable (3 successes)", 16), vec!["stable (3", "successes)"]);
+        assert_eq!(
+            wrap("stable (3 successes)", 16),
+            vec!["stable (3", "successes)"]
+        );
         assert_eq!(wrap("dead", 16), vec!["dead"]);
     }
 }

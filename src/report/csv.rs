@@ -6,8 +6,9 @@ use serde::Serialize;
 use crate::results::ScenarioResult;
 
 /// The exact column list of `summary.csv` (an interface contract).
-pub const SUMMARY_COLUMNS: [&str; 8] =
-    ["scenario", "variant", "metric", "estimate", "ci_low", "ci_high", "trials", "seed"];
+pub const SUMMARY_COLUMNS: [&str; 8] = [
+    "scenario", "variant", "metric", "estimate", "ci_low", "ci_high", "trials", "seed",
+];
 
 #[derive(Serialize)]
 struct SummaryRow<'a> {
@@ -69,7 +70,11 @@ pub fn distributions(result: &ScenarioResult) -> Result<Vec<(String, Vec<u8>)>, 
     let mut out = Vec::new();
     for name in names {
         let mut w = csv::Writer::from_writer(Vec::new());
-        for row in result.distributions.iter().filter(|r| r.distribution == name) {
+        for row in result
+            .distributions
+            .iter()
+            .filter(|r| r.distribution == name)
+        {
             w.serialize(DistributionCsvRow {
                 scenario: &result.scenario,
                 variant: &row.variant,
@@ -83,7 +88,10 @@ pub fn distributions(result: &ScenarioResult) -> Result<Vec<(String, Vec<u8>)>, 
                 seed: result.seed,
             })?;
         }
-        out.push((name.to_string(), w.into_inner().map_err(|e| e.into_error())?));
+        out.push((
+            name.to_string(),
+            w.into_inner().map_err(|e| e.into_error())?,
+        ));
     }
     Ok(out)
 }

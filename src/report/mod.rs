@@ -40,7 +40,8 @@ pub enum ReportError {
 
 /// Writes every report file for `results` into `dir`; returns the paths.
 pub fn write_all(results: &[ScenarioResult], dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
-    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(dir.join("summary.csv"), csv::summary(results)?)];
+    let mut files: Vec<(PathBuf, Vec<u8>)> =
+        vec![(dir.join("summary.csv"), csv::summary(results)?)];
     for result in results {
         let sub = dir.join(&result.scenario);
         for (name, bytes) in csv::distributions(result)? {
@@ -48,14 +49,23 @@ pub fn write_all(results: &[ScenarioResult], dir: &Path) -> Result<Vec<PathBuf>,
         }
         for chart in charts::render(result)? {
             files.push((sub.join(format!("{}.png", chart.file)), chart.png));
-            files.push((sub.join(format!("{}.svg", chart.file)), chart.svg.into_bytes()));
+            files.push((
+                sub.join(format!("{}.svg", chart.file)),
+                chart.svg.into_bytes(),
+            ));
         }
     }
     let mut staged = atomic::StagedFiles::default();
     for (path, bytes) in &files {
         staged
             .stage(path, bytes)
-            .map_err(|source| ReportError::Io { path: path.display().to_string(), source })?;
+            .map_err(|source| ReportError::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
     }
-    staged.commit().map_err(|source| ReportError::Io { path: dir.display().to_string(), source })
+    staged.commit().map_err(|source| ReportError::Io {
+        path: dir.display().to_string(),
+        source,
+    })
 }

@@ -12,7 +12,11 @@ fn is_proportion(metric: &str) -> bool {
 }
 
 fn cell(metric: &str, e: &Estimate, exact: bool) -> String {
-    let (scale, digits, unit) = if is_proportion(metric) { (100.0, 2, "%") } else { (1.0, 3, "") };
+    let (scale, digits, unit) = if is_proportion(metric) {
+        (100.0, 2, "%")
+    } else {
+        (1.0, 3, "")
+    };
     let v = e.value * scale;
     if exact {
         format!("{v:.prec$}{unit}", prec = digits + 2)
@@ -36,7 +40,9 @@ pub fn render(result: &ScenarioResult) -> String {
         }
     }
     let mut rows: Vec<Vec<String>> = vec![
-        std::iter::once("metric".to_string()).chain(result.variants.iter().cloned()).collect(),
+        std::iter::once("metric".to_string())
+            .chain(result.variants.iter().cloned())
+            .collect(),
     ];
     for metric in &metrics {
         let mut row = vec![metric.to_string()];
@@ -71,7 +77,13 @@ pub fn render(result: &ScenarioResult) -> String {
             .iter()
             .zip(&widths)
             .enumerate()
-            .map(|(i, (text, w))| if i == 0 { format!("{text:<w$}") } else { format!("{text:>w$}") })
+            .map(|(i, (text, w))| {
+                if i == 0 {
+                    format!("{text:<w$}")
+                } else {
+                    format!("{text:>w$}")
+                }
+            })
             .collect();
         let _ = writeln!(out, "{}", line.join("  ").trim_end());
     }

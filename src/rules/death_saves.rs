@@ -134,7 +134,10 @@ impl DeathSaveRules {
         if failures < 3 {
             return SaveStep::Continue(Tally { failures, ..tally });
         }
-        match self.wound_policy.choose(tally.successes, self.existing_wounds) {
+        match self
+            .wound_policy
+            .choose(tally.successes, self.existing_wounds)
+        {
             Some(severity) => SaveStep::Resolved(Resolution::Wounded(severity)),
             None => SaveStep::Resolved(Resolution::Dead),
         }
@@ -169,30 +172,60 @@ mod tests {
         dc: 10,
         save_bonus: 0,
         roll: RollMode::Normal,
-        start: Tally { successes: 0, failures: 0 },
+        start: Tally {
+            successes: 0,
+            failures: 0,
+        },
         wound_policy: WoundPolicy::Never,
         existing_wounds: WoundSlots::EMPTY,
     };
 
     fn tally(successes: u8, failures: u8) -> Tally {
-        Tally { successes, failures }
+        Tally {
+            successes,
+            failures,
+        }
     }
 
     #[test]
     fn ten_or_higher_succeeds_nine_or_lower_fails() {
-        assert_eq!(RAW.resolve_save(tally(0, 0), 10), SaveStep::Continue(tally(1, 0)));
-        assert_eq!(RAW.resolve_save(tally(0, 0), 9), SaveStep::Continue(tally(0, 1)));
-        assert_eq!(RAW.resolve_save(tally(0, 0), 19), SaveStep::Continue(tally(1, 0)));
-        assert_eq!(RAW.resolve_save(tally(0, 0), 2), SaveStep::Continue(tally(0, 1)));
+        assert_eq!(
+            RAW.resolve_save(tally(0, 0), 10),
+            SaveStep::Continue(tally(1, 0))
+        );
+        assert_eq!(
+            RAW.resolve_save(tally(0, 0), 9),
+            SaveStep::Continue(tally(0, 1))
+        );
+        assert_eq!(
+            RAW.resolve_save(tally(0, 0), 19),
+            SaveStep::Continue(tally(1, 0))
+        );
+        assert_eq!(
+            RAW.resolve_save(tally(0, 0), 2),
+            SaveStep::Continue(tally(0, 1))
+        );
     }
 
     #[test]
     fn natural_one_counts_two_failures() {
-        assert_eq!(RAW.resolve_save(tally(1, 0), 1), SaveStep::Continue(tally(1, 2)));
-        assert_eq!(RAW.resolve_save(tally(2, 1), 1), SaveStep::Resolved(Resolution::Dead));
+        assert_eq!(
+            RAW.resolve_save(tally(1, 0), 1),
+            SaveStep::Continue(tally(1, 2))
+        );
+        assert_eq!(
+            RAW.resolve_save(tally(2, 1), 1),
+            SaveStep::Resolved(Resolution::Dead)
+        );
         // Even a bonus that would lift a 1 to the DC does not make it a success.
-        let bonus = DeathSaveRules { save_bonus: 12, ..RAW };
-        assert_eq!(bonus.resolve_save(tally(0, 0), 1), SaveStep::Continue(tally(0, 2)));
+        let bonus = DeathSaveRules {
+            save_bonus: 12,
+            ..RAW
+        };
+        assert_eq!(
+            bonus.resolve_save(tally(0, 0), 1),
+            SaveStep::Continue(tally(0, 2))
+        );
     }
 
     #[test]
@@ -207,30 +240,63 @@ mod tests {
         }
         // Even against an impossible DC.
         let hard = DeathSaveRules { dc: 30, ..RAW };
-        assert_eq!(hard.resolve_save(tally(0, 0), 20), SaveStep::Resolved(Resolution::Revived));
+        assert_eq!(
+            hard.resolve_save(tally(0, 0), 20),
+            SaveStep::Resolved(Resolution::Revived)
+        );
     }
 
     #[test]
     fn three_successes_stabilise_three_failures_kill() {
-        assert_eq!(RAW.resolve_save(tally(2, 2), 15), SaveStep::Resolved(Resolution::Stable));
-        assert_eq!(RAW.resolve_save(tally(2, 2), 5), SaveStep::Resolved(Resolution::Dead));
+        assert_eq!(
+            RAW.resolve_save(tally(2, 2), 15),
+            SaveStep::Resolved(Resolution::Stable)
+        );
+        assert_eq!(
+            RAW.resolve_save(tally(2, 2), 5),
+            SaveStep::Resolved(Resolution::Dead)
+        );
     }
 
     #[test]
     fn dc_and_bonus_move_the_threshold() {
         let hard = DeathSaveRules { dc: 15, ..RAW };
-        assert_eq!(hard.resolve_save(tally(0, 0), 14), SaveStep::Continue(tally(0, 1)));
-        assert_eq!(hard.resolve_save(tally(0, 0), 15), SaveStep::Continue(tally(1, 0)));
-        let blessed = DeathSaveRules { save_bonus: 3, ..RAW };
-        assert_eq!(blessed.resolve_save(tally(0, 0), 7), SaveStep::Continue(tally(1, 0)));
-        assert_eq!(blessed.resolve_save(tally(0, 0), 6), SaveStep::Continue(tally(0, 1)));
-        let cursed = DeathSaveRules { save_bonus: -2, ..RAW };
-        assert_eq!(cursed.resolve_save(tally(0, 0), 11), SaveStep::Continue(tally(0, 1)));
+        assert_eq!(
+            hard.resolve_save(tally(0, 0), 14),
+            SaveStep::Continue(tally(0, 1))
+        );
+        assert_eq!(
+            hard.resolve_save(tally(0, 0), 15),
+            SaveStep::Continue(tally(1, 0))
+        );
+        let blessed = DeathSaveRules {
+            save_bonus: 3,
+            ..RAW
+        };
+        assert_eq!(
+            blessed.resolve_save(tally(0, 0), 7),
+            SaveStep::Continue(tally(1, 0))
+        );
+        assert_eq!(
+            blessed.resolve_save(tally(0, 0), 6),
+            SaveStep::Continue(tally(0, 1))
+        );
+        let cursed = DeathSaveRules {
+            save_bonus: -2,
+            ..RAW
+        };
+        assert_eq!(
+            cursed.resolve_save(tally(0, 0), 11),
+            SaveStep::Continue(tally(0, 1))
+        );
     }
 
     #[test]
     fn last_failure_becomes_a_wound_by_successes() {
-        let pw = DeathSaveRules { wound_policy: WoundPolicy::AcceptLeastSevere, ..RAW };
+        let pw = DeathSaveRules {
+            wound_policy: WoundPolicy::AcceptLeastSevere,
+            ..RAW
+        };
         let wounded = |s| SaveStep::Resolved(Resolution::Wounded(s));
         assert_eq!(pw.resolve_save(tally(2, 2), 5), wounded(Severity::Minor));
         assert_eq!(pw.resolve_save(tally(1, 2), 5), wounded(Severity::Moderate));
@@ -238,7 +304,10 @@ mod tests {
         // A natural 1 that brings failures to three counts too.
         assert_eq!(pw.resolve_save(tally(2, 1), 1), wounded(Severity::Minor));
         // Not-last failures are ordinary failures.
-        assert_eq!(pw.resolve_save(tally(2, 1), 5), SaveStep::Continue(tally(2, 2)));
+        assert_eq!(
+            pw.resolve_save(tally(2, 1), 5),
+            SaveStep::Continue(tally(2, 2))
+        );
     }
 
     #[test]
@@ -252,15 +321,25 @@ mod tests {
             pw.resolve_save(tally(2, 2), 5),
             SaveStep::Resolved(Resolution::Wounded(Severity::Severe))
         );
-        let full = DeathSaveRules { existing_wounds: WoundSlots::from_wounds(Severity::ALL), ..pw };
-        assert_eq!(full.resolve_save(tally(2, 2), 5), SaveStep::Resolved(Resolution::Dead));
+        let full = DeathSaveRules {
+            existing_wounds: WoundSlots::from_wounds(Severity::ALL),
+            ..pw
+        };
+        assert_eq!(
+            full.resolve_save(tally(2, 2), 5),
+            SaveStep::Resolved(Resolution::Dead)
+        );
     }
 
     #[test]
     fn sequences_end_within_five_saves() {
         use rand::SeedableRng;
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
-        for mode in [RollMode::Normal, RollMode::Advantage, RollMode::Disadvantage] {
+        for mode in [
+            RollMode::Normal,
+            RollMode::Advantage,
+            RollMode::Disadvantage,
+        ] {
             let rules = DeathSaveRules { roll: mode, ..RAW };
             for _ in 0..10_000 {
                 let mut block = D20Block::draw(&mut rng);

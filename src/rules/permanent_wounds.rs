@@ -156,14 +156,23 @@ mod tests {
     #[test]
     fn a_taken_slot_escalates_to_a_more_severe_free_one() {
         let p = WoundPolicy::AcceptLeastSevere;
-        assert_eq!(p.choose(2, WoundSlots::from_wounds([Minor])), Some(Moderate));
+        assert_eq!(
+            p.choose(2, WoundSlots::from_wounds([Minor])),
+            Some(Moderate)
+        );
         assert_eq!(
             p.choose(2, WoundSlots::from_wounds([Minor, Moderate])),
             Some(Severe)
         );
-        assert_eq!(p.choose(1, WoundSlots::from_wounds([Moderate])), Some(Severe));
+        assert_eq!(
+            p.choose(1, WoundSlots::from_wounds([Moderate])),
+            Some(Severe)
+        );
         // A free *less* severe slot does not help.
-        assert_eq!(p.choose(1, WoundSlots::from_wounds([Moderate, Severe])), None);
+        assert_eq!(
+            p.choose(1, WoundSlots::from_wounds([Moderate, Severe])),
+            None
+        );
     }
 
     #[test]

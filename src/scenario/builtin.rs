@@ -5,13 +5,22 @@ use super::{Scenario, ScenarioError, parse};
 
 /// `(file name, text)` of every built-in scenario, in default-suite order.
 pub const BUILTIN: [(&str, &str); 2] = [
-    ("death-saves.toml", include_str!("../../scenarios/death-saves.toml")),
-    ("permanent-wounds.toml", include_str!("../../scenarios/permanent-wounds.toml")),
+    (
+        "death-saves.toml",
+        include_str!("../../scenarios/death-saves.toml"),
+    ),
+    (
+        "permanent-wounds.toml",
+        include_str!("../../scenarios/permanent-wounds.toml"),
+    ),
 ];
 
 /// Parses every built-in scenario.
 pub fn all() -> Result<Vec<Scenario>, ScenarioError> {
-    BUILTIN.iter().map(|(file, text)| parse(&source_name(file), text)).collect()
+    BUILTIN
+        .iter()
+        .map(|(file, text)| parse(&source_name(file), text))
+        .collect()
 }
 
 /// Finds a built-in scenario by its name or file name (`death-saves`,

@@ -53,14 +53,21 @@ fn ranged(
     what: &str,
     default: i64,
 ) -> Result<i64, ScenarioError> {
-    let Some((v, field)) = value else { return Ok(default) };
+    let Some((v, field)) = value else {
+        return Ok(default);
+    };
     if range.contains(v.get_ref()) {
         return Ok(*v.get_ref());
     }
     Err(loc.error(
         v.span().start,
         &field,
-        format!("{what} must be between {} and {}, got {}", range.start(), range.end(), v.get_ref()),
+        format!(
+            "{what} must be between {} and {}, got {}",
+            range.start(),
+            range.end(),
+            v.get_ref()
+        ),
     ))
 }
 
@@ -72,34 +79,70 @@ pub fn build(
     path: &str,
 ) -> Result<DeathSaveRules, ScenarioError> {
     let raw = DeathSaveRules::default();
-    let dc = ranged(loc, pick(&variant.dc, &base.dc, path, "dc"), 1..=30, "the save DC", 10)?;
-    let bonus = ranged(loc, pick(&variant.save_bonus, &base.save_bonus, path, "save_bonus"), -20..=20, "save_bonus", 0)?;
+    let dc = ranged(
+        loc,
+        pick(&variant.dc, &base.dc, path, "dc"),
+        1..=30,
+        "the save DC",
+        10,
+    )?;
+    let bonus = ranged(
+        loc,
+        pick(&variant.save_bonus, &base.save_bonus, path, "save_bonus"),
+        -20..=20,
+        "save_bonus",
+        0,
+    )?;
     let successes = ranged(
         loc,
-        pick(&variant.start_successes, &base.start_successes, path, "start_successes"),
+        pick(
+            &variant.start_successes,
+            &base.start_successes,
+            path,
+            "start_successes",
+        ),
         0..=2,
         "start_successes",
         0,
     )?;
     let failures = ranged(
         loc,
-        pick(&variant.start_failures, &base.start_failures, path, "start_failures"),
+        pick(
+            &variant.start_failures,
+            &base.start_failures,
+            path,
+            "start_failures",
+        ),
         0..=2,
         "start_failures",
         0,
     )?;
-    let roll = pick(&variant.roll, &base.roll, path, "roll").map_or(raw.roll, |(r, _)| *r.get_ref());
-    let wound_policy = pick(&variant.wound_policy, &base.wound_policy, path, "wound_policy")
-        .map_or(raw.wound_policy, |(p, _)| *p.get_ref());
+    let roll =
+        pick(&variant.roll, &base.roll, path, "roll").map_or(raw.roll, |(r, _)| *r.get_ref());
+    let wound_policy = pick(
+        &variant.wound_policy,
+        &base.wound_policy,
+        path,
+        "wound_policy",
+    )
+    .map_or(raw.wound_policy, |(p, _)| *p.get_ref());
     let mut existing = WoundSlots::EMPTY;
-    if let Some((list, field)) = pick(&variant.existing_wounds, &base.existing_wounds, path, "existing_wounds") {
+    if let Some((list, field)) = pick(
+        &variant.existing_wounds,
+        &base.existing_wounds,
+        path,
+        "existing_wounds",
+    ) {
         for (i, wound) in list.get_ref().iter().enumerate() {
             let severity = *wound.get_ref();
             if existing.has(severity) {
                 return Err(loc.error(
                     wound.span().start,
                     &format!("{field}[{i}]"),
-                    format!("`{}` is listed twice: a PC carries at most one wound of each severity", severity.name()),
+                    format!(
+                        "`{}` is listed twice: a PC carries at most one wound of each severity",
+                        severity.name()
+                    ),
                 ));
             }
             existing = existing.with(severity);
@@ -109,7 +152,10 @@ pub fn build(
         dc: dc as u8,
         save_bonus: bonus as i8,
         roll,
-        start: Tally { successes: successes as u8, failures: failures as u8 },
+        start: Tally {
+            successes: successes as u8,
+            failures: failures as u8,
+        },
         wound_policy,
         existing_wounds: existing,
     })

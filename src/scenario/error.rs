@@ -93,7 +93,10 @@ mod tests {
 
     #[test]
     fn messages_name_file_place_and_field() {
-        let loc = Locator { file: "x.toml", text: "a\nbb = 3" };
+        let loc = Locator {
+            file: "x.toml",
+            text: "a\nbb = 3",
+        };
         let e = loc.error(7, "variant[0].bb", "too big");
         assert_eq!(e.to_string(), "x.toml:2:6: field `variant[0].bb`: too big");
     }

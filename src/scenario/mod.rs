@@ -89,8 +89,10 @@ impl Scenario {
 /// Reads and validates a scenario file.
 pub fn load_file(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ScenarioError::Unreadable { file: file.clone(), reason: e.to_string() })?;
+    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Unreadable {
+        file: file.clone(),
+        reason: e.to_string(),
+    })?;
     parse(&file, &text)
 }
 
@@ -107,30 +109,46 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
     let loc = Locator { file, text };
     let probe: Probe = deserialize(&loc, text)?;
     match probe.version {
-        None => return Err(loc.error(0, "version", "missing `version = 1` at the top of the file")),
+        None => {
+            return Err(loc.error(0, "version", "missing `version = 1` at the top of the file"));
+        }
         Some(v) if v.get_ref().as_integer() != Some(FORMAT_VERSION) => {
             return Err(loc.error(
                 v.span().start,
                 "version",
-                format!("unsupported scenario version {}: this woundsim reads version {FORMAT_VERSION}", v.get_ref()),
+                format!(
+                    "unsupported scenario version {}: this woundsim reads version {FORMAT_VERSION}",
+                    v.get_ref()
+                ),
             ));
         }
         Some(_) => {}
     }
     let Some(kind) = probe.kind else {
-        return Err(loc.error(0, "type", format!("missing `type`; one of: {}", TYPES.join(", "))));
+        return Err(loc.error(
+            0,
+            "type",
+            format!("missing `type`; one of: {}", TYPES.join(", ")),
+        ));
     };
     match kind.get_ref().as_str() {
         death_saves::TYPE_NAME => {
             let raw: RawScenario<death_saves::RawSettings> = deserialize(&loc, text)?;
             let header = raw.header(&loc)?;
             let variants = raw.variants(&loc, death_saves::build)?;
-            Ok(Scenario { source: file.to_string(), header, model: Model::DeathSaves(variants) })
+            Ok(Scenario {
+                source: file.to_string(),
+                header,
+                model: Model::DeathSaves(variants),
+            })
         }
         other => Err(loc.error(
             kind.span().start,
             "type",
-            format!("unknown scenario type `{other}`; one of: {}", TYPES.join(", ")),
+            format!(
+                "unknown scenario type `{other}`; one of: {}",
+                TYPES.join(", ")
+            ),
         )),
     }
 }
@@ -150,12 +168,22 @@ fn deserialize<T: DeserializeOwned>(loc: &Locator, text: &str) -> Result<T, Scen
 fn toml_error(loc: &Locator, field: &str, e: &toml::de::Error) -> ScenarioError {
     let offset = e.span().map_or(0, |s| s.start);
     let message = e.message().trim_end().to_string();
-    // An unknown key is reported at its parent's path: name the key itself.
-    let field = match message.strip_prefix("unknown field `").and_then(|m| m.split('`').next()) {
-        Some(key) if field.is_empty() => key.to_string(),
-        Some(key) => format!("{field}.{key}"),
-        None => field.to_string(),
-    };
+    // `Spanned` values show up as a private wrapper segment: drop it.
+    let mut field = field
+        .replace(".$__serde_spanned_private_value", "")
+        .replace("$__serde_spanned_private_value", "");
+    // Name an unknown or missing key itself, not only the table holding it.
+    let key = ["unknown field `", "missing field `"]
+        .iter()
+        .find_map(|prefix| message.strip_prefix(prefix))
+        .and_then(|m| m.split('`').next());
+    if let Some(key) = key {
+        if field.is_empty() {
+            field = key.to_string();
+        } else if field.rsplit('.').next() != Some(key) {
+            field = format!("{field}.{key}");
+        }
+    }
     loc.error(offset, &field, message)
 }
 
@@ -192,7 +220,9 @@ impl<S: Named + Default> RawScenario<S> {
     fn header(&self, loc: &Locator) -> Result<ScenarioHeader, ScenarioError> {
         let name = self.name.get_ref();
         if name.is_empty()
-            || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         {
             return Err(loc.error(
                 self.name.span().start,
@@ -216,7 +246,9 @@ impl<S: Named + Default> RawScenario<S> {
                     return Err(loc.error(
                         c.span().start,
                         "confidence",
-                        format!("confidence must be a probability strictly between 0 and 1, got {level}"),
+                        format!(
+                            "confidence must be a probability strictly between 0 and 1, got {level}"
+                        ),
                     ));
                 }
                 level
@@ -238,7 +270,10 @@ impl<S: Named + Default> RawScenario<S> {
         build: impl Fn(&Locator, &S, &S, &str) -> Result<R, ScenarioError>,
     ) -> Result<Vec<Variant<R>>, ScenarioError> {
         let default_options = S::default();
-        let options = self.options.as_ref().map_or(&default_options, |o| o.get_ref());
+        let options = self
+            .options
+            .as_ref()
+            .map_or(&default_options, |o| o.get_ref());
         if let Some(name) = options.name() {
             return Err(loc.error(
                 name.span().start,
@@ -248,16 +283,28 @@ impl<S: Named + Default> RawScenario<S> {
         }
         if self.variants.is_empty() {
             let rules = build(loc, options, &default_options, "options")?;
-            return Ok(vec![Variant { name: "base".into(), description: String::new(), rules }]);
+            return Ok(vec![Variant {
+                name: "base".into(),
+                description: String::new(),
+                rules,
+            }]);
         }
         let mut out: Vec<Variant<R>> = Vec::with_capacity(self.variants.len());
         for (i, raw) in self.variants.iter().enumerate() {
             let path = format!("variant[{i}]");
             let Some(name) = raw.get_ref().name() else {
-                return Err(loc.error(raw.span().start, &format!("{path}.name"), "every [[variant]] needs a `name`"));
+                return Err(loc.error(
+                    raw.span().start,
+                    &format!("{path}.name"),
+                    "every [[variant]] needs a `name`",
+                ));
             };
             if name.get_ref().trim().is_empty() {
-                return Err(loc.error(name.span().start, &format!("{path}.name"), "a variant name cannot be empty"));
+                return Err(loc.error(
+                    name.span().start,
+                    &format!("{path}.name"),
+                    "a variant name cannot be empty",
+                ));
             }
             if out.iter().any(|v| v.name == *name.get_ref()) {
                 return Err(loc.error(

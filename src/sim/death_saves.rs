@@ -18,6 +18,7 @@ use crate::dice::{D20Block, RollMode};
 use crate::engine::accum::{Histogram, Moments};
 use crate::engine::stats::{Estimate, wilson, z_for_level};
 use crate::engine::{Engine, EngineError, Merge, Progress, RunShape};
+use crate::exact::death_saves::ExactDistribution;
 use crate::results::{ChartSpec, DistributionRow, Figure, ScenarioResult};
 use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES, Resolution, SaveStep, Tally};
 use crate::scenario::{ScenarioHeader, Variant};
@@ -61,13 +62,19 @@ pub struct Metric {
 }
 
 impl Metric {
-    /// The metric's value on one sequence.
-    pub fn value(&self, code: usize) -> f64 {
+    /// The metric's value on one sequence: 0 or 1 for a proportion, the
+    /// number of saves for [`MetricKind::Rolls`].
+    pub fn count(&self, code: usize) -> u64 {
         let (resolution, rolls) = decode(code);
         match self.kind {
-            MetricKind::Proportion(indicator) => f64::from(u8::from(indicator(resolution))),
-            MetricKind::Rolls => f64::from(rolls),
+            MetricKind::Proportion(indicator) => u64::from(indicator(resolution)),
+            MetricKind::Rolls => u64::from(rolls),
         }
+    }
+
+    /// [`Metric::count`] as a float.
+    pub fn value(&self, code: usize) -> f64 {
+        self.count(code) as f64
     }
 }
 
@@ -117,12 +124,22 @@ pub const METRICS: [Metric; 9] = [
         label: "survived",
         kind: MetricKind::Proportion(|r| r != Resolution::Dead),
     },
-    Metric { name: "mean_rolls", label: "death saves rolled", kind: MetricKind::Rolls },
+    Metric {
+        name: "mean_rolls",
+        label: "death saves rolled",
+        kind: MetricKind::Rolls,
+    },
 ];
 
 /// The metrics drawn as the outcome-share chart: the partition of outcomes.
-const OUTCOME_CHART_METRICS: [&str; 6] =
-    ["p_dead", "p_stable", "p_revive", "p_wound_minor", "p_wound_moderate", "p_wound_severe"];
+const OUTCOME_CHART_METRICS: [&str; 6] = [
+    "p_dead",
+    "p_stable",
+    "p_revive",
+    "p_wound_minor",
+    "p_wound_moderate",
+    "p_wound_severe",
+];
 
 /// One variant's rules compiled into a transition table.
 #[derive(Clone, Debug)]
@@ -140,7 +157,10 @@ fn state_of(tally: Tally) -> u8 {
 }
 
 fn tally_of(state: usize) -> Tally {
-    Tally { successes: (state / 3) as u8, failures: (state % 3) as u8 }
+    Tally {
+        successes: (state / 3) as u8,
+        failures: (state % 3) as u8,
+    }
 }
 
 impl CompiledRules {
@@ -156,7 +176,11 @@ impl CompiledRules {
                 } else {
                     // Digit order: the first die is the lower base-20 digit.
                     let first = (r % 20) as u8 + 1;
-                    let natural = if pairs { rules.roll.keep(first, (r / 20) as u8 + 1) } else { first };
+                    let natural = if pairs {
+                        rules.roll.keep(first, (r / 20) as u8 + 1)
+                    } else {
+                        first
+                    };
                     match rules.resolve_save(tally_of(state), natural) {
                         SaveStep::Continue(t) => state_of(t),
                         SaveStep::Resolved(res) => (LIVE_STATES + res.index()) as u8,
@@ -165,29 +189,51 @@ impl CompiledRules {
                 table[state * radix + r] = next;
             }
         }
-        CompiledRules { table, start: state_of(rules.start), pairs }
+        CompiledRules {
+            table,
+            start: state_of(rules.start),
+            pairs,
+        }
     }
 
     /// Runs one sequence on a block and returns its outcome code.
     #[inline]
     pub fn run(&self, block: D20Block) -> usize {
+        let [code] = self.run_lanes([block]);
+        code
+    }
+
+    /// Runs one sequence on each of `LANES` blocks in lockstep. The lanes
+    /// are independent dependency chains, so the CPU overlaps their table
+    /// loads instead of waiting on one chain at a time.
+    #[inline]
+    pub fn run_lanes<const LANES: usize>(&self, blocks: [D20Block; LANES]) -> [usize; LANES] {
         if self.pairs {
-            self.run_radix::<400>(block.raw())
+            self.run_radix::<400, LANES>(blocks)
         } else {
-            self.run_radix::<20>(block.raw())
+            self.run_radix::<20, LANES>(blocks)
         }
     }
 
     #[inline(always)]
-    fn run_radix<const RADIX: u64>(&self, mut digits: u64) -> usize {
-        let mut state = usize::from(self.start);
-        let mut rolls = 0u32;
+    fn run_radix<const RADIX: u64, const LANES: usize>(
+        &self,
+        blocks: [D20Block; LANES],
+    ) -> [usize; LANES] {
+        let mut digits = blocks.map(D20Block::raw);
+        let mut state = [usize::from(self.start); LANES];
+        let mut rolls = [0usize; LANES];
         for _ in 0..MAX_SAVES {
-            rolls += u32::from(state < LIVE_STATES);
-            state = usize::from(self.table[state * RADIX as usize + (digits % RADIX) as usize]);
-            digits /= RADIX;
+            for lane in 0..LANES {
+                rolls[lane] += usize::from(state[lane] < LIVE_STATES);
+                let index = state[lane] * RADIX as usize + (digits[lane] % RADIX) as usize;
+                state[lane] = usize::from(self.table[index]);
+                digits[lane] /= RADIX;
+            }
         }
-        (state - LIVE_STATES) * MAX_SAVES as usize + (rolls as usize - 1)
+        std::array::from_fn(|lane| {
+            (state[lane] - LIVE_STATES) * MAX_SAVES as usize + rolls[lane] - 1
+        })
     }
 }
 
@@ -199,7 +245,9 @@ pub struct JointCounts {
 
 impl JointCounts {
     fn new(variants: usize) -> Self {
-        JointCounts { counts: vec![0; variants * CODES * CODES] }
+        JointCounts {
+            counts: vec![0; variants * CODES * CODES],
+        }
     }
 
     fn variant(&self, v: usize) -> &[u64] {
@@ -215,22 +263,46 @@ impl Merge for JointCounts {
     }
 }
 
+/// Trials run in lockstep by [`simulate_chunk`].
+const LANES: usize = 8;
+
 /// Simulates `count` trials from `rng` for all compiled variants.
+///
+/// Trials are drawn in order, `LANES` at a time; every variant reads the
+/// same blocks, so trial `t` of each variant uses the same d20s.
 pub fn simulate_chunk<R: rand::Rng + ?Sized>(
     variants: &[CompiledRules],
     rng: &mut R,
     count: u64,
     acc: &mut JointCounts,
 ) {
-    let stride = CODES * CODES;
-    let Some((baseline, others)) = variants.split_first() else { return };
-    for _ in 0..count {
-        let block = D20Block::draw(rng);
-        let base = baseline.run(block);
-        acc.counts[base * CODES + base] += 1;
-        for (v, rules) in others.iter().enumerate() {
-            let code = rules.run(block);
-            acc.counts[(v + 1) * stride + code * CODES + base] += 1;
+    for _ in 0..count / LANES as u64 {
+        let blocks: [D20Block; LANES] = std::array::from_fn(|_| D20Block::draw(rng));
+        record_lanes(variants, blocks, acc);
+    }
+    for _ in 0..count % LANES as u64 {
+        record_lanes(variants, [D20Block::draw(rng)], acc);
+    }
+}
+
+/// Runs every variant on the same `L` blocks and counts the joint outcomes.
+#[inline]
+fn record_lanes<const L: usize>(
+    variants: &[CompiledRules],
+    blocks: [D20Block; L],
+    acc: &mut JointCounts,
+) {
+    let Some(baseline) = variants.first() else {
+        return;
+    };
+    let base = baseline.run_lanes(blocks);
+    for lane in 0..L {
+        acc.counts[base[lane] * CODES + base[lane]] += 1;
+    }
+    for (v, rules) in variants.iter().enumerate().skip(1) {
+        let codes = rules.run_lanes(blocks);
+        for lane in 0..L {
+            acc.counts[v * CODES * CODES + codes[lane] * CODES + base[lane]] += 1;
         }
     }
 }
@@ -242,8 +314,14 @@ pub fn simulate(
     engine: &Engine,
     progress: &dyn Progress,
 ) -> Result<ScenarioResult, EngineError> {
-    let compiled: Vec<CompiledRules> = variants.iter().map(|v| CompiledRules::new(&v.rules)).collect();
-    let shape = RunShape { trials: header.trials, seed: header.seed };
+    let compiled: Vec<CompiledRules> = variants
+        .iter()
+        .map(|v| CompiledRules::new(&v.rules))
+        .collect();
+    let shape = RunShape {
+        trials: header.trials,
+        seed: header.seed,
+    };
     let joint = engine.run(
         shape,
         progress,
@@ -272,7 +350,10 @@ pub fn monte_carlo_result(
         for metric in &METRICS {
             let estimate = match metric.kind {
                 MetricKind::Proportion(_) => {
-                    let hits = (0..CODES).filter(|&c| metric.value(c) == 1.0).map(|c| marginal[c]).sum();
+                    let hits = (0..CODES)
+                        .filter(|&c| metric.value(c) == 1.0)
+                        .map(|c| marginal[c])
+                        .sum();
                     wilson(hits, n, z)
                 }
                 MetricKind::Rolls => {
@@ -283,18 +364,24 @@ pub fn monte_carlo_result(
                     m.estimate(z)
                 }
             };
-            figures.push(Figure { variant: variant.name.clone(), metric: metric.name.into(), estimate });
+            figures.push(Figure {
+                variant: variant.name.clone(),
+                metric: metric.name.into(),
+                estimate,
+            });
         }
         let mut rolls = Histogram::new(1, MAX_SAVES as usize);
         for (c, &count) in marginal.iter().enumerate() {
             rolls.add(i64::from(decode(c).1), count);
         }
-        distributions.extend(rolls.shares(z).into_iter().map(|(bin, count, share)| DistributionRow {
-            variant: variant.name.clone(),
-            distribution: "rolls".into(),
-            bin,
-            count,
-            share,
+        distributions.extend(rolls.shares(z).into_iter().map(|(bin, count, share)| {
+            DistributionRow {
+                variant: variant.name.clone(),
+                distribution: "rolls".into(),
+                bin,
+                count,
+                share,
+            }
         }));
     }
     // Paired differences to the baseline, from the joint counts.
@@ -323,17 +410,25 @@ pub fn finish(
     distributions: Vec<DistributionRow>,
 ) -> ScenarioResult {
     let exact = header.trials == 0;
-    let any_wound_policy =
-        variants.iter().any(|v| v.rules.wound_policy != crate::rules::permanent_wounds::WoundPolicy::Never);
+    let any_wound_policy = variants
+        .iter()
+        .any(|v| v.rules.wound_policy != crate::rules::permanent_wounds::WoundPolicy::Never);
     let categories = OUTCOME_CHART_METRICS
         .iter()
         .filter(|m| any_wound_policy || !m.starts_with("p_wound"))
         .map(|m| {
-            let label = METRICS.iter().find(|x| x.name == *m).map_or(*m, |x| x.label);
+            let label = METRICS
+                .iter()
+                .find(|x| x.name == *m)
+                .map_or(*m, |x| x.label);
             (m.to_string(), label.to_string())
         })
         .collect();
-    let how = if exact { "exact".to_string() } else { format!("{} sequences per variant", header.trials) };
+    let how = if exact {
+        "exact".to_string()
+    } else {
+        format!("{} sequences per variant", header.trials)
+    };
     ScenarioResult {
         scenario: header.name.clone(),
         description: header.description.clone(),
@@ -352,7 +447,10 @@ pub fn finish(
             },
             ChartSpec::Distribution {
                 file: "rolls".into(),
-                title: format!("{}: death saves rolled until resolution ({how})", header.name),
+                title: format!(
+                    "{}: death saves rolled until resolution ({how})",
+                    header.name
+                ),
                 distribution: "rolls".into(),
                 x_label: "Death saves rolled (count)".into(),
             },
@@ -360,47 +458,62 @@ pub fn finish(
     }
 }
 
-/// Builds figures from exact outcome probabilities (one array per variant).
+/// Builds figures from exact outcome distributions (one per variant).
+///
+/// Every figure is a ratio of integers computed exactly and rounded to
+/// `f64` once, so probabilities that must be 0 or 1 are exactly 0 or 1.
 pub fn exact_figures(
     variants: &[Variant<DeathSaveRules>],
-    probabilities: &[[f64; CODES]],
+    distributions: &[ExactDistribution],
 ) -> (Vec<Figure>, Vec<DistributionRow>) {
-    let value = |probs: &[f64; CODES], metric: &Metric| -> f64 {
-        probs.iter().enumerate().map(|(c, p)| p * metric.value(c)).sum()
+    // Σ numerator · value: the metric's expectation over the denominator.
+    let numerator = |d: &ExactDistribution, metric: &Metric| -> i128 {
+        d.numerators
+            .iter()
+            .enumerate()
+            .map(|(c, &n)| i128::from(n) * i128::from(metric.count(c)))
+            .sum()
     };
     let mut figures = Vec::new();
-    let mut distributions = Vec::new();
-    for (variant, probs) in variants.iter().zip(probabilities) {
+    let mut rows = Vec::new();
+    for (variant, d) in variants.iter().zip(distributions) {
         for metric in &METRICS {
+            let value = numerator(d, metric) as f64 / d.denominator as f64;
             figures.push(Figure {
                 variant: variant.name.clone(),
                 metric: metric.name.into(),
-                estimate: Estimate::exact(value(probs, metric)),
+                estimate: Estimate::exact(value),
             });
         }
         for rolls in 1..=MAX_SAVES {
-            let share: f64 = (0..CODES).filter(|&c| decode(c).1 == rolls).map(|c| probs[c]).sum();
-            distributions.push(DistributionRow {
+            let n: u64 = (0..CODES)
+                .filter(|&c| decode(c).1 == rolls)
+                .map(|c| d.numerators[c])
+                .sum();
+            rows.push(DistributionRow {
                 variant: variant.name.clone(),
                 distribution: "rolls".into(),
                 bin: i64::from(rolls),
                 count: 0,
-                share: Estimate::exact(share),
+                share: Estimate::exact(n as f64 / d.denominator as f64),
             });
         }
     }
-    if let Some((base, _)) = probabilities.split_first() {
-        for (variant, probs) in variants.iter().zip(probabilities).skip(1) {
+    if let Some((base, _)) = distributions.split_first() {
+        for (variant, d) in variants.iter().zip(distributions).skip(1) {
             for metric in &METRICS {
+                // a/da - b/db = (a·db - b·da) / (da·db), exact in i128.
+                let (da, db) = (i128::from(d.denominator), i128::from(base.denominator));
+                let diff = numerator(d, metric) * db - numerator(base, metric) * da;
                 figures.push(Figure {
                     variant: variant.name.clone(),
                     metric: format!("{}_diff", metric.name),
-                    estimate: Estimate::exact(value(probs, metric) - value(base, metric)),
+                    estimate: Estimate::exact(diff as f64 / (da * db) as f64),
                 });
             }
         }
     }
-    (figures, distributions)
+    (figures, rows)
 }
 
 #[cfg(test)]
@@ -423,12 +536,23 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
         let rule_sets = [
             DeathSaveRules::default(),
-            DeathSaveRules { roll: RollMode::Advantage, ..Default::default() },
-            DeathSaveRules { roll: RollMode::Disadvantage, dc: 13, save_bonus: 2, ..Default::default() },
+            DeathSaveRules {
+                roll: RollMode::Advantage,
+                ..Default::default()
+            },
+            DeathSaveRules {
+                roll: RollMode::Disadvantage,
+                dc: 13,
+                save_bonus: 2,
+                ..Default::default()
+            },
             DeathSaveRules {
                 wound_policy: WoundPolicy::AcceptLeastSevere,
                 existing_wounds: WoundSlots::from_wounds([Severity::Minor]),
-                start: Tally { successes: 1, failures: 1 },
+                start: Tally {
+                    successes: 1,
+                    failures: 1,
+                },
                 ..Default::default()
             },
         ];

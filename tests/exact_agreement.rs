@@ -1,0 +1,248 @@
+//! Statistical tests: Monte Carlo against exact mode, and exact mode against
+//! an independent oracle. Fixed seeds, so deterministic: a failure means a
+//! real disagreement beyond 4.5 standard errors, never bad luck.
+
+use woundsim::dice::RollMode;
+use woundsim::engine::stats::z_for_level;
+use woundsim::engine::{Engine, NoProgress};
+use woundsim::results::ScenarioResult;
+use woundsim::rules::death_saves::{DeathSaveRules, Tally};
+use woundsim::rules::permanent_wounds::{Severity, WoundPolicy, WoundSlots};
+use woundsim::scenario::{self, Scenario, builtin};
+
+const SIGMAS: f64 = 4.5;
+
+fn assert_agree(mc: &ScenarioResult, exact: &ScenarioResult) {
+    let z = z_for_level(mc.confidence);
+    let mut checked = 0;
+    for f in &mc.figures {
+        let e = exact
+            .figure(&f.variant, &f.metric)
+            .expect("exact has every metric")
+            .estimate
+            .value;
+        let est = f.estimate;
+        let n = mc.trials as f64;
+        let sigma = if f.metric.starts_with("p_") && !f.metric.ends_with("_diff") {
+            (e * (1.0 - e) / n).sqrt()
+        } else {
+            (est.high - est.low) / (2.0 * z)
+        };
+        let tolerance = SIGMAS * sigma + 1e-12;
+        assert!(
+            (est.value - e).abs() <= tolerance,
+            "{}/{}/{}: Monte Carlo {} vs exact {} (tolerance {tolerance})",
+            mc.scenario,
+            f.variant,
+            f.metric,
+            est.value,
+            e
+        );
+        checked += 1;
+    }
+    for row in &mc.distributions {
+        let e = exact
+            .distributions
+            .iter()
+            .find(|r| {
+                r.variant == row.variant && r.distribution == row.distribution && r.bin == row.bin
+            })
+            .expect("exact has every bin")
+            .share
+            .value;
+        let sigma = (e * (1.0 - e) / mc.trials as f64).sqrt();
+        assert!(
+            (row.share.value - e).abs() <= SIGMAS * sigma + 1e-12,
+            "{}/{} bin {}: {} vs exact {e}",
+            row.variant,
+            row.distribution,
+            row.bin,
+            row.share.value
+        );
+    }
+    assert!(checked > 0);
+}
+
+fn run(scenario: &Scenario, trials: u64) -> ScenarioResult {
+    let mut s = scenario.clone();
+    s.header.trials = trials;
+    let engine = Engine::new(2).unwrap();
+    woundsim::sim::simulate(&s, &engine, &NoProgress).unwrap()
+}
+
+#[test]
+fn builtin_scenarios_agree_with_exact_mode() {
+    for s in builtin::all().unwrap() {
+        let mc = run(&s, 10_000_000);
+        let exact = woundsim::exact::solve(&s);
+        assert!(exact.is_exact());
+        assert_agree(&mc, &exact);
+    }
+}
+
+#[test]
+fn unusual_rule_sets_agree_with_exact_mode() {
+    let text = r#"
+        version = 1
+        name = "odd"
+        type = "death_saves"
+        trials = 1
+        seed = 77
+        [options]
+        wound_policy = "accept_least_severe"
+        [[variant]]
+        name = "easy-dc5-advantage"
+        dc = 5
+        roll = "advantage"
+        [[variant]]
+        name = "dc20-disadvantage-moderate-taken"
+        dc = 20
+        roll = "disadvantage"
+        existing_wounds = ["moderate"]
+        [[variant]]
+        name = "bonus-minus3-start-1-1"
+        save_bonus = -3
+        start_successes = 1
+        start_failures = 1
+        [[variant]]
+        name = "start-2-2-severe-taken"
+        start_successes = 2
+        start_failures = 2
+        existing_wounds = ["severe", "minor"]
+        [[variant]]
+        name = "raw-dc30"
+        dc = 30
+        wound_policy = "never"
+    "#;
+    let s = scenario::parse("odd.toml", text).unwrap();
+    assert_agree(&run(&s, 5_000_000), &woundsim::exact::solve(&s));
+}
+
+/// An independent oracle: plain recursion over exact fractions, written
+/// without the crate's rule code, for RAW and the permanent-wound rule.
+fn oracle(successes: u8, failures: u8, dc: i32, wounds_allowed: bool) -> [f64; 3] {
+    // [dead, stable, revived] (wounds count as not dead, stable = 3 successes)
+    let mut out = [0.0; 3];
+    for d20 in 1..=20 {
+        let p = 1.0 / 20.0;
+        if d20 == 20 {
+            out[2] += p;
+            continue;
+        }
+        let fails = if d20 == 1 {
+            2
+        } else if d20 < dc {
+            1
+        } else {
+            0
+        };
+        if fails == 0 {
+            if successes == 2 {
+                out[1] += p;
+            } else {
+                let sub = oracle(successes + 1, failures, dc, wounds_allowed);
+                (0..3).for_each(|i| out[i] += p * sub[i]);
+            }
+        } else if failures + fails >= 3 {
+            if !wounds_allowed {
+                out[0] += p;
+            }
+        } else {
+            let sub = oracle(successes, failures + fails, dc, wounds_allowed);
+            (0..3).for_each(|i| out[i] += p * sub[i]);
+        }
+    }
+    out
+}
+
+#[test]
+fn exact_mode_matches_an_independent_recursion() {
+    for dc in [2, 10, 13, 19] {
+        let rules = DeathSaveRules {
+            dc: dc as u8,
+            ..Default::default()
+        };
+        let p = woundsim::exact::death_saves::solve(&rules).probabilities();
+        let dead: f64 = (0..5).map(|r| p[r]).sum();
+        let stable: f64 = (5..10).map(|r| p[r]).sum();
+        let revived: f64 = (10..15).map(|r| p[r]).sum();
+        let o = oracle(0, 0, dc, false);
+        assert!((dead - o[0]).abs() < 1e-14, "dc {dc}: {dead} vs {}", o[0]);
+        assert!((stable - o[1]).abs() < 1e-14);
+        assert!((revived - o[2]).abs() < 1e-14);
+    }
+    // With permanent wounds and free slots, nobody dies.
+    let pw = DeathSaveRules {
+        wound_policy: WoundPolicy::AcceptLeastSevere,
+        ..Default::default()
+    };
+    let p = woundsim::exact::death_saves::solve(&pw).probabilities();
+    assert_eq!((0..5).map(|r| p[r]).sum::<f64>(), 0.0);
+    assert_eq!(oracle(0, 0, 10, true)[0], 0.0);
+}
+
+#[test]
+fn raw_figures_match_the_well_known_values() {
+    // P(dead) under RAW is 0.4054..., P(stable) 0.4147..., P(nat 20 first) 0.1799...
+    let p = woundsim::exact::death_saves::solve(&DeathSaveRules::default()).probabilities();
+    let dead: f64 = (0..5).map(|r| p[r]).sum();
+    let o = oracle(0, 0, 10, false);
+    assert!((dead - o[0]).abs() < 1e-15);
+    assert!(dead > 0.40 && dead < 0.41, "{dead}");
+}
+
+#[test]
+fn wound_severity_shares_follow_successes_exactly() {
+    // With every slot free, a wound's severity is the successes before the
+    // last failure: the exact split must equal the oracle's split of deaths
+    // by successes at the moment of death.
+    fn deaths_by_successes(s: u8, f: u8) -> [f64; 3] {
+        let mut out = [0.0; 3];
+        for d20 in 1..=20 {
+            let p = 1.0 / 20.0;
+            if d20 == 20 {
+                continue;
+            }
+            let fails = if d20 == 1 {
+                2
+            } else if d20 < 10 {
+                1
+            } else {
+                0
+            };
+            if fails == 0 {
+                if s < 2 {
+                    let sub = deaths_by_successes(s + 1, f);
+                    (0..3).for_each(|i| out[i] += p * sub[i]);
+                }
+            } else if f + fails >= 3 {
+                out[usize::from(s)] += p;
+            } else {
+                let sub = deaths_by_successes(s, f + fails);
+                (0..3).for_each(|i| out[i] += p * sub[i]);
+            }
+        }
+        out
+    }
+    let by = deaths_by_successes(0, 0);
+    let pw = DeathSaveRules {
+        wound_policy: WoundPolicy::AcceptLeastSevere,
+        ..Default::default()
+    };
+    let p = woundsim::exact::death_saves::solve(&pw).probabilities();
+    let share =
+        |resolution: usize| -> f64 { (resolution * 5..resolution * 5 + 5).map(|c| p[c]).sum() };
+    assert!((share(3) - by[2]).abs() < 1e-14, "minor = two successes");
+    assert!((share(4) - by[1]).abs() < 1e-14, "moderate = one success");
+    assert!((share(5) - by[0]).abs() < 1e-14, "severe = no success");
+    // With the minor slot taken, two-success deaths escalate to moderate.
+    let taken = DeathSaveRules {
+        existing_wounds: WoundSlots::from_wounds([Severity::Minor]),
+        ..pw
+    };
+    let q = woundsim::exact::death_saves::solve(&taken).probabilities();
+    let q_share = |r: usize| -> f64 { (r * 5..r * 5 + 5).map(|c| q[c]).sum() };
+    assert_eq!(q_share(3), 0.0);
+    assert!((q_share(4) - (by[1] + by[2])).abs() < 1e-14);
+    let _ = (RollMode::Normal, Tally::default());
+}
