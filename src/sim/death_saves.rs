@@ -296,13 +296,13 @@ fn record_lanes<const L: usize>(
         return;
     };
     let base = baseline.run_lanes(blocks);
-    for lane in 0..L {
-        acc.counts[base[lane] * CODES + base[lane]] += 1;
+    for b in base {
+        acc.counts[b * CODES + b] += 1;
     }
     for (v, rules) in variants.iter().enumerate().skip(1) {
         let codes = rules.run_lanes(blocks);
-        for lane in 0..L {
-            acc.counts[v * CODES * CODES + codes[lane] * CODES + base[lane]] += 1;
+        for (code, b) in codes.into_iter().zip(base) {
+            acc.counts[v * CODES * CODES + code * CODES + b] += 1;
         }
     }
 }
