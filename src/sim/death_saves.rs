@@ -2,10 +2,11 @@
 //!
 //! Each variant's rules are compiled into a transition table: 9 live states
 //! (successes × failures, each 0..=2) plus 6 absorbing resolutions, indexed
-//! by the d20 (or by the pair of d20s with advantage or disadvantage). The
-//! table is built from [`DeathSaveRules::resolve_save`], so the hot loop
-//! holds no rule of its own: it takes exactly [`MAX_SAVES`] table steps with
-//! no data-dependent branch (absorbing states map to themselves).
+//! by a pair of d20s (two saves with one d20 each, or one save with
+//! advantage or disadvantage). The table is built from
+//! [`DeathSaveRules::resolve_save`], so the hot loop holds no rule of its
+//! own: it takes a fixed number of table steps with no data-dependent
+//! branch (absorbing states map to themselves), eight trials in lockstep.
 //!
 //! Trial `t` draws one [`D20Block`] (fourteen exact d20s) and *every*
 //! variant reads its saves from that same block: variants are compared on
@@ -141,10 +142,22 @@ const OUTCOME_CHART_METRICS: [&str; 6] = [
     "p_wound_severe",
 ];
 
+/// Base-20 digits read by one table step: two d20s.
+const STEP_RADIX: usize = 400;
+/// Packed table entries: the next state in the low bits, the saves rolled
+/// during the step above [`ROLLS_SHIFT`].
+const ROLLS_SHIFT: u8 = 4;
+const STATE_MASK: u8 = (1 << ROLLS_SHIFT) - 1;
+
 /// One variant's rules compiled into a transition table.
+///
+/// Every step reads two d20s (one base-400 digit of the block): with
+/// advantage or disadvantage that is one save; with a single d20 it is *two*
+/// saves, so a whole sequence takes three steps instead of five. Entries
+/// pack the next state with the number of saves rolled in the step.
 #[derive(Clone, Debug)]
 pub struct CompiledRules {
-    /// `table[state * radix + r]`: next state after roll index `r`.
+    /// `table[state * 400 + pair]`: packed next state and saves rolled.
     table: Vec<u8>,
     /// The start state.
     start: u8,
@@ -167,26 +180,28 @@ impl CompiledRules {
     /// Builds the table from the rule's single-save transition.
     pub fn new(rules: &DeathSaveRules) -> Self {
         let pairs = rules.roll != RollMode::Normal;
-        let radix = if pairs { 400 } else { 20 };
-        let mut table = vec![0u8; STATES * radix];
+        let save = |state: usize, natural: u8| -> usize {
+            match rules.resolve_save(tally_of(state), natural) {
+                SaveStep::Continue(t) => usize::from(state_of(t)),
+                SaveStep::Resolved(res) => LIVE_STATES + res.index(),
+            }
+        };
+        let mut table = vec![0u8; STATES * STEP_RADIX];
         for state in 0..STATES {
-            for r in 0..radix {
-                let next = if state >= LIVE_STATES {
-                    state as u8
+            for pair in 0..STEP_RADIX {
+                // Digit order: the first die is the lower base-20 digit.
+                let (first, second) = ((pair % 20) as u8 + 1, (pair / 20) as u8 + 1);
+                let (next, rolled) = if state >= LIVE_STATES {
+                    (state, 0)
+                } else if pairs {
+                    (save(state, rules.roll.keep(first, second)), 1)
                 } else {
-                    // Digit order: the first die is the lower base-20 digit.
-                    let first = (r % 20) as u8 + 1;
-                    let natural = if pairs {
-                        rules.roll.keep(first, (r / 20) as u8 + 1)
-                    } else {
-                        first
-                    };
-                    match rules.resolve_save(tally_of(state), natural) {
-                        SaveStep::Continue(t) => state_of(t),
-                        SaveStep::Resolved(res) => (LIVE_STATES + res.index()) as u8,
+                    match save(state, first) {
+                        done if done >= LIVE_STATES => (done, 1),
+                        live => (save(live, second), 2),
                     }
                 };
-                table[state * radix + r] = next;
+                table[state * STEP_RADIX + pair] = next as u8 | (rolled << ROLLS_SHIFT);
             }
         }
         CompiledRules {
@@ -209,30 +224,32 @@ impl CompiledRules {
     #[inline]
     pub fn run_lanes<const LANES: usize>(&self, blocks: [D20Block; LANES]) -> [usize; LANES] {
         if self.pairs {
-            self.run_radix::<400, LANES>(blocks)
+            self.run_steps::<{ MAX_SAVES as usize }, LANES>(blocks)
         } else {
-            self.run_radix::<20, LANES>(blocks)
+            self.run_steps::<{ (MAX_SAVES as usize).div_ceil(2) }, LANES>(blocks)
         }
     }
 
     #[inline(always)]
-    fn run_radix<const RADIX: u64, const LANES: usize>(
+    fn run_steps<const STEPS: usize, const LANES: usize>(
         &self,
         blocks: [D20Block; LANES],
     ) -> [usize; LANES] {
         let mut digits = blocks.map(D20Block::raw);
-        let mut state = [usize::from(self.start); LANES];
-        let mut rolls = [0usize; LANES];
-        for _ in 0..MAX_SAVES {
+        let mut state = [self.start; LANES];
+        let mut rolls = [0u8; LANES];
+        for _ in 0..STEPS {
             for lane in 0..LANES {
-                rolls[lane] += usize::from(state[lane] < LIVE_STATES);
-                let index = state[lane] * RADIX as usize + (digits[lane] % RADIX) as usize;
-                state[lane] = usize::from(self.table[index]);
-                digits[lane] /= RADIX;
+                let pair = (digits[lane] % STEP_RADIX as u64) as usize;
+                let entry = self.table[usize::from(state[lane]) * STEP_RADIX + pair];
+                state[lane] = entry & STATE_MASK;
+                rolls[lane] += entry >> ROLLS_SHIFT;
+                digits[lane] /= STEP_RADIX as u64;
             }
         }
         std::array::from_fn(|lane| {
-            (state[lane] - LIVE_STATES) * MAX_SAVES as usize + rolls[lane] - 1
+            (usize::from(state[lane]) - LIVE_STATES) * MAX_SAVES as usize + usize::from(rolls[lane])
+                - 1
         })
     }
 }
