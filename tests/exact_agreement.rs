@@ -183,12 +183,14 @@ fn exact_mode_matches_an_independent_recursion() {
 
 #[test]
 fn raw_figures_match_the_well_known_values() {
-    // P(dead) under RAW is 0.4054..., P(stable) 0.4147..., P(nat 20 first) 0.1799...
+    // P(dead) under RAW is exactly 0.404875 (3,239,000 / 8,000,000), P(stable) 0.41375, P(revive) 0.181375.
     let p = woundsim::exact::death_saves::solve(&DeathSaveRules::default()).probabilities();
     let dead: f64 = (0..5).map(|r| p[r]).sum();
     let o = oracle(0, 0, 10, false);
     assert!((dead - o[0]).abs() < 1e-15);
-    assert!(dead > 0.40 && dead < 0.41, "{dead}");
+    assert_eq!(dead, 0.404875);
+    let stable: f64 = (5..10).map(|r| p[r]).sum();
+    assert!((stable - 0.41375).abs() < 1e-15, "{stable}");
 }
 
 #[test]

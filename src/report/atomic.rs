@@ -27,6 +27,13 @@ impl StagedFiles {
             .suffix(".tmp")
             .tempfile_in(dir)?;
         tmp.write_all(bytes)?;
+        // Temporary files are private (0600); a report is an ordinary file.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            tmp.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(0o644))?;
+        }
         tmp.as_file().sync_all()?;
         self.staged.push((tmp, path.to_path_buf()));
         Ok(())

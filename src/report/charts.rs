@@ -72,43 +72,30 @@ struct GroupedBars {
 
 impl GroupedBars {
     fn from_spec(result: &ScenarioResult, spec: &ChartSpec) -> (String, GroupedBars) {
-        let interval = format!("whiskers: {}% intervals", result.confidence * 100.0);
-        match spec {
+        // Each chart type says what its groups are and how to find a variant's value in one.
+        let (file, title, x_label, groups, value): (
+            _,
+            _,
+            _,
+            Vec<String>,
+            Box<dyn Fn(&str, usize) -> Estimate>,
+        ) = match spec {
             ChartSpec::Shares {
                 file,
                 title,
                 x_label,
                 categories,
-            } => {
-                let series = result
-                    .variants
-                    .iter()
-                    .map(|v| {
-                        let values = categories
-                            .iter()
-                            .map(|(metric, _)| {
-                                result
-                                    .figure(v, metric)
-                                    .map_or(Estimate::exact(0.0), |f| f.estimate)
-                            })
-                            .collect();
-                        (v.clone(), values)
-                    })
-                    .collect();
-                let bars = GroupedBars {
-                    title: title.clone(),
-                    x_label: if result.is_exact() {
-                        x_label.clone()
-                    } else {
-                        format!("{x_label} ({interval})")
-                    },
-                    y_label: "Share of trials (%)".into(),
-                    groups: categories.iter().map(|(_, label)| label.clone()).collect(),
-                    series,
-                    show_intervals: !result.is_exact(),
-                };
-                (file.clone(), bars)
-            }
+            } => (
+                file,
+                title,
+                x_label,
+                categories.iter().map(|(_, label)| label.clone()).collect(),
+                Box::new(move |v: &str, i: usize| {
+                    result
+                        .figure(v, &categories[i].0)
+                        .map_or(Estimate::exact(0.0), |f| f.estimate)
+                }),
+            ),
             ChartSpec::Distribution {
                 file,
                 title,
@@ -123,42 +110,48 @@ impl GroupedBars {
                     .collect();
                 bins.sort_unstable();
                 bins.dedup();
-                let series = result
-                    .variants
-                    .iter()
-                    .map(|v| {
-                        let values = bins
+                let labels = bins.iter().map(|b| b.to_string()).collect();
+                (
+                    file,
+                    title,
+                    x_label,
+                    labels,
+                    Box::new(move |v: &str, i: usize| {
+                        result
+                            .distributions
                             .iter()
-                            .map(|b| {
-                                result
-                                    .distributions
-                                    .iter()
-                                    .find(|r| {
-                                        &r.variant == v
-                                            && &r.distribution == distribution
-                                            && r.bin == *b
-                                    })
-                                    .map_or(Estimate::exact(0.0), |r| r.share)
+                            .find(|r| {
+                                r.variant == v
+                                    && &r.distribution == distribution
+                                    && r.bin == bins[i]
                             })
-                            .collect();
-                        (v.clone(), values)
-                    })
-                    .collect();
-                let bars = GroupedBars {
-                    title: title.clone(),
-                    x_label: if result.is_exact() {
-                        x_label.clone()
-                    } else {
-                        format!("{x_label} ({interval})")
-                    },
-                    y_label: "Share of trials (%)".into(),
-                    groups: bins.iter().map(|b| b.to_string()).collect(),
-                    series,
-                    show_intervals: !result.is_exact(),
-                };
-                (file.clone(), bars)
+                            .map_or(Estimate::exact(0.0), |r| r.share)
+                    }),
+                )
             }
-        }
+        };
+        let series = result
+            .variants
+            .iter()
+            .map(|v| (v.clone(), (0..groups.len()).map(|i| value(v, i)).collect()))
+            .collect();
+        let x_label = if result.is_exact() {
+            x_label.clone()
+        } else {
+            format!(
+                "{x_label}; whiskers: {}% intervals",
+                result.confidence * 100.0
+            )
+        };
+        let bars = GroupedBars {
+            title: title.clone(),
+            x_label,
+            y_label: "Share of trials (%)".into(),
+            groups,
+            series,
+            show_intervals: !result.is_exact(),
+        };
+        (file.clone(), bars)
     }
 
     fn draw<DB: DrawingBackend>(
@@ -185,6 +178,7 @@ impl GroupedBars {
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .light_line_style(RGBColor(235, 235, 235))
             .x_labels(0)
             .y_desc(&self.y_label)
             .x_desc(&self.x_label)

@@ -444,7 +444,10 @@ pub fn finish(
     let how = if exact {
         "exact".to_string()
     } else {
-        format!("{} sequences per variant", header.trials)
+        format!(
+            "{} sequences per variant",
+            crate::results::thousands(header.trials)
+        )
     };
     ScenarioResult {
         scenario: header.name.clone(),
