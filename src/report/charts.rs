@@ -59,6 +59,9 @@ fn ensure_fonts() -> Result<(), String> {
         .clone()
 }
 
+/// Looks up a variant's estimate for the group at an index.
+type ValueOf<'a> = Box<dyn Fn(&str, usize) -> Estimate + 'a>;
+
 /// Grouped bars, values as fractions, drawn in percent.
 struct GroupedBars {
     title: String,
@@ -74,11 +77,11 @@ impl GroupedBars {
     fn from_spec(result: &ScenarioResult, spec: &ChartSpec) -> (String, GroupedBars) {
         // Each chart type says what its groups are and how to find a variant's value in one.
         let (file, title, x_label, groups, value): (
-            _,
-            _,
-            _,
+            &String,
+            &String,
+            &String,
             Vec<String>,
-            Box<dyn Fn(&str, usize) -> Estimate>,
+            ValueOf,
         ) = match spec {
             ChartSpec::Shares {
                 file,
