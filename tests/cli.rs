@@ -276,3 +276,51 @@ fn an_unwritable_output_folder_is_an_error_not_a_panic() {
         .code(1)
         .stderr(predicate::str::contains("cannot write"));
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_the_run_and_writes_nothing() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("woundsim"))
+        .args([
+            "run",
+            "--trials",
+            "10000000000",
+            "--threads",
+            "1",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the run did not stop"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(
+        stderr.contains("interrupted: no report was written"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "an interrupted run must not write");
+}

@@ -27,7 +27,7 @@ impl<'a> ProgressBarSink<'a> {
     pub fn new(total: u64, quiet: bool, cancel: &'a AtomicBool) -> Self {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         if let Ok(style) = ProgressStyle::with_template(
-            "{msg:>20} [{bar:40}] {percent:>3}%  {human_pos}/{human_len} trials  {per_sec}  eta {eta}",
+            "{msg} [{bar:30}] {percent:>3}% {human_pos}/{human_len} trials, eta {eta}",
         ) {
             bar.set_style(style.progress_chars("=> "));
         }

@@ -40,12 +40,12 @@ pub struct RunArgs {
     /// list`). None: the whole built-in suite.
     #[arg(value_name = "SCENARIO")]
     pub scenarios: Vec<String>,
-    /// Trials per variant, overriding each scenario's `trials` [default: the
-    /// scenario's].
+    /// Trials (sequences) per variant, 1 to 10^13, overriding each
+    /// scenario's `trials` [default: the scenario's].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000_000_000))]
     pub trials: Option<u64>,
-    /// Seed of the random streams, overriding each scenario's `seed`
-    /// [default: the scenario's].
+    /// Seed of the random streams, an integer 0 to 2^64-1, overriding each
+    /// scenario's `seed` [default: the scenario's].
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// Worker threads; 0 means one per available core. Never changes the
