@@ -4,6 +4,7 @@
 //! validated value with pure functions that resolve it.
 
 pub mod amputation;
+pub mod attack;
 pub mod death_saves;
 pub mod limbs;
 pub mod permanent_wounds;

@@ -48,9 +48,9 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::amputation_healing::{RawReattach, reattach};
 use super::amputation_parts::{
-    Opt, RawCreature, RawCutter, RawPoison, RawReattach, creature, cutters, dice_or_int, int,
-    poison, reattach,
+    Opt, RawCreature, RawCutter, RawPoison, creature, cutters, dice_or_int, int, poison,
 };
 use super::{Locator, Named, ScenarioError, pick};
 use crate::rules::amputation::{AmputationRules, Target};

@@ -9,6 +9,7 @@
 //! hot loops never re-check what this module accepted.
 
 pub mod amputation;
+pub mod amputation_healing;
 pub mod amputation_parts;
 pub mod builtin;
 pub mod death_saves;

@@ -429,9 +429,21 @@ pub fn finish(
             .find(|m| m.name == metric)
             .is_some_and(|m| variants.iter().any(|v| (m.applies)(&v.rules)))
     };
+    // Draw only the outcomes these variants can reach: disabling needs a
+    // disabling cutter, a lost limb differs from a severed one only when
+    // reattachment is tried.
+    let can_disable = variants.iter().any(|v| {
+        v.rules
+            .slots()
+            .iter()
+            .any(|s| s.effect == crate::rules::limbs::LimbEffect::Disable)
+    });
+    let reattaches = variants.iter().any(|v| v.rules.reattach.is_some());
     let categories = OUTCOME_CHART
         .iter()
         .filter(|m| applies(m))
+        .filter(|m| can_disable || **m != "p_disabled_in_time")
+        .filter(|m| reattaches || **m != "p_tragic_injury")
         .filter_map(|m| PROPORTIONS.iter().find(|p| p.name == *m))
         .map(|m| (m.name.to_string(), m.label.to_string()))
         .collect();
@@ -443,7 +455,7 @@ pub fn finish(
                 header.name
             ),
             distribution: "severed_by_round".into(),
-            x_label: "Rounds of cutting, N (rounds)".into(),
+            x_label: "Rounds of cutting, N".into(),
             y_label: "Limb severed within N rounds (% of trials)".into(),
         },
         ChartSpec::Distribution {
@@ -462,7 +474,7 @@ pub fn finish(
             categories,
         },
     ];
-    if variants.iter().any(|v| v.rules.reattach.is_some()) {
+    if reattaches {
         charts.push(ChartSpec::Curves {
             file: "reattached_within_uses".into(),
             title: format!(
