@@ -159,6 +159,28 @@ name = "a"
 roll = "advantage"
 "#;
 
+const VALID_AMPUTATION: &str = r#"version = 1
+name = "a"
+type = "amputation"
+trials = 10
+seed = 3
+[options]
+clock = "1d4"
+cutters = [{ damage = "1d8+3", damage_type = "slashing", attack_bonus = 4 }]
+[options.creature]
+size = "large"
+armor = [{ covers = ["arm"], damage_reduction = 1 }]
+[options.poison]
+damage = "7d6"
+save_dc = 15
+[options.reattach]
+healing = [{ kind = "cure_wounds", uses = 2 }]
+[[variant]]
+name = "v"
+target = "helpless"
+creature.limb = "leg"
+"#;
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
@@ -170,6 +192,18 @@ proptest! {
     #[test]
     fn parser_never_panics_on_mutated_scenarios(at in 0usize..VALID.len(), cut in 0usize..20, insert in "[ -~\n]{0,12}") {
         let mut text = VALID.to_string();
+        let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        let end = (at + cut).min(text.len());
+        text.replace_range(at..end, &insert);
+        match scenario::parse("fuzz.toml", &text) {
+            Ok(s) => prop_assert!(!s.variant_names().is_empty()),
+            Err(e) => prop_assert!(e.to_string().starts_with("fuzz.toml:")),
+        }
+    }
+
+    #[test]
+    fn parser_never_panics_on_mutated_amputation_scenarios(at in 0usize..VALID_AMPUTATION.len(), cut in 0usize..20, insert in "[ -~\n]{0,12}") {
+        let mut text = VALID_AMPUTATION.to_string();
         let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
         let end = (at + cut).min(text.len());
         text.replace_range(at..end, &insert);
