@@ -51,8 +51,23 @@ pub struct Race {
 /// Solves the race of one variant.
 pub fn race(rules: &AmputationRules) -> Race {
     let slots: Vec<AttackSlot> = rules.slots();
-    let dists: Vec<(f64, Vec<(u32, f64)>)> = slots.iter().map(AttackSlot::distribution).collect();
     let hp_max = rules.creature.limb_hp as usize;
+    // Any damage of at least the limb's maximum HP acts alike: merge it.
+    let dists: Vec<(f64, Vec<(u32, f64)>)> = slots
+        .iter()
+        .map(|slot| {
+            let (miss, hits) = slot.distribution();
+            let mut merged: Vec<(u32, f64)> = Vec::with_capacity(hits.len());
+            for (d, p) in hits {
+                let d = d.min(hp_max as u32);
+                match merged.last_mut() {
+                    Some((last, q)) if *last == d => *q += p,
+                    _ => merged.push((d, p)),
+                }
+            }
+            (miss, merged)
+        })
+        .collect();
     let rounds = rules.max_rounds as usize;
     let widest = dists.iter().map(|d| d.1.len() + 1).max().unwrap_or(1) as u64;
     let full_hits = max_hits(rules, slots.len()) + 1;
