@@ -58,8 +58,13 @@ fn assert_agree(mc: &ScenarioResult, exact: &ScenarioResult) {
                 r.variant == row.variant && r.distribution == row.distribution && r.bin == row.bin
             })
             .map_or(0.0, |r| r.share.value);
-        let conditional =
-            row.distribution == "heals_used" || row.distribution == "reattached_within_uses";
+        let conditional = [
+            "heals_used",
+            "reattached_within_uses",
+            "spells_used",
+            "potions_used",
+        ]
+        .contains(&row.distribution.as_str());
         let m = if conditional {
             // Shares of reattachment attempts: their own count is the denominator.
             let attempts = mc

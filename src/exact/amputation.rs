@@ -30,7 +30,7 @@ use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES};
 use crate::rules::limbs::{DamageModifiers, LimbEffect, Purpose};
 use crate::rules::reattachment::{HealTarget, ReattachRules};
 use crate::scenario::{ScenarioHeader, Variant};
-use crate::sim::amputation::{PROPORTIONS, finish, max_hits, trim};
+use crate::sim::amputation::{PROPORTIONS, finish, max_hits, trim, trim_each};
 
 /// Largest race DP (states × attacks × damage values) solved with hit counts.
 pub const MAX_DP_WORK: u64 = 2_000_000_000;
@@ -191,6 +191,10 @@ pub struct Reattachment {
     pub uses: Vec<f64>,
     /// `within[k]`: P(reattached with at most k uses).
     pub within: Vec<f64>,
+    /// `spells[k]`: P(k spell uses spent).
+    pub spells: Vec<f64>,
+    /// `potions[k]`: P(k potion uses spent).
+    pub potions: Vec<f64>,
     /// Mean gold spent.
     pub mean_gp: f64,
     /// Mean minutes from severing to the end of the last use.
@@ -230,6 +234,8 @@ pub fn reattachment(rules: &ReattachRules, limb_max: u32) -> Reattachment {
         p_reattached: 0.0,
         uses: vec![0.0; n + 1],
         within: vec![0.0; n + 1],
+        spells: vec![0.0; n + 1],
+        potions: vec![0.0; n + 1],
         mean_gp: 0.0,
         mean_minutes: 0.0,
     };
@@ -257,6 +263,15 @@ pub fn reattachment(rules: &ReattachRules, limb_max: u32) -> Reattachment {
         };
         out.mean_gp += rest * gp;
         out.mean_minutes += rest * minutes;
+    }
+    // Uses are spent in plan order, so k uses fix the spells and potions.
+    for (k, &p) in out.uses.iter().enumerate() {
+        let (spells, potions) = match k {
+            0 => (0, 0),
+            k => (plan[k - 1].spells as usize, plan[k - 1].potions as usize),
+        };
+        out.spells[spells] += p;
+        out.potions[potions] += p;
     }
     out
 }
@@ -378,6 +393,9 @@ pub fn variant_figures(
         ));
         let mean_uses = re.uses.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
         figures.push(("mean_heal_uses".into(), mean_uses));
+        let mean = |d: &[f64]| d.iter().enumerate().map(|(k, p)| k as f64 * p).sum::<f64>();
+        figures.push(("mean_spells_used".into(), mean(&re.spells)));
+        figures.push(("mean_potions_used".into(), mean(&re.potions)));
         figures.push(("mean_heal_gp".into(), re.mean_gp));
         figures.push(("mean_heal_minutes".into(), re.mean_minutes));
         for (k, &p) in re.uses.iter().enumerate() {
@@ -385,6 +403,11 @@ pub fn variant_figures(
         }
         for (k, &p) in re.within.iter().enumerate() {
             rows.push(row(name, "reattached_within_uses", k as i64, p));
+        }
+        for (kind, d) in [("spells_used", &re.spells), ("potions_used", &re.potions)] {
+            for (k, &p) in d.iter().enumerate() {
+                rows.push(row(name, kind, k as i64, p));
+            }
         }
     }
     (figures, rows)
@@ -397,13 +420,14 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<AmputationRules>]) -> 
         .map(|v| variant_figures(&v.name, &v.rules))
         .collect();
     let mut figures = Vec::new();
-    let mut by_kind: [Vec<DistributionRow>; 5] = Default::default();
+    let mut by_kind: [Vec<DistributionRow>; 6] = Default::default();
     let kinds = [
         "rounds_to_sever",
         "severed_by_round",
         "hits_to_sever",
         "heals_used",
         "reattached_within_uses",
+        "spells_used",
     ];
     for (v, (values, rows)) in variants.iter().zip(&solved) {
         for (metric, value) in values {
@@ -414,9 +438,12 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<AmputationRules>]) -> 
             });
         }
         for r in rows {
-            if let Some(k) = kinds.iter().position(|k| *k == r.distribution) {
-                by_kind[k].push(r.clone());
-            }
+            // `spells_used` and `potions_used` share the last bucket.
+            let k = kinds
+                .iter()
+                .position(|k| *k == r.distribution)
+                .unwrap_or(kinds.len() - 1);
+            by_kind[k].push(r.clone());
         }
     }
     if let Some((base, _)) = solved.split_first() {
@@ -435,12 +462,13 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<AmputationRules>]) -> 
             }
         }
     }
-    let [rounds, cumulative, hits, uses, within] = by_kind;
+    let [rounds, cumulative, hits, uses, within, spent] = by_kind;
     let mut distributions = trim(rounds, 1);
     let last = distributions.iter().map(|r| r.bin).max().unwrap_or(1);
     distributions.extend(cumulative.into_iter().filter(|r| r.bin <= last));
     distributions.extend(trim(hits, 1));
     distributions.extend(uses);
     distributions.extend(within);
+    distributions.extend(trim_each(spent, "spells_used"));
     finish(header, variants, figures, distributions)
 }

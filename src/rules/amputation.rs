@@ -378,7 +378,7 @@ impl AmputationRules {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::rules::reattachment::{HealTarget, HealingSource};
+    use crate::rules::reattachment::{HealTarget, HealingCategory, HealingSource};
 
     pub(crate) fn medium_arm_longsword() -> AmputationRules {
         AmputationRules {
@@ -531,6 +531,7 @@ pub(crate) mod tests {
                 gp: 50.0,
                 minutes: 0.1,
                 target: HealTarget::Limb,
+                category: HealingCategory::Potion,
             }],
         });
         let t = rules.resolve(&rules.slots(), 4);

@@ -168,6 +168,30 @@ pub struct HealingSource {
     pub minutes: f64,
     /// The limb or the creature.
     pub target: HealTarget,
+    /// A spell, a potion or something else (for the spells/potions counts).
+    pub category: HealingCategory,
+}
+
+/// What a healing supply is, for counting spells and potions spent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HealingCategory {
+    /// A healing spell.
+    Spell,
+    /// A potion (poured on the limb or drunk).
+    Potion,
+    /// Anything else (a custom supply).
+    Other,
+}
+
+impl HealingKind {
+    /// The category of a kind.
+    pub fn category(self) -> HealingCategory {
+        match catalogue(self) {
+            Some(e) if e.spell => HealingCategory::Spell,
+            Some(_) => HealingCategory::Potion,
+            None => HealingCategory::Other,
+        }
+    }
 }
 
 /// Reattachment rules of one variant.
@@ -195,6 +219,10 @@ pub struct ReattachOutcome {
     pub minutes: f64,
     /// Hit points restored to the creature (never to the limb).
     pub creature_healed: u32,
+    /// Spell uses spent.
+    pub spells: u32,
+    /// Potion uses spent.
+    pub potions: u32,
 }
 
 /// One planned use: the source index and its cumulative time and gold.
@@ -206,21 +234,29 @@ pub struct PlannedUse {
     pub minutes: f64,
     /// Gold of all uses up to and including this one.
     pub gp: f64,
+    /// Spell uses up to and including this one.
+    pub spells: u32,
+    /// Potion uses up to and including this one.
+    pub potions: u32,
 }
 
 impl ReattachRules {
     /// Every use in spending order, with cumulative minutes and gold.
     pub fn plan(&self) -> Vec<PlannedUse> {
         let mut out = Vec::new();
-        let (mut minutes, mut gp) = (0.0, 0.0);
+        let (mut minutes, mut gp, mut spells, mut potions) = (0.0, 0.0, 0, 0);
         for (i, s) in self.sources.iter().enumerate() {
             for _ in 0..s.uses {
                 minutes += s.minutes;
                 gp += s.gp;
+                spells += u32::from(s.category == HealingCategory::Spell);
+                potions += u32::from(s.category == HealingCategory::Potion);
                 out.push(PlannedUse {
                     source: i,
                     minutes,
                     gp,
+                    spells,
+                    potions,
                 });
             }
         }
@@ -247,7 +283,7 @@ impl ReattachRules {
     /// use woundsim::rules::reattachment::*;
     /// let potion = |target| HealingSource {
     ///     name: "potion".into(), heal: "2d4+2".parse().unwrap(),
-    ///     uses: 2, gp: 50.0, minutes: 0.1, target,
+    ///     uses: 2, gp: 50.0, minutes: 0.1, target, category: HealingCategory::Potion,
     /// };
     /// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
     /// let rules = |target| ReattachRules {
@@ -268,6 +304,8 @@ impl ReattachRules {
             gp: 0.0,
             minutes: delay,
             creature_healed: 0,
+            spells: 0,
+            potions: 0,
         };
         for used in plan.iter().take(allowed) {
             let source = &self.sources[used.source];
@@ -279,6 +317,8 @@ impl ReattachRules {
             out.uses += 1;
             out.gp = used.gp;
             out.minutes = delay + used.minutes;
+            out.spells = used.spells;
+            out.potions = used.potions;
             if hp >= limb_max {
                 out.reattached = true;
                 break;
@@ -302,6 +342,7 @@ mod tests {
             gp: 10.0,
             minutes,
             target,
+            category: HealingCategory::Other,
         }
     }
 
@@ -354,6 +395,18 @@ mod tests {
         assert_eq!((late.reattached, late.uses, late.gp), (false, 0, 0.0));
         // An extended window for a well-preserved limb.
         assert!(rules(plenty, 240.0, 51).resolve(5, &mut rng).reattached);
+    }
+
+    #[test]
+    fn spells_and_potions_are_counted_apart() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut spell = source("1", 2, 0.1, HealTarget::Limb);
+        spell.category = HealingKind::CureWounds.category();
+        let mut potion = source("1", 2, 0.1, HealTarget::Limb);
+        potion.category = HealingKind::PotionOfHealing.category();
+        let o = rules(vec![spell, potion], 60.0, 0).resolve(3, &mut rng);
+        assert_eq!((o.reattached, o.uses, o.spells, o.potions), (true, 3, 2, 1));
+        assert_eq!(HealingKind::Custom.category(), HealingCategory::Other);
     }
 
     #[test]

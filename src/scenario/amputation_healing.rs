@@ -184,5 +184,6 @@ fn healing(
         gp,
         minutes,
         target: h.target.unwrap_or(HealTarget::Limb),
+        category: kind.category(),
     })
 }

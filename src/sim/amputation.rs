@@ -129,6 +129,10 @@ pub struct VariantCounts {
     uses: Histogram,
     /// Healing uses of attempts that reattached.
     uses_reattached: Histogram,
+    /// Spell uses per attempt.
+    spells: Histogram,
+    /// Potion uses per attempt.
+    potions: Histogram,
     gp: Moments,
     minutes: Moments,
 }
@@ -146,6 +150,8 @@ impl VariantCounts {
             reattached: 0,
             uses: Histogram::new(0, uses + 1),
             uses_reattached: Histogram::new(0, uses + 1),
+            spells: Histogram::new(0, uses + 1),
+            potions: Histogram::new(0, uses + 1),
             gp: Moments::default(),
             minutes: Moments::default(),
         }
@@ -171,6 +177,8 @@ impl VariantCounts {
             if r.reattached {
                 self.uses_reattached.add(i64::from(r.uses), 1);
             }
+            self.spells.add(i64::from(r.spells), 1);
+            self.potions.add(i64::from(r.potions), 1);
             self.gp.push(r.gp);
             self.minutes.push(r.minutes);
         }
@@ -192,6 +200,8 @@ impl Merge for Vec<VariantCounts> {
             a.reattached += b.reattached;
             a.uses.merge(&b.uses);
             a.uses_reattached.merge(&b.uses_reattached);
+            a.spells.merge(&b.spells);
+            a.potions.merge(&b.potions);
             a.gp.merge(&b.gp);
             a.minutes.merge(&b.minutes);
         }
@@ -286,6 +296,15 @@ pub fn trim(rows: Vec<DistributionRow>, min_last: i64) -> Vec<DistributionRow> {
     rows.into_iter().filter(|r| r.bin <= last).collect()
 }
 
+/// [`trim`] applied to the rows of `first` and of every other distribution
+/// in `rows` separately (spells and potions spent).
+pub fn trim_each(rows: Vec<DistributionRow>, first: &str) -> Vec<DistributionRow> {
+    let (a, b): (Vec<_>, Vec<_>) = rows.into_iter().partition(|r| r.distribution == first);
+    let mut out = trim(a, 0);
+    out.extend(trim(b, 0));
+    out
+}
+
 /// Turns counts into figures, distributions and charts.
 pub fn monte_carlo_result(
     header: &ScenarioHeader,
@@ -294,8 +313,8 @@ pub fn monte_carlo_result(
 ) -> ScenarioResult {
     let z = z_for_level(header.confidence);
     let mut figures = Vec::new();
-    let (mut rounds, mut cumulative, mut hits, mut uses, mut by_uses) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut rounds, mut cumulative, mut hits) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut uses, mut by_uses, mut spent) = (Vec::new(), Vec::new(), Vec::new());
     for (variant, c) in variants.iter().zip(counts) {
         let name = variant.name.as_str();
         for (i, m) in PROPORTIONS.iter().enumerate() {
@@ -324,6 +343,10 @@ pub fn monte_carlo_result(
                 "mean_heal_uses",
                 c.uses.moments().estimate(z),
             );
+            let spells = c.spells.moments().estimate(z);
+            push(&mut figures, name, "mean_spells_used", spells);
+            let potions = c.potions.moments().estimate(z);
+            push(&mut figures, name, "mean_potions_used", potions);
             push(&mut figures, name, "mean_heal_gp", c.gp.estimate(z));
             push(
                 &mut figures,
@@ -378,6 +401,11 @@ pub fn monte_carlo_result(
                     wilson(done, c.attempts, z),
                 ));
             }
+            for (kind, h) in [("spells_used", &c.spells), ("potions_used", &c.potions)] {
+                for (bin, count) in h.bins() {
+                    spent.push(row(name, kind, bin, count, wilson(count, c.attempts, z)));
+                }
+            }
         }
     }
     // Paired differences to the baseline, from discordant counts:
@@ -408,6 +436,7 @@ pub fn monte_carlo_result(
     distributions.extend(trim(hits, 1));
     distributions.extend(uses);
     distributions.extend(by_uses);
+    distributions.extend(trim_each(spent, "spells_used"));
     finish(header, variants, figures, distributions)
 }
 
