@@ -363,8 +363,10 @@ impl GroupedBars {
             .flat_map(|(_, v)| v.iter().map(|e| e.high.max(e.value)))
             .fold(0.0f64, f64::max)
             * 100.0;
-        // Headroom for the legend box in the upper right, which grows with the variants.
-        let headroom = 1.12 + 0.05 * self.series.len() as f64;
+        // Headroom for the legend box in the upper right: about 23 px per
+        // variant of a plot area about 540 px high, so the bars stay below it.
+        let legend = ((23.0 * self.series.len() as f64 + 30.0) / 540.0).min(0.7);
+        let headroom = 1.05 / (1.0 - legend);
         let y_max = if top > 0.0 { top * headroom } else { 1.0 };
         let groups = self.groups.len().max(1);
         let mut chart = ChartBuilder::on(root)

@@ -97,11 +97,12 @@ pub const PROPORTIONS: [Proportion; 9] = [
 ];
 
 /// Shares drawn on the outcome chart.
-const OUTCOME_CHART: [&str; 5] = [
+const OUTCOME_CHART: [&str; 6] = [
     "p_severed_in_time",
     "p_disabled_in_time",
     "p_neither_in_time",
     "p_death",
+    "p_reattached",
     "p_tragic_injury",
 ];
 
@@ -472,7 +473,7 @@ pub fn finish(
         .iter()
         .filter(|m| applies(m))
         .filter(|m| can_disable || **m != "p_disabled_in_time")
-        .filter(|m| reattaches || **m != "p_tragic_injury")
+        .filter(|m| reattaches || (**m != "p_tragic_injury" && **m != "p_reattached"))
         .filter_map(|m| PROPORTIONS.iter().find(|p| p.name == *m))
         .map(|m| (m.name.to_string(), m.label.to_string()))
         .collect();
