@@ -81,6 +81,22 @@ pub enum ChartSpec {
         /// X-axis caption, with units.
         x_label: String,
     },
+    /// Lines: one curve per variant through a distribution's bins (x = bin
+    /// value, y = share in percent), with an interval band around each
+    /// Monte Carlo curve. Suits cumulative curves such as "probability of
+    /// severing within N rounds".
+    Curves {
+        /// File stem.
+        file: String,
+        /// Chart title.
+        title: String,
+        /// The distribution to draw.
+        distribution: String,
+        /// X-axis caption, with units.
+        x_label: String,
+        /// Y-axis caption, with units (the values are drawn in percent).
+        y_label: String,
+    },
 }
 
 impl ScenarioResult {

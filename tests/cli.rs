@@ -324,3 +324,47 @@ fn ctrl_c_stops_the_run_and_writes_nothing() {
     );
     assert!(!out.exists(), "an interrupted run must not write");
 }
+
+#[test]
+fn amputation_scenarios_write_their_curves_and_exact_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    woundsim()
+        .args(["exact", "amputation", "reattachment", "--quiet", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let summary = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
+    let line = summary
+        .lines()
+        .find(|l| l.starts_with("amputation,medium-leg-longsword,p_severed_in_time,"))
+        .unwrap();
+    assert!(line.ends_with(",0,0"), "{line}");
+    assert!(summary.contains("reattachment,cure-wounds-x2,p_reattached,"));
+    for file in [
+        "amputation/severed_by_round.png",
+        "amputation/severed_by_round.svg",
+        "amputation/hits_to_sever.csv",
+        "reattachment/reattached_within_uses.png",
+        "reattachment/heals_used.csv",
+    ] {
+        let path = dir.path().join(file);
+        assert!(std::fs::metadata(&path).unwrap().len() > 100, "{file}");
+    }
+    let svg = std::fs::read_to_string(dir.path().join("amputation/severed_by_round.svg")).unwrap();
+    assert!(svg.contains("Limb severed within N rounds"));
+}
+
+#[test]
+fn a_bad_amputation_scenario_exits_2_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = fixture("tests/scenarios/bad/purpose-contradicts-types.toml");
+    woundsim()
+        .args(["run", &bad, "--out"])
+        .arg(dir.path().join("out"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "purpose-contradicts-types.toml:8:11: field `options.purpose`",
+        ));
+    assert!(!dir.path().join("out").exists());
+}

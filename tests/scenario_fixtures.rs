@@ -37,7 +37,9 @@ fn good_fixture_keys_reach_the_rules() {
     let s = scenario::load_file(&path).unwrap();
     assert_eq!(s.header.seed, u64::MAX);
     assert_eq!(s.header.confidence, 0.99);
-    let scenario::Model::DeathSaves(v) = &s.model;
+    let scenario::Model::DeathSaves(v) = &s.model else {
+        panic!("full.toml is a death-saves scenario");
+    };
     let (base, over) = (&v[0].rules, &v[1].rules);
     assert_eq!(
         (base.dc, base.save_bonus, base.roll),
@@ -53,6 +55,61 @@ fn good_fixture_keys_reach_the_rules() {
     assert_eq!((over.start.successes, over.start.failures), (0, 2));
     assert_eq!(over.wound_policy, WoundPolicy::Never);
     assert_eq!(over.existing_wounds.wounds().count(), 0);
+}
+
+#[test]
+fn amputation_fixture_keys_reach_the_rules() {
+    use woundsim::dice::RollMode;
+    use woundsim::rules::amputation::{AtZeroHp, Target};
+    use woundsim::rules::limbs::{DamageType, Limb, Purpose, Size};
+    use woundsim::rules::reattachment::HealTarget;
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/good/amputation-full.toml");
+    let s = scenario::load_file(&path).unwrap();
+    let scenario::Model::Amputation(v) = &s.model else {
+        panic!("an amputation scenario");
+    };
+    let (base, over) = (&v[0].rules, &v[1].rules);
+    assert_eq!(base.purpose, Purpose::StopPossession);
+    assert!(base.piercing_severs && base.allowed_types.has(DamageType::Fire));
+    assert_eq!(
+        (base.target, base.called_shot_penalty),
+        (Target::Unwilling, 4)
+    );
+    assert_eq!(base.clock.unwrap().to_string(), "1d4+1");
+    assert_eq!(base.max_rounds, 8);
+    let c = &base.creature;
+    assert_eq!((c.size, c.limb, c.limb_hp), (Size::Huge, Limb::Head, 30));
+    assert_eq!((c.hp, c.max_hp, c.con_save, c.ac), (90, 100, 5, 13));
+    assert!(c.modifiers.vulnerabilities.has(DamageType::Piercing));
+    assert_eq!(c.at_zero_hp, AtZeroHp::DeathSaves);
+    let (mods, ac) = c.limb_defences();
+    assert_eq!((mods.reduction, ac), (2, 15));
+    assert!(mods.resistances.has(DamageType::Slashing) && mods.immunities.has(DamageType::Psychic));
+    let rapier = &base.cutters[0];
+    assert_eq!(
+        (rapier.attacks, rapier.attack_bonus, rapier.crit_on),
+        (2, 6, 19)
+    );
+    assert_eq!(rapier.roll, RollMode::Advantage);
+    let re = base.reattach.as_ref().unwrap();
+    assert_eq!(
+        (re.window_minutes, re.delay_minutes.to_string()),
+        (90.5, "2d6".into())
+    );
+    assert_eq!(re.sources[0].heal.to_string(), "3d8+4");
+    assert_eq!(re.sources[1].target, HealTarget::Creature);
+    assert_eq!(re.sources[1].gp, 25.5);
+    // The variant overrides key by key.
+    assert_eq!(
+        (over.purpose, over.target),
+        (Purpose::StopPoison, Target::Helpless)
+    );
+    assert_eq!((over.creature.limb, over.creature.limb_hp), (Limb::Leg, 25));
+    assert_eq!(over.creature.size, Size::Huge);
+    assert_eq!(over.poison.as_ref().unwrap().save_dc, Some(15));
+    let re = over.reattach.as_ref().unwrap();
+    assert_eq!((re.window_minutes, re.sources.len()), (240.0, 2));
 }
 
 #[test]
@@ -102,6 +159,28 @@ name = "a"
 roll = "advantage"
 "#;
 
+const VALID_AMPUTATION: &str = r#"version = 1
+name = "a"
+type = "amputation"
+trials = 10
+seed = 3
+[options]
+clock = "1d4"
+cutters = [{ damage = "1d8+3", damage_type = "slashing", attack_bonus = 4 }]
+[options.creature]
+size = "large"
+armor = [{ covers = ["arm"], damage_reduction = 1 }]
+[options.poison]
+damage = "7d6"
+save_dc = 15
+[options.reattach]
+healing = [{ kind = "cure_wounds", uses = 2 }]
+[[variant]]
+name = "v"
+target = "helpless"
+creature.limb = "leg"
+"#;
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
@@ -113,6 +192,18 @@ proptest! {
     #[test]
     fn parser_never_panics_on_mutated_scenarios(at in 0usize..VALID.len(), cut in 0usize..20, insert in "[ -~\n]{0,12}") {
         let mut text = VALID.to_string();
+        let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        let end = (at + cut).min(text.len());
+        text.replace_range(at..end, &insert);
+        match scenario::parse("fuzz.toml", &text) {
+            Ok(s) => prop_assert!(!s.variant_names().is_empty()),
+            Err(e) => prop_assert!(e.to_string().starts_with("fuzz.toml:")),
+        }
+    }
+
+    #[test]
+    fn parser_never_panics_on_mutated_amputation_scenarios(at in 0usize..VALID_AMPUTATION.len(), cut in 0usize..20, insert in "[ -~\n]{0,12}") {
+        let mut text = VALID_AMPUTATION.to_string();
         let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
         let end = (at + cut).min(text.len());
         text.replace_range(at..end, &insert);

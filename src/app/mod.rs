@@ -158,6 +158,31 @@ fn exact(args: ExactArgs, out: &mut dyn Write) -> Result<(), AppError> {
     report_written(out, &results, &args.out, args.quiet)
 }
 
+/// The seed's limb-HP table and damage-type effects (RULES.md §3), from the rule data.
+fn limb_table() -> String {
+    use crate::rules::limbs::{DamageType, LIMB_HP, LimbEffect, limb_effect};
+    let mut text = String::from(
+        "  limb damage (RULES.md §3): limb HP by size (arm/leg), separate from the creature's HP:",
+    );
+    for row in LIMB_HP {
+        text.push_str(&format!(" {:?} {}/{}", row.size, row.arm, row.leg));
+    }
+    let by = |effect: LimbEffect| -> String {
+        DamageType::ALL
+            .into_iter()
+            .filter(|t| limb_effect(*t, false) == effect)
+            .map(DamageType::name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    text.push_str(&format!(
+        "; severs: {}; disables (when allowed): {}; head not amputable by default\n",
+        by(LimbEffect::Sever),
+        by(LimbEffect::Disable)
+    ));
+    text
+}
+
 fn list(out: &mut dyn Write) -> Result<(), AppError> {
     let scenarios = builtin::all()?;
     let mut text =
@@ -183,6 +208,7 @@ fn list(out: &mut dyn Write) -> Result<(), AppError> {
          natural 20 = 1 HP; 3 successes = stable; 3 failures = dead\n  permanent wounds (RULES.md §2): successes before the \
          last failed save 2 -> minor, 1 -> moderate, 0 -> severe; one of each; a taken slot escalates; none free = dead\n",
     );
+    text.push_str(&limb_table());
     print(out, &text);
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Exact solvers used as oracles for the Monte Carlo: Markov chains and
 //! closed forms for the sub-models small enough to solve.
 
+pub mod amputation;
 pub mod death_saves;
 
 use crate::results::ScenarioResult;
@@ -21,5 +22,6 @@ pub fn solve(scenario: &Scenario) -> ScenarioResult {
                 crate::sim::death_saves::exact_figures(variants, &solved);
             crate::sim::death_saves::finish(&header, variants, figures, distributions)
         }
+        Model::Amputation(variants) => amputation::solve(&header, variants),
     }
 }

@@ -3,5 +3,9 @@
 //! Nothing here does I/O or knows about scenarios, CSV or charts: a rule is a
 //! validated value with pure functions that resolve it.
 
+pub mod amputation;
+pub mod attack;
 pub mod death_saves;
+pub mod limbs;
 pub mod permanent_wounds;
+pub mod reattachment;

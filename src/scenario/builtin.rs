@@ -4,7 +4,7 @@
 use super::{Scenario, ScenarioError, parse};
 
 /// `(file name, text)` of every built-in scenario, in default-suite order.
-pub const BUILTIN: [(&str, &str); 2] = [
+pub const BUILTIN: [(&str, &str); 4] = [
     (
         "death-saves.toml",
         include_str!("../../scenarios/death-saves.toml"),
@@ -12,6 +12,14 @@ pub const BUILTIN: [(&str, &str); 2] = [
     (
         "permanent-wounds.toml",
         include_str!("../../scenarios/permanent-wounds.toml"),
+    ),
+    (
+        "amputation.toml",
+        include_str!("../../scenarios/amputation.toml"),
+    ),
+    (
+        "reattachment.toml",
+        include_str!("../../scenarios/reattachment.toml"),
     ),
 ];
 
@@ -45,6 +53,8 @@ mod tests {
         assert_eq!(all.len(), super::BUILTIN.len());
         assert!(super::find("death-saves").is_some());
         assert!(super::find("permanent-wounds.toml").is_some());
+        assert!(super::find("amputation").is_some());
+        assert!(super::find("reattachment.toml").is_some());
         assert!(super::find("nope").is_none());
     }
 }

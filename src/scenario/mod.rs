@@ -8,6 +8,9 @@
 //! has one module here that turns its raw settings into rule values. The
 //! hot loops never re-check what this module accepted.
 
+pub mod amputation;
+pub mod amputation_healing;
+pub mod amputation_parts;
 pub mod builtin;
 pub mod death_saves;
 pub mod error;
@@ -18,6 +21,7 @@ use toml::Spanned;
 
 pub use error::{Located, Locator, ScenarioError};
 
+use crate::rules::amputation::AmputationRules;
 use crate::rules::death_saves::DeathSaveRules;
 
 /// The only scenario format version this build reads.
@@ -57,6 +61,8 @@ pub struct Variant<R> {
 pub enum Model {
     /// `type = "death_saves"`: death-save sequences, optionally with permanent wounds.
     DeathSaves(Vec<Variant<DeathSaveRules>>),
+    /// `type = "amputation"`: cutting off a limb against the clock, and reattaching it.
+    Amputation(Vec<Variant<AmputationRules>>),
 }
 
 /// A validated scenario.
@@ -75,6 +81,7 @@ impl Scenario {
     pub fn kind(&self) -> &'static str {
         match self.model {
             Model::DeathSaves(_) => death_saves::TYPE_NAME,
+            Model::Amputation(_) => amputation::TYPE_NAME,
         }
     }
 
@@ -82,6 +89,7 @@ impl Scenario {
     pub fn variant_names(&self) -> Vec<&str> {
         match &self.model {
             Model::DeathSaves(v) => v.iter().map(|v| v.name.as_str()).collect(),
+            Model::Amputation(v) => v.iter().map(|v| v.name.as_str()).collect(),
         }
     }
 }
@@ -142,6 +150,16 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 model: Model::DeathSaves(variants),
             })
         }
+        amputation::TYPE_NAME => {
+            let raw: RawScenario<amputation::RawSettings> = deserialize(&loc, text)?;
+            let header = raw.header(&loc)?;
+            let variants = raw.variants(&loc, amputation::build)?;
+            Ok(Scenario {
+                source: file.to_string(),
+                header,
+                model: Model::Amputation(variants),
+            })
+        }
         other => Err(loc.error(
             kind.span().start,
             "type",
@@ -154,7 +172,7 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
 }
 
 /// Scenario types this build knows.
-pub const TYPES: [&str; 1] = [death_saves::TYPE_NAME];
+pub const TYPES: [&str; 2] = [death_saves::TYPE_NAME, amputation::TYPE_NAME];
 
 /// Deserializes with the field path of any error and its place in the file.
 fn deserialize<T: DeserializeOwned>(loc: &Locator, text: &str) -> Result<T, ScenarioError> {

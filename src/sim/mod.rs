@@ -1,6 +1,7 @@
 //! Simulations: one module per scenario type, turning validated model values
 //! into trials on the engine and trial counts into figures.
 
+pub mod amputation;
 pub mod death_saves;
 
 use crate::engine::{Engine, EngineError, Progress};
@@ -16,6 +17,9 @@ pub fn simulate(
     match &scenario.model {
         Model::DeathSaves(variants) => {
             death_saves::simulate(&scenario.header, variants, engine, progress)
+        }
+        Model::Amputation(variants) => {
+            amputation::simulate(&scenario.header, variants, engine, progress)
         }
     }
 }

@@ -1,0 +1,49 @@
+//! Throughput of amputation races with reattachment (divan). Fixed seeds; a
+//! sequential and a parallel run of each built-in amputation scenario.
+//!
+//! `cargo bench --bench amputation`
+
+use divan::counter::ItemsCount;
+use woundsim::engine::{Engine, NoProgress};
+use woundsim::scenario::builtin;
+
+fn main() {
+    divan::main();
+}
+
+const TRIALS: u64 = 200_000;
+
+fn scenario(name: &str) -> woundsim::scenario::Scenario {
+    let mut s = builtin::find(name).expect("built-in").expect("valid");
+    s.header.trials = TRIALS;
+    s
+}
+
+/// Races per iteration: trials × variants.
+fn races(s: &woundsim::scenario::Scenario) -> u64 {
+    TRIALS * s.variant_names().len() as u64
+}
+
+#[divan::bench(args = [1, 2], sample_count = 5)]
+fn amputation_scenario(bencher: divan::Bencher, threads: usize) {
+    let s = scenario("amputation");
+    let engine = Engine::new(threads).expect("thread pool");
+    bencher
+        .counter(ItemsCount::new(races(&s)))
+        .bench(|| woundsim::sim::simulate(&s, &engine, &NoProgress).expect("run"));
+}
+
+#[divan::bench(args = [1, 2], sample_count = 5)]
+fn reattachment_scenario(bencher: divan::Bencher, threads: usize) {
+    let s = scenario("reattachment");
+    let engine = Engine::new(threads).expect("thread pool");
+    bencher
+        .counter(ItemsCount::new(races(&s)))
+        .bench(|| woundsim::sim::simulate(&s, &engine, &NoProgress).expect("run"));
+}
+
+#[divan::bench(sample_count = 5)]
+fn amputation_exact(bencher: divan::Bencher) {
+    let s = scenario("amputation");
+    bencher.bench(|| woundsim::exact::solve(&s));
+}
