@@ -15,6 +15,10 @@
 //! read the *same* block for trial `t`: that is how common random numbers
 //! are implemented for death saves.
 
+pub mod expr;
+
+pub use expr::{DiceError, DiceExpr};
+
 use rand::Rng;
 
 /// Number of d20 rolls held by one [`D20Block`].

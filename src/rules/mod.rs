@@ -3,5 +3,6 @@
 //! Nothing here does I/O or knows about scenarios, CSV or charts: a rule is a
 //! validated value with pure functions that resolve it.
 
+pub mod damage;
 pub mod death_saves;
 pub mod permanent_wounds;

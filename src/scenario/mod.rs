@@ -9,6 +9,8 @@
 //! hot loops never re-check what this module accepted.
 
 pub mod builtin;
+pub mod combat;
+pub mod creature;
 pub mod death_saves;
 pub mod error;
 
@@ -57,6 +59,8 @@ pub struct Variant<R> {
 pub enum Model {
     /// `type = "death_saves"`: death-save sequences, optionally with permanent wounds.
     DeathSaves(Vec<Variant<DeathSaveRules>>),
+    /// `type = "combat"`: a party against monsters, one encounter or a chain.
+    Combat(Vec<Variant<crate::combat::encounter::Encounter>>),
 }
 
 /// A validated scenario.
@@ -75,6 +79,7 @@ impl Scenario {
     pub fn kind(&self) -> &'static str {
         match self.model {
             Model::DeathSaves(_) => death_saves::TYPE_NAME,
+            Model::Combat(_) => combat::TYPE_NAME,
         }
     }
 
@@ -82,6 +87,7 @@ impl Scenario {
     pub fn variant_names(&self) -> Vec<&str> {
         match &self.model {
             Model::DeathSaves(v) => v.iter().map(|v| v.name.as_str()).collect(),
+            Model::Combat(v) => v.iter().map(|v| v.name.as_str()).collect(),
         }
     }
 }
@@ -142,6 +148,16 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 model: Model::DeathSaves(variants),
             })
         }
+        combat::TYPE_NAME => {
+            let raw: RawScenario<combat::RawSettings> = deserialize(&loc, text)?;
+            let header = raw.header(&loc)?;
+            let variants = raw.variants(&loc, combat::build)?;
+            Ok(Scenario {
+                source: file.to_string(),
+                header,
+                model: Model::Combat(variants),
+            })
+        }
         other => Err(loc.error(
             kind.span().start,
             "type",
@@ -154,10 +170,13 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
 }
 
 /// Scenario types this build knows.
-pub const TYPES: [&str; 1] = [death_saves::TYPE_NAME];
+pub const TYPES: [&str; 2] = [death_saves::TYPE_NAME, combat::TYPE_NAME];
 
 /// Deserializes with the field path of any error and its place in the file.
-fn deserialize<T: DeserializeOwned>(loc: &Locator, text: &str) -> Result<T, ScenarioError> {
+pub(crate) fn deserialize<T: DeserializeOwned>(
+    loc: &Locator,
+    text: &str,
+) -> Result<T, ScenarioError> {
     let de = toml::de::Deserializer::parse(text).map_err(|e| toml_error(loc, "", &e))?;
     serde_path_to_error::deserialize(de).map_err(|e| {
         let field = e.path().to_string();

@@ -1,6 +1,7 @@
 //! Simulations: one module per scenario type, turning validated model values
 //! into trials on the engine and trial counts into figures.
 
+pub mod combat;
 pub mod death_saves;
 
 use crate::engine::{Engine, EngineError, Progress};
@@ -17,6 +18,7 @@ pub fn simulate(
         Model::DeathSaves(variants) => {
             death_saves::simulate(&scenario.header, variants, engine, progress)
         }
+        Model::Combat(variants) => combat::simulate(&scenario.header, variants, engine, progress),
     }
 }
 
