@@ -147,6 +147,9 @@ pub struct Encounter {
     /// Options.
     pub rules: EncounterRules,
     threat: Vec<f64>,
+    /// Per creature, per attack: the attack it makes when it cannot use two
+    /// hands (the attack itself when it is one-handed).
+    one_handed: Vec<Vec<Attack>>,
 }
 
 /// Reusable per-thread buffers.
@@ -154,6 +157,7 @@ pub struct Encounter {
 pub struct Arena {
     fighters: Vec<Fighter>,
     order: Vec<usize>,
+    keys: Vec<i32>,
     scratch: Vec<usize>,
 }
 
@@ -163,6 +167,27 @@ fn d20<R: Rng + ?Sized>(rng: &mut R, mode: RollMode) -> u8 {
         RollMode::Normal => first,
         m => m.keep(first, roll_die(rng, 20) as u8),
     }
+}
+
+/// A lost or unusable hand forces a one-handed attack: another attack of
+/// the creature with the same reach if it has one, else the same weapon one
+/// die size smaller (a d12 greataxe becomes a d8 handaxe-like swing).
+fn one_handed_attacks(spec: &CreatureSpec) -> Vec<Attack> {
+    spec.attacks
+        .iter()
+        .map(|attack| {
+            if !attack.two_handed {
+                return attack.clone();
+            }
+            if let Some(other) = spec.attacks.iter().find(|a| !a.two_handed && a.reach == attack.reach) {
+                return other.clone();
+            }
+            let mut fallback = attack.clone();
+            fallback.two_handed = false;
+            fallback.damage.sides = fallback.damage.sides.saturating_sub(4).max(4);
+            fallback
+        })
+        .collect()
 }
 
 fn mode(advantage: bool, disadvantage: bool) -> RollMode {
@@ -189,11 +214,13 @@ impl Encounter {
             .map(|c| c.threat(monster_ac.round() as i32))
             .chain(monsters.iter().map(|c| c.threat(party_ac.round() as i32)))
             .collect();
+        let one_handed = party.iter().chain(&monsters).map(one_handed_attacks).collect();
         Encounter {
             party,
             monsters,
             rules,
             threat,
+            one_handed,
         }
     }
 
@@ -325,14 +352,13 @@ impl Encounter {
             f.raging = false;
             arena.order.push(i);
         }
-        let fighters = &arena.fighters;
-        let specs = |i: usize| self.spec(fighters[i].spec).initiative;
         // Higher total first, then the higher modifier, then PCs, then list order.
-        arena.order.sort_by(|&a, &b| {
-            (fighters[b].initiative, specs(b), fighters[b].party)
-                .cmp(&(fighters[a].initiative, specs(a), fighters[a].party))
-                .then(a.cmp(&b))
-        });
+        arena.keys.clear();
+        for f in &arena.fighters {
+            arena.keys.push((f.initiative * 64 + self.spec(f.spec).initiative) * 2 + i32::from(f.party));
+        }
+        let keys = &arena.keys;
+        arena.order.sort_unstable_by(|&a, &b| keys[b].cmp(&keys[a]).then(a.cmp(&b)));
         let mut decided_at = None;
         let mut round = 0;
         loop {
@@ -484,33 +510,19 @@ impl Encounter {
                 return;
             }
         }
-        for a in 0..spec.multiattack.len() {
-            let attack = self.pick_attack(spec, spec.multiattack[a], arena.fighters[me].effects);
+        let one_handed = arena.fighters[me].effects & effect::NO_TWO_HANDED != 0;
+        let creature = arena.fighters[me].spec;
+        for &index in &spec.multiattack {
+            let attack = if one_handed {
+                &self.one_handed[creature][index]
+            } else {
+                &spec.attacks[index]
+            };
             let Some(target) = self.choose_target(rng, arena, me, attack.reach) else {
                 return;
             };
-            self.attack(rng, arena, me, target, &attack, out);
+            self.attack(rng, arena, me, target, attack, out);
         }
-    }
-
-    /// A lost or unusable hand forces a one-handed attack: another attack of
-    /// the creature if it has one, else the same weapon one die size smaller.
-    fn pick_attack(&self, spec: &CreatureSpec, index: usize, effects: u8) -> Attack {
-        let attack = &spec.attacks[index];
-        if effects & effect::NO_TWO_HANDED == 0 || !attack.two_handed {
-            return attack.clone();
-        }
-        if let Some(one_handed) = spec
-            .attacks
-            .iter()
-            .find(|a| !a.two_handed && a.reach == attack.reach)
-        {
-            return one_handed.clone();
-        }
-        let mut fallback = attack.clone();
-        fallback.two_handed = false;
-        fallback.damage.sides = fallback.damage.sides.saturating_sub(4).max(4);
-        fallback
     }
 
     /// Rolls a dying PC's death save; returns whether it can act this turn.
