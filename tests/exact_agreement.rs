@@ -72,7 +72,11 @@ fn run(scenario: &Scenario, trials: u64) -> ScenarioResult {
 
 #[test]
 fn builtin_scenarios_agree_with_exact_mode() {
-    for s in builtin::all().unwrap() {
+    for s in builtin::all()
+        .unwrap()
+        .into_iter()
+        .filter(|s| s.kind() == "death_saves")
+    {
         let mc = run(&s, 10_000_000);
         let exact = woundsim::exact::solve(&s).unwrap();
         assert!(exact.is_exact());

@@ -137,6 +137,14 @@ pub struct TrialOutcome {
     pub wounds: [u32; 3],
 }
 
+/// One blow: damage after defenses, its types, and whether it was a critical hit.
+#[derive(Clone, Copy, Debug)]
+struct Blow {
+    amount: i32,
+    types: DamageTypes,
+    crit: bool,
+}
+
 /// A validated encounter: creatures and rules.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Encounter {
@@ -179,7 +187,11 @@ fn one_handed_attacks(spec: &CreatureSpec) -> Vec<Attack> {
             if !attack.two_handed {
                 return attack.clone();
             }
-            if let Some(other) = spec.attacks.iter().find(|a| !a.two_handed && a.reach == attack.reach) {
+            if let Some(other) = spec
+                .attacks
+                .iter()
+                .find(|a| !a.two_handed && a.reach == attack.reach)
+            {
                 return other.clone();
             }
             let mut fallback = attack.clone();
@@ -214,7 +226,11 @@ impl Encounter {
             .map(|c| c.threat(monster_ac.round() as i32))
             .chain(monsters.iter().map(|c| c.threat(party_ac.round() as i32)))
             .collect();
-        let one_handed = party.iter().chain(&monsters).map(one_handed_attacks).collect();
+        let one_handed = party
+            .iter()
+            .chain(&monsters)
+            .map(one_handed_attacks)
+            .collect();
         Encounter {
             party,
             monsters,
@@ -352,13 +368,7 @@ impl Encounter {
             f.raging = false;
             arena.order.push(i);
         }
-        // Higher total first, then the higher modifier, then PCs, then list order.
-        arena.keys.clear();
-        for f in &arena.fighters {
-            arena.keys.push((f.initiative * 64 + self.spec(f.spec).initiative) * 2 + i32::from(f.party));
-        }
-        let keys = &arena.keys;
-        arena.order.sort_unstable_by(|&a, &b| keys[b].cmp(&keys[a]).then(a.cmp(&b)));
+        self.initiative_order(arena);
         let mut decided_at = None;
         let mut round = 0;
         loop {
@@ -411,6 +421,21 @@ impl Encounter {
                 );
             }
         }
+    }
+
+    /// Sorts `arena.order` by initiative: the higher total first, then the
+    /// higher modifier, then PCs, then list order.
+    fn initiative_order(&self, arena: &mut Arena) {
+        arena.keys.clear();
+        for f in &arena.fighters {
+            arena
+                .keys
+                .push((f.initiative * 64 + self.spec(f.spec).initiative) * 2 + i32::from(f.party));
+        }
+        let keys = &arena.keys;
+        arena
+            .order
+            .sort_unstable_by(|&a, &b| keys[b].cmp(&keys[a]).then(a.cmp(&b)));
     }
 
     fn monsters_beaten(&self, arena: &Arena) -> bool {
@@ -501,9 +526,11 @@ impl Encounter {
                         rng,
                         arena,
                         t,
-                        total,
-                        DamageTypes::of([breath.kind]),
-                        false,
+                        Blow {
+                            amount: total,
+                            types: DamageTypes::of([breath.kind]),
+                            crit: false,
+                        },
                         out,
                     );
                 }
@@ -848,7 +875,17 @@ impl Encounter {
         if arena.fighters[target].party && crit {
             arena.fighters[target].crits_taken += 1;
         }
-        self.deal_total(rng, arena, target, total, types, crit, out);
+        self.deal_total(
+            rng,
+            arena,
+            target,
+            Blow {
+                amount: total,
+                types,
+                crit,
+            },
+            out,
+        );
     }
 
     fn after_defenses(&self, arena: &Arena, target: usize, kind: DamageType, amount: i32) -> i32 {
@@ -871,11 +908,14 @@ impl Encounter {
         rng: &mut R,
         arena: &mut Arena,
         target: usize,
-        amount: i32,
-        types: DamageTypes,
-        crit: bool,
+        blow: Blow,
         out: &mut TrialOutcome,
     ) {
+        let Blow {
+            amount,
+            types,
+            crit,
+        } = blow;
         let spec = self.spec(arena.fighters[target].spec);
         let f = &mut arena.fighters[target];
         if let Some(regen) = spec.regeneration {
@@ -934,3 +974,6 @@ impl Encounter {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
