@@ -158,6 +158,8 @@ pub struct Encounter {
     /// Per creature, per attack: the attack it makes when it cannot use two
     /// hands (the attack itself when it is one-handed).
     one_handed: Vec<Vec<Attack>>,
+    /// The party then the monsters, indexed like the fighters of a trial.
+    all: Vec<CreatureSpec>,
 }
 
 /// Reusable per-thread buffers.
@@ -231,21 +233,20 @@ impl Encounter {
             .chain(&monsters)
             .map(one_handed_attacks)
             .collect();
+        let all = party.iter().chain(&monsters).cloned().collect();
         Encounter {
             party,
             monsters,
             rules,
             threat,
             one_handed,
+            all,
         }
     }
 
+    #[inline]
     fn spec(&self, index: usize) -> &CreatureSpec {
-        if index < self.party.len() {
-            &self.party[index]
-        } else {
-            &self.monsters[index - self.party.len()]
-        }
+        &self.all[index]
     }
 
     /// Runs one trial: the whole chain of encounters.
