@@ -78,13 +78,16 @@ impl D20Block {
 #[inline]
 pub fn uniform_below<R: Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
     debug_assert!(n > 0);
-    let threshold = n.wrapping_neg() % n;
-    loop {
-        let product = u128::from(rng.next_u64()) * u128::from(n);
-        if (product as u64) >= threshold {
-            return (product >> 64) as u64;
+    let mut product = u128::from(rng.next_u64()) * u128::from(n);
+    // The rejection threshold (2^64 mod n) is below n, so it only needs
+    // computing (a division) in the rare case the low half is below n.
+    if (product as u64) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (product as u64) < threshold {
+            product = u128::from(rng.next_u64()) * u128::from(n);
         }
     }
+    (product >> 64) as u64
 }
 
 /// Rolls one die with `sides` faces (1..=sides).

@@ -24,7 +24,7 @@
 //! let scenario = scenario::parse("demo.toml", text).unwrap();
 //! let engine = Engine::new(2).unwrap();
 //! let mc = woundsim::sim::simulate(&scenario, &engine, &NoProgress).unwrap();
-//! let exact = woundsim::exact::solve(&scenario);
+//! let exact = woundsim::exact::solve(&scenario).unwrap();
 //! let p = mc.figure("raw", "p_dead").unwrap().estimate;
 //! let q = exact.figure("raw", "p_dead").unwrap().estimate.value;
 //! assert!(p.low <= q && q <= p.high);
@@ -34,6 +34,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod combat;
 pub mod dice;
 pub mod engine;
 pub mod exact;

@@ -94,7 +94,7 @@ fn builtin_amputation_scenarios_agree_with_exact_mode() {
         if s.kind() != "amputation" {
             continue;
         }
-        let exact = woundsim::exact::solve(&s);
+        let exact = woundsim::exact::solve(&s).expect("amputation has an exact solution");
         assert!(
             exact.is_exact()
                 && exact.figures.iter().all(|f| {
@@ -181,7 +181,7 @@ cutters = [{ damage = "2d6+5", damage_type = "slashing", attacks = 3 }]
 #[test]
 fn unusual_rule_sets_agree_with_exact_mode() {
     let s = scenario::parse("unusual.toml", UNUSUAL).unwrap();
-    let exact = woundsim::exact::solve(&s);
+    let exact = woundsim::exact::solve(&s).expect("amputation has an exact solution");
     assert_agree(&run(&s, 200_000, 2), &exact);
     // The possession variant reaches the disabled outcome, which serves it.
     let dis = exact
@@ -230,7 +230,7 @@ fn exact_race_matches_closed_forms() {
     // one blow severs unless it rolls a 1, so P(severed in round 1) = 7/8,
     // and two blows always do.
     let s = builtin::find("amputation").unwrap().unwrap();
-    let exact = woundsim::exact::solve(&s);
+    let exact = woundsim::exact::solve(&s).expect("amputation has an exact solution");
     let get = |v: &str, m: &str| exact.figure(v, m).unwrap().estimate.value;
     assert!((get("medium-arm-longsword", "mean_rounds_to_sever") - 1.125).abs() < 1e-12);
     assert!((get("medium-arm-longsword", "p_severed_in_time") - 1.0).abs() < 1e-12);
@@ -255,7 +255,7 @@ fn exact_race_matches_closed_forms() {
 #[test]
 fn exact_reattachment_matches_closed_forms() {
     let s = builtin::find("reattachment").unwrap().unwrap();
-    let exact = woundsim::exact::solve(&s);
+    let exact = woundsim::exact::solve(&s).expect("amputation has an exact solution");
     let get = |v: &str, m: &str| exact.figure(v, m).unwrap().estimate.value;
     // Two cure wounds (1d8+3 each) restore a 10 HP leg unless 2d8 < 4: 1 - 3/64.
     assert!((get("cure-wounds-x2", "p_reattached") - 61.0 / 64.0).abs() < 1e-12);

@@ -22,7 +22,7 @@ fn run_without_scenarios_writes_the_default_suite() {
     let out = dir.path().join("reports");
     woundsim()
         .current_dir(dir.path())
-        .args(["run", "--trials", "20000", "--quiet"])
+        .args(["run", "--trials", "5000", "--quiet"])
         .assert()
         .success()
         .stdout("");
@@ -117,8 +117,10 @@ fn thread_count_never_changes_the_output() {
         woundsim()
             .args([
                 "run",
+                "death-saves",
+                "combat-goblin-ambush",
                 "--trials",
-                "300001",
+                "140001",
                 "--quiet",
                 "--threads",
                 threads,
@@ -129,7 +131,8 @@ fn thread_count_never_changes_the_output() {
             .success();
         let summary = std::fs::read(dir.path().join("summary.csv")).unwrap();
         let rolls = std::fs::read(dir.path().join("death-saves/rolls.csv")).unwrap();
-        outputs.push((summary, rolls));
+        let rounds = std::fs::read(dir.path().join("combat-goblin-ambush/rounds.csv")).unwrap();
+        outputs.push((summary, rolls, rounds));
     }
     assert!(
         outputs.windows(2).all(|w| w[0] == w[1]),

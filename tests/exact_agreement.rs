@@ -78,7 +78,7 @@ fn builtin_scenarios_agree_with_exact_mode() {
             continue;
         }
         let mc = run(&s, 10_000_000);
-        let exact = woundsim::exact::solve(&s);
+        let exact = woundsim::exact::solve(&s).unwrap();
         assert!(exact.is_exact());
         assert_agree(&mc, &exact);
     }
@@ -119,7 +119,7 @@ fn unusual_rule_sets_agree_with_exact_mode() {
         wound_policy = "never"
     "#;
     let s = scenario::parse("odd.toml", text).unwrap();
-    assert_agree(&run(&s, 5_000_000), &woundsim::exact::solve(&s));
+    assert_agree(&run(&s, 5_000_000), &woundsim::exact::solve(&s).unwrap());
 }
 
 /// An independent oracle: plain recursion over exact fractions, written

@@ -26,6 +26,9 @@ pub enum AppError {
     /// The run was interrupted (exit code 130); nothing was written.
     #[error("interrupted: no report was written")]
     Interrupted,
+    /// The scenario type has no exact solver (exit code 2).
+    #[error(transparent)]
+    NoExact(#[from] crate::exact::NoExactSolution),
     /// The engine could not start (exit code 1).
     #[error(transparent)]
     Engine(EngineError),
@@ -38,7 +41,7 @@ impl AppError {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
-            AppError::Scenario(_) | AppError::Usage(_) => 2,
+            AppError::Scenario(_) | AppError::Usage(_) | AppError::NoExact(_) => 2,
             AppError::Interrupted => 130,
             AppError::Engine(_) | AppError::Report(_) => 1,
         }
@@ -154,7 +157,10 @@ fn run(args: RunArgs, out: &mut dyn Write, cancel: &AtomicBool) -> Result<(), Ap
 
 fn exact(args: ExactArgs, out: &mut dyn Write) -> Result<(), AppError> {
     let scenarios = load_scenarios(&args.scenarios)?;
-    let results: Vec<ScenarioResult> = scenarios.iter().map(crate::exact::solve).collect();
+    let results = scenarios
+        .iter()
+        .map(crate::exact::solve)
+        .collect::<Result<Vec<_>, _>>()?;
     report_written(out, &results, &args.out, args.quiet)
 }
 

@@ -91,6 +91,75 @@ impl Moments {
     }
 }
 
+/// Exact moments of integer observations: count, sum and sum of squares in
+/// `i128`, so merging is exact addition and no rounding happens until the
+/// final estimate.
+///
+/// ```
+/// use woundsim::engine::accum::IntMoments;
+/// let mut m = IntMoments::default();
+/// for x in [1, 2, 3, 4] { m.push(x); }
+/// assert_eq!(m.mean(), 2.5);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IntMoments {
+    count: u64,
+    sum: i128,
+    sum_sq: i128,
+}
+
+impl IntMoments {
+    /// Adds one observation.
+    #[inline]
+    pub fn push(&mut self, x: i64) {
+        self.count += 1;
+        self.sum += i128::from(x);
+        self.sum_sq += i128::from(x) * i128::from(x);
+    }
+
+    /// Adds another accumulator.
+    pub fn merge(&mut self, other: &IntMoments) {
+        self.count += other.count;
+        self.sum += other.sum;
+        self.sum_sq += other.sum_sq;
+    }
+
+    /// Number of observations.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Sum of the observations.
+    pub fn sum(&self) -> i128 {
+        self.sum
+    }
+
+    /// Sample mean (NaN when empty).
+    pub fn mean(&self) -> f64 {
+        if self.count == 0 {
+            f64::NAN
+        } else {
+            self.sum as f64 / self.count as f64
+        }
+    }
+
+    /// Unbiased sample variance (0 with fewer than two observations).
+    pub fn variance(&self) -> f64 {
+        if self.count < 2 {
+            return 0.0;
+        }
+        let n = i128::from(self.count);
+        // n·Σx² − (Σx)² is exact in i128; one rounding at the end.
+        let centred = n * self.sum_sq - self.sum * self.sum;
+        centred as f64 / (n as f64 * (n - 1) as f64)
+    }
+
+    /// The mean with its normal-approximation interval.
+    pub fn estimate(&self, z: f64) -> Estimate {
+        mean_interval(self.mean(), self.variance(), self.count, z)
+    }
+}
+
 /// Counts of integer observations in fixed bins `first..first + bins.len()`,
 /// with an underflow and an overflow bin.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -217,6 +286,23 @@ mod tests {
         }
         assert!((a.mean() - b.mean()).abs() < 1e-12);
         assert!((a.variance() - b.variance()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn integer_moments_match_float_moments() {
+        let mut i = IntMoments::default();
+        let mut f = Moments::default();
+        for x in [3i64, -1, 4, 1, -5, 9, 2, 6] {
+            i.push(x);
+            f.push(x as f64);
+        }
+        assert!((i.mean() - f.mean()).abs() < 1e-12);
+        assert!((i.variance() - f.variance()).abs() < 1e-12);
+        let mut j = IntMoments::default();
+        j.merge(&i);
+        j.merge(&i);
+        assert_eq!(j.count(), 16);
+        assert_eq!(j.sum(), 2 * i.sum());
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 pub mod amputation;
 pub mod attack;
+pub mod damage;
 pub mod death_saves;
 pub mod limbs;
 pub mod permanent_wounds;

@@ -4,7 +4,7 @@
 use super::{Scenario, ScenarioError, parse};
 
 /// `(file name, text)` of every built-in scenario, in default-suite order.
-pub const BUILTIN: [(&str, &str); 4] = [
+pub const BUILTIN: [(&str, &str); 9] = [
     (
         "death-saves.toml",
         include_str!("../../scenarios/death-saves.toml"),
@@ -20,6 +20,26 @@ pub const BUILTIN: [(&str, &str); 4] = [
     (
         "reattachment.toml",
         include_str!("../../scenarios/reattachment.toml"),
+    ),
+    (
+        "combat-goblin-ambush.toml",
+        include_str!("../../scenarios/combat-goblin-ambush.toml"),
+    ),
+    (
+        "combat-hobgoblins.toml",
+        include_str!("../../scenarios/combat-hobgoblins.toml"),
+    ),
+    (
+        "combat-ogres.toml",
+        include_str!("../../scenarios/combat-ogres.toml"),
+    ),
+    (
+        "combat-young-dragon.toml",
+        include_str!("../../scenarios/combat-young-dragon.toml"),
+    ),
+    (
+        "combat-difficulty.toml",
+        include_str!("../../scenarios/combat-difficulty.toml"),
     ),
 ];
 

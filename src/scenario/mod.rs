@@ -12,6 +12,8 @@ pub mod amputation;
 pub mod amputation_healing;
 pub mod amputation_parts;
 pub mod builtin;
+pub mod combat;
+pub mod creature;
 pub mod death_saves;
 pub mod error;
 
@@ -63,6 +65,8 @@ pub enum Model {
     DeathSaves(Vec<Variant<DeathSaveRules>>),
     /// `type = "amputation"`: cutting off a limb against the clock, and reattaching it.
     Amputation(Vec<Variant<AmputationRules>>),
+    /// `type = "combat"`: a party against monsters, one encounter or a chain.
+    Combat(Vec<Variant<crate::combat::encounter::Encounter>>),
 }
 
 /// A validated scenario.
@@ -82,6 +86,7 @@ impl Scenario {
         match self.model {
             Model::DeathSaves(_) => death_saves::TYPE_NAME,
             Model::Amputation(_) => amputation::TYPE_NAME,
+            Model::Combat(_) => combat::TYPE_NAME,
         }
     }
 
@@ -90,6 +95,7 @@ impl Scenario {
         match &self.model {
             Model::DeathSaves(v) => v.iter().map(|v| v.name.as_str()).collect(),
             Model::Amputation(v) => v.iter().map(|v| v.name.as_str()).collect(),
+            Model::Combat(v) => v.iter().map(|v| v.name.as_str()).collect(),
         }
     }
 }
@@ -160,6 +166,16 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 model: Model::Amputation(variants),
             })
         }
+        combat::TYPE_NAME => {
+            let raw: RawScenario<combat::RawSettings> = deserialize(&loc, text)?;
+            let header = raw.header(&loc)?;
+            let variants = raw.variants(&loc, combat::build)?;
+            Ok(Scenario {
+                source: file.to_string(),
+                header,
+                model: Model::Combat(variants),
+            })
+        }
         other => Err(loc.error(
             kind.span().start,
             "type",
@@ -172,10 +188,17 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
 }
 
 /// Scenario types this build knows.
-pub const TYPES: [&str; 2] = [death_saves::TYPE_NAME, amputation::TYPE_NAME];
+pub const TYPES: [&str; 3] = [
+    death_saves::TYPE_NAME,
+    amputation::TYPE_NAME,
+    combat::TYPE_NAME,
+];
 
 /// Deserializes with the field path of any error and its place in the file.
-fn deserialize<T: DeserializeOwned>(loc: &Locator, text: &str) -> Result<T, ScenarioError> {
+pub(crate) fn deserialize<T: DeserializeOwned>(
+    loc: &Locator,
+    text: &str,
+) -> Result<T, ScenarioError> {
     let de = toml::de::Deserializer::parse(text).map_err(|e| toml_error(loc, "", &e))?;
     serde_path_to_error::deserialize(de).map_err(|e| {
         let field = e.path().to_string();

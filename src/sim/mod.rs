@@ -2,6 +2,7 @@
 //! into trials on the engine and trial counts into figures.
 
 pub mod amputation;
+pub mod combat;
 pub mod death_saves;
 
 use crate::engine::{Engine, EngineError, Progress};
@@ -21,6 +22,7 @@ pub fn simulate(
         Model::Amputation(variants) => {
             amputation::simulate(&scenario.header, variants, engine, progress)
         }
+        Model::Combat(variants) => combat::simulate(&scenario.header, variants, engine, progress),
     }
 }
 

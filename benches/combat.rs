@@ -1,0 +1,46 @@
+//! Throughput of the combat round loop (divan): the reference encounter of
+//! the combat issue, four level-5 PCs against six hobgoblins (RAW), one and
+//! two threads, fixed seed.
+//!
+//! `cargo bench --bench combat`
+
+use divan::counter::ItemsCount;
+use woundsim::engine::{Engine, NoProgress};
+use woundsim::scenario::{self, Scenario};
+
+fn main() {
+    divan::main();
+}
+
+const TRIALS: u64 = 200_000;
+
+const REFERENCE: &str = r#"
+version = 1
+name = "bench-hobgoblins"
+type = "combat"
+trials = 1
+seed = 7
+[options]
+party = [
+  { template = "fighter-5", name = "fighter" },
+  { template = "cleric-5", name = "cleric" },
+  { template = "rogue-5", name = "rogue" },
+  { template = "wizard-5", name = "wizard" },
+]
+monsters = [{ creature = "hobgoblin", count = 6 }]
+"#;
+
+fn reference() -> Scenario {
+    let mut s = scenario::parse("bench.toml", REFERENCE).expect("valid reference scenario");
+    s.header.trials = TRIALS;
+    s
+}
+
+#[divan::bench(args = [1, 2], sample_count = 5)]
+fn four_level_5_pcs_vs_six_hobgoblins(bencher: divan::Bencher, threads: usize) {
+    let s = reference();
+    let engine = Engine::new(threads).expect("thread pool");
+    bencher
+        .counter(ItemsCount::new(TRIALS))
+        .bench(|| woundsim::sim::simulate(&s, &engine, &NoProgress).expect("run"));
+}

@@ -1,0 +1,206 @@
+//! Creatures as data: hit points, armour class, saves, actions and the few
+//! features the round loop understands (SRD 5.1). Values here are validated
+//! model values; the scenario layer builds them from the bestiary, the PC
+//! templates and per-scenario overrides.
+
+use crate::dice::DiceExpr;
+use crate::rules::damage::{DamageType, Defenses, Size};
+
+/// The six abilities, in the order of [`CreatureSpec::saves`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ability {
+    /// Strength.
+    Str,
+    /// Dexterity.
+    Dex,
+    /// Constitution.
+    Con,
+    /// Intelligence.
+    Int,
+    /// Wisdom.
+    Wis,
+    /// Charisma.
+    Cha,
+}
+
+/// Melee attacks can reach a creature within 5 ft; ranged ones cannot use
+/// the automatic critical against an unconscious target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reach {
+    /// Within 5 ft (or the weapon's reach).
+    Melee,
+    /// A ranged weapon or spell attack.
+    Ranged,
+}
+
+/// Extra damage an attack deals on a hit, with an optional saving throw for
+/// half (e.g. a wyvern's stinger: 7d6 poison, DC 15 Constitution for half).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rider {
+    /// Damage dice (doubled on a critical hit).
+    pub dice: DiceExpr,
+    /// Its type.
+    pub kind: DamageType,
+    /// A save for half damage: ability and DC.
+    pub save: Option<(Ability, i32)>,
+}
+
+/// One attack.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attack {
+    /// Name, e.g. `longsword`.
+    pub name: String,
+    /// Attack bonus added to the d20.
+    pub to_hit: i32,
+    /// Damage dice and modifier (dice doubled on a critical hit).
+    pub damage: DiceExpr,
+    /// Damage type.
+    pub kind: DamageType,
+    /// Melee or ranged.
+    pub reach: Reach,
+    /// Needs two hands (a lost or broken arm forces another attack).
+    pub two_handed: bool,
+    /// Extra damage on a hit.
+    pub rider: Option<Rider>,
+}
+
+/// Extra damage once per turn on a hit (sneak attack, martial advantage,
+/// divine smite), optionally limited to a number of uses per encounter chain.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OncePerTurn {
+    /// Extra dice (doubled on a critical hit).
+    pub dice: DiceExpr,
+    /// Damage type.
+    pub kind: DamageType,
+    /// Uses (e.g. spell slots for smites); `None` = every turn.
+    pub uses: Option<u8>,
+}
+
+/// Who a healing feature may heal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HealTarget {
+    /// Itself only (e.g. Second Wind).
+    SelfOnly,
+    /// Any ally, itself included (e.g. *healing word*, Lay on Hands).
+    Ally,
+}
+
+/// A limited healing feature or spell.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Heal {
+    /// HP restored.
+    pub dice: DiceExpr,
+    /// Uses per encounter chain (spell slots, charges).
+    pub uses: u8,
+    /// A bonus action (the creature still attacks) or an action.
+    pub bonus_action: bool,
+    /// Whom it can heal.
+    pub target: HealTarget,
+}
+
+/// A breath weapon or similar area attack with a recharge.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Breath {
+    /// Damage dice.
+    pub dice: DiceExpr,
+    /// Damage type.
+    pub kind: DamageType,
+    /// Save ability and DC for half damage.
+    pub save: (Ability, i32),
+    /// Recharges on a d6 of at least this (5 for "recharge 5–6").
+    pub recharge: u8,
+    /// How many enemies the area catches.
+    pub targets: u8,
+}
+
+/// Regeneration (e.g. a troll's): HP regained at the start of its turn
+/// unless it took one of the given damage types since its last turn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Regeneration {
+    /// HP regained.
+    pub hp: i32,
+    /// Damage types that stop it for a round.
+    pub stopped_by: crate::rules::damage::DamageTypes,
+}
+
+/// Rage (barbarian): resistance to bludgeoning, piercing and slashing and a
+/// bonus to melee damage, for a number of encounters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rage {
+    /// Bonus to melee weapon damage.
+    pub damage_bonus: i32,
+    /// Rages (one per encounter is used).
+    pub uses: u8,
+}
+
+/// A creature's statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CreatureSpec {
+    /// Display name.
+    pub name: String,
+    /// Player characters make death saves; monsters die at 0 HP.
+    pub is_pc: bool,
+    /// Character level (PCs) or challenge-like level (monsters; 0).
+    pub level: u8,
+    /// Size category.
+    pub size: Size,
+    /// Hit point maximum.
+    pub max_hp: i32,
+    /// Hit points at the start of the first fight (`None` = the maximum; 0
+    /// for a PC means it starts dying).
+    pub start_hp: Option<i32>,
+    /// Armour class.
+    pub ac: i32,
+    /// Initiative modifier.
+    pub initiative: i32,
+    /// Saving-throw modifiers in [`Ability`] order.
+    pub saves: [i32; 6],
+    /// Wisdom (Medicine) modifier, for stabilising a dying ally.
+    pub medicine: i32,
+    /// Resistances, immunities, vulnerabilities.
+    pub defenses: Defenses,
+    /// Attacks, in order of preference.
+    pub attacks: Vec<Attack>,
+    /// The Attack action: indices into `attacks` (a multiattack lists several).
+    pub multiattack: Vec<usize>,
+    /// Scores a critical hit on a natural roll of at least this (20 by default).
+    pub crit_range: u8,
+    /// Extra damage once per turn.
+    pub once_per_turn: Option<OncePerTurn>,
+    /// Healing feature.
+    pub heal: Option<Heal>,
+    /// Potions of healing (2d4+2) carried; drunk or given to a dying ally as an action.
+    pub potions: u8,
+    /// Breath weapon.
+    pub breath: Option<Breath>,
+    /// Regeneration.
+    pub regeneration: Option<Regeneration>,
+    /// Rage.
+    pub rage: Option<Rage>,
+    /// Reckless Attack: advantage on its melee attacks, attacks against it have advantage.
+    pub reckless: bool,
+}
+
+impl CreatureSpec {
+    /// The saving-throw modifier for an ability.
+    pub fn save(&self, ability: Ability) -> i32 {
+        self.saves[ability as usize]
+    }
+
+    /// Expected damage of one Attack action against AC `ac` (for the
+    /// highest-threat targeting policy).
+    pub fn threat(&self, ac: i32) -> f64 {
+        self.multiattack
+            .iter()
+            .filter_map(|&i| self.attacks.get(i))
+            .map(|a| {
+                let hit = ((21 - (ac - a.to_hit)) as f64 / 20.0).clamp(0.05, 0.95);
+                hit * (a.damage.mean() + a.rider.map_or(0.0, |r| r.dice.mean()))
+            })
+            .sum::<f64>()
+            + self.once_per_turn.map_or(0.0, |o| o.dice.mean() * 0.6)
+    }
+}

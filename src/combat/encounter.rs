@@ -1,0 +1,980 @@
+//! The round loop: a party against monsters under 5e combat rules (SRD 5.1)
+//! with death saves under fire and the permanent-wound option.
+//!
+//! Rules modelled, each with a clause test in `tests/combat_rules.rs`:
+//! initiative (d20 + modifier, ties to the higher modifier, then to the PCs);
+//! attack rolls against AC with advantage/disadvantage; a natural 1 always
+//! misses; a natural roll in the critical range always hits and doubles the
+//! damage dice; resistance, immunity and vulnerability; monsters die at 0 HP
+//! (regenerating ones only if they start their turn at 0 HP unable to
+//! regenerate); PCs drop to 0 HP and roll death saves at the start of their
+//! turns; damage at 0 HP is one failure, a critical hit two; a melee attack
+//! against an unconscious creature has advantage and any hit is a critical
+//! hit; massive damage (damage at 0 HP, or the overflow past 0, of at least
+//! the PC's maximum) kills; healing at 0 HP wakes the PC and resets its
+//! tally; an ally can stabilise a dying PC with a DC 10 Medicine check.
+//!
+//! Creatures live in one flat `Vec` reused across trials: a trial allocates
+//! nothing.
+
+use rand::Rng;
+
+use super::creature::{Ability, Attack, CreatureSpec, HealTarget, Reach};
+use super::policy::{AttackDowned, Between, EncounterRules, HealWhen, Stabilize, Targeting};
+use crate::dice::{DiceExpr, RollMode, roll_die};
+use crate::rules::damage::{DamageType, DamageTypes};
+use crate::rules::death_saves::{Resolution, SaveStep, Tally};
+use crate::rules::permanent_wounds::{Severity, WoundSlots};
+
+/// Most PCs in a party (metrics are kept per PC).
+pub const MAX_PCS: usize = 8;
+
+/// A potion of healing: 2d4 + 2.
+const POTION: DiceExpr = DiceExpr {
+    count: 2,
+    sides: 4,
+    modifier: 2,
+};
+
+/// Permanent-wound effects that matter in a fight (RULES.md §2, one example
+/// of the severity drawn uniformly).
+mod effect {
+    pub const DIS_RANGED: u8 = 1; // lost eye
+    pub const NO_TWO_HANDED: u8 = 2; // lost hand, lost arm
+    pub const DIS_CON_SAVES: u8 = 4; // internal wound, severe bruising
+    pub const DIS_STR_SAVES: u8 = 8; // lost arm
+    pub const DIS_DEX_SAVES: u8 = 16; // lost leg
+    pub const BLINDED: u8 = 32; // blindness
+}
+
+/// The examples of each severity: (name, effect bits, costs max HP per level).
+pub const WOUND_EXAMPLES: [&[(&str, u8, bool)]; 3] = [
+    &[
+        ("facial scar", 0, false),
+        ("lost finger", 0, false),
+        ("burn", 0, false),
+        ("slight limp", 0, false),
+    ],
+    &[
+        ("lost eye", effect::DIS_RANGED, false),
+        ("lost hand", effect::NO_TWO_HANDED, false),
+        ("limp", 0, false),
+        ("internal wound", effect::DIS_CON_SAVES, true),
+    ],
+    &[
+        (
+            "lost arm",
+            effect::NO_TWO_HANDED | effect::DIS_STR_SAVES,
+            false,
+        ),
+        ("lost leg", effect::DIS_DEX_SAVES, false),
+        ("blindness", effect::BLINDED, false),
+        ("severe internal bruising", effect::DIS_CON_SAVES, true),
+    ],
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Conscious and fighting.
+    Up,
+    /// A PC at 0 HP rolling death saves.
+    Dying,
+    /// A PC at 0 HP, stable (three successes, stabilised, or wounded).
+    Stable,
+    /// A regenerating monster at 0 HP, dead unless it regenerates.
+    Down,
+    /// Dead.
+    Dead,
+    /// A monster that ran away.
+    Fled,
+}
+
+/// One creature's state in a trial.
+#[derive(Clone, Debug)]
+struct Fighter {
+    spec: usize,
+    party: bool,
+    hp: i32,
+    max_hp: i32,
+    state: State,
+    tally: Tally,
+    initiative: i32,
+    heal_uses: u8,
+    potions: u8,
+    smite_uses: u8,
+    rage_uses: u8,
+    raging: bool,
+    breath_ready: bool,
+    regen_blocked: bool,
+    once_used: bool,
+    wounds: WoundSlots,
+    effects: u8,
+    lost_max_hp: i32,
+    // Per-trial tallies.
+    went_down: bool,
+    crits_taken: u32,
+    hp_lost: i64,
+}
+
+/// What one trial (a chain of encounters) produced.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TrialOutcome {
+    /// The party won every fight of the chain.
+    pub party_win: bool,
+    /// Some fight hit the round cap.
+    pub timed_out: bool,
+    /// Rounds fought until each fight was decided, summed over the chain.
+    pub rounds: u32,
+    /// Per PC: died.
+    pub pc_dead: [bool; MAX_PCS],
+    /// Per PC: dropped to 0 HP at least once.
+    pub pc_down: [bool; MAX_PCS],
+    /// Per PC: critical hits taken.
+    pub pc_crits_taken: [u32; MAX_PCS],
+    /// Per PC: hit points lost (damage actually taken off its HP).
+    pub pc_hp_lost: [i64; MAX_PCS],
+    /// Permanent wounds taken in the chain, by severity.
+    pub wounds: [u32; 3],
+}
+
+/// One blow: damage after defenses, its types, and whether it was a critical hit.
+#[derive(Clone, Copy, Debug)]
+struct Blow {
+    amount: i32,
+    types: DamageTypes,
+    crit: bool,
+}
+
+/// A validated encounter: creatures and rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Encounter {
+    /// The party, in order (at most [`MAX_PCS`]).
+    pub party: Vec<CreatureSpec>,
+    /// The monsters.
+    pub monsters: Vec<CreatureSpec>,
+    /// Options.
+    pub rules: EncounterRules,
+    threat: Vec<f64>,
+    /// Per creature, per attack: the attack it makes when it cannot use two
+    /// hands (the attack itself when it is one-handed).
+    one_handed: Vec<Vec<Attack>>,
+    /// The party then the monsters, indexed like the fighters of a trial.
+    all: Vec<CreatureSpec>,
+}
+
+/// Reusable per-thread buffers.
+#[derive(Default)]
+pub struct Arena {
+    fighters: Vec<Fighter>,
+    order: Vec<usize>,
+    keys: Vec<i32>,
+    scratch: Vec<usize>,
+}
+
+fn d20<R: Rng + ?Sized>(rng: &mut R, mode: RollMode) -> u8 {
+    let first = roll_die(rng, 20) as u8;
+    match mode {
+        RollMode::Normal => first,
+        m => m.keep(first, roll_die(rng, 20) as u8),
+    }
+}
+
+/// A lost or unusable hand forces a one-handed attack: another attack of
+/// the creature with the same reach if it has one, else the same weapon one
+/// die size smaller (a d12 greataxe becomes a d8 handaxe-like swing).
+fn one_handed_attacks(spec: &CreatureSpec) -> Vec<Attack> {
+    spec.attacks
+        .iter()
+        .map(|attack| {
+            if !attack.two_handed {
+                return attack.clone();
+            }
+            if let Some(other) = spec
+                .attacks
+                .iter()
+                .find(|a| !a.two_handed && a.reach == attack.reach)
+            {
+                return other.clone();
+            }
+            let mut fallback = attack.clone();
+            fallback.two_handed = false;
+            fallback.damage.sides = fallback.damage.sides.saturating_sub(4).max(4);
+            fallback
+        })
+        .collect()
+}
+
+fn mode(advantage: bool, disadvantage: bool) -> RollMode {
+    match (advantage, disadvantage) {
+        (true, false) => RollMode::Advantage,
+        (false, true) => RollMode::Disadvantage,
+        _ => RollMode::Normal,
+    }
+}
+
+impl Encounter {
+    /// Builds an encounter; `party.len()` must be at most [`MAX_PCS`].
+    pub fn new(
+        party: Vec<CreatureSpec>,
+        monsters: Vec<CreatureSpec>,
+        rules: EncounterRules,
+    ) -> Self {
+        let mean_ac = |side: &[CreatureSpec]| {
+            side.iter().map(|c| c.ac as f64).sum::<f64>() / side.len().max(1) as f64
+        };
+        let (party_ac, monster_ac) = (mean_ac(&party), mean_ac(&monsters));
+        let threat = party
+            .iter()
+            .map(|c| c.threat(monster_ac.round() as i32))
+            .chain(monsters.iter().map(|c| c.threat(party_ac.round() as i32)))
+            .collect();
+        let one_handed = party
+            .iter()
+            .chain(&monsters)
+            .map(one_handed_attacks)
+            .collect();
+        let all = party.iter().chain(&monsters).cloned().collect();
+        Encounter {
+            party,
+            monsters,
+            rules,
+            threat,
+            one_handed,
+            all,
+        }
+    }
+
+    #[inline]
+    fn spec(&self, index: usize) -> &CreatureSpec {
+        &self.all[index]
+    }
+
+    /// Runs one trial: the whole chain of encounters.
+    pub fn run<R: Rng + ?Sized>(&self, rng: &mut R, arena: &mut Arena) -> TrialOutcome {
+        arena.fighters.clear();
+        for (i, spec) in self.party.iter().chain(&self.monsters).enumerate() {
+            let party = i < self.party.len();
+            let hp = spec.start_hp.unwrap_or(spec.max_hp);
+            let state = match (hp, party) {
+                (0, true) => State::Dying,
+                (0, false) => State::Dead,
+                _ => State::Up,
+            };
+            arena.fighters.push(Fighter {
+                spec: i,
+                party,
+                hp,
+                max_hp: spec.max_hp,
+                state,
+                tally: Tally::default(),
+                initiative: 0,
+                heal_uses: spec.heal.map_or(0, |h| h.uses),
+                potions: spec.potions,
+                smite_uses: spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0),
+                rage_uses: spec.rage.map_or(0, |r| r.uses),
+                raging: false,
+                breath_ready: spec.breath.is_some(),
+                regen_blocked: false,
+                once_used: false,
+                wounds: if i < self.party.len() {
+                    self.rules.death_saves.existing_wounds
+                } else {
+                    WoundSlots::EMPTY
+                },
+                effects: 0,
+                lost_max_hp: 0,
+                went_down: state == State::Dying,
+                crits_taken: 0,
+                hp_lost: 0,
+            });
+        }
+        let mut out = TrialOutcome {
+            party_win: true,
+            ..Default::default()
+        };
+        for fight in 0..self.rules.encounters {
+            if fight > 0 {
+                self.between_fights(arena);
+                if !arena
+                    .fighters
+                    .iter()
+                    .any(|f| f.party && f.state == State::Up)
+                {
+                    out.party_win = false;
+                    break;
+                }
+            }
+            let (won, rounds, timed_out) = self.fight(rng, arena, &mut out);
+            out.rounds += rounds;
+            out.timed_out |= timed_out;
+            if !won {
+                out.party_win = false;
+                break;
+            }
+        }
+        for (i, f) in arena.fighters.iter().filter(|f| f.party).enumerate() {
+            out.pc_dead[i] = f.state == State::Dead;
+            out.pc_down[i] = f.went_down;
+            out.pc_crits_taken[i] = f.crits_taken;
+            out.pc_hp_lost[i] = f.hp_lost;
+        }
+        out
+    }
+
+    /// Resets monsters and rests the party between two fights.
+    fn between_fights(&self, arena: &mut Arena) {
+        for f in arena.fighters.iter_mut() {
+            let spec = self.spec(f.spec);
+            if !f.party {
+                f.hp = spec.max_hp;
+                f.state = State::Up;
+                f.breath_ready = spec.breath.is_some();
+                f.regen_blocked = false;
+                continue;
+            }
+            if f.state == State::Dead {
+                continue;
+            }
+            f.max_hp = (spec.max_hp - f.lost_max_hp).max(1);
+            if self.rules.between == Between::LongRest {
+                f.hp = f.max_hp;
+                f.heal_uses = spec.heal.map_or(0, |h| h.uses);
+                f.smite_uses = spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0);
+                f.rage_uses = spec.rage.map_or(0, |r| r.uses);
+                f.state = State::Up;
+                f.tally = Tally::default();
+            } else if f.state == State::Stable {
+                // Regains 1 HP after 1d4 hours: up, at 1 HP, before the next fight.
+                f.hp = 1;
+                f.state = State::Up;
+                f.tally = Tally::default();
+            }
+            f.hp = f.hp.min(f.max_hp);
+            f.raging = false;
+        }
+    }
+
+    /// One fight. Returns (party won, rounds until decided, hit the cap).
+    fn fight<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        out: &mut TrialOutcome,
+    ) -> (bool, u32, bool) {
+        let monsters_total = self.monsters.len().max(1) as f64;
+        arena.order.clear();
+        for (i, f) in arena.fighters.iter_mut().enumerate() {
+            let spec = &self.spec(f.spec);
+            f.initiative = i32::from(roll_die(rng, 20) as u8) + spec.initiative;
+            f.raging = false;
+            arena.order.push(i);
+        }
+        self.initiative_order(arena);
+        let mut decided_at = None;
+        let mut round = 0;
+        loop {
+            round += 1;
+            if round > self.rules.round_cap {
+                let rounds = decided_at.unwrap_or(self.rules.round_cap);
+                return (
+                    decided_at.is_some() && self.monsters_beaten(arena),
+                    rounds,
+                    decided_at.is_none(),
+                );
+            }
+            for k in 0..arena.order.len() {
+                let me = arena.order[k];
+                self.take_turn(rng, arena, me, decided_at.is_some(), out);
+            }
+            // Morale: the rest flee when too few are left standing.
+            if self.rules.monsters_flee_below > 0.0 {
+                let standing = arena
+                    .fighters
+                    .iter()
+                    .filter(|f| !f.party && f.state == State::Up)
+                    .count();
+                if standing > 0
+                    && (standing as f64) < self.rules.monsters_flee_below * monsters_total
+                {
+                    for f in arena
+                        .fighters
+                        .iter_mut()
+                        .filter(|f| !f.party && f.state == State::Up)
+                    {
+                        f.state = State::Fled;
+                    }
+                }
+            }
+            let party_up = arena
+                .fighters
+                .iter()
+                .any(|f| f.party && f.state == State::Up);
+            let monsters_active = !self.monsters_beaten(arena);
+            if decided_at.is_none() && (!party_up || !monsters_active) {
+                decided_at = Some(round);
+            }
+            let dying = arena.fighters.iter().any(|f| f.state == State::Dying);
+            if decided_at.is_some() && !dying {
+                return (
+                    party_up && !monsters_active,
+                    decided_at.unwrap_or(round),
+                    false,
+                );
+            }
+        }
+    }
+
+    /// Sorts `arena.order` by initiative: the higher total first, then the
+    /// higher modifier, then PCs, then list order.
+    fn initiative_order(&self, arena: &mut Arena) {
+        arena.keys.clear();
+        for f in &arena.fighters {
+            arena
+                .keys
+                .push((f.initiative * 64 + self.spec(f.spec).initiative) * 2 + i32::from(f.party));
+        }
+        let keys = &arena.keys;
+        arena
+            .order
+            .sort_unstable_by(|&a, &b| keys[b].cmp(&keys[a]).then(a.cmp(&b)));
+    }
+
+    fn monsters_beaten(&self, arena: &Arena) -> bool {
+        !arena
+            .fighters
+            .iter()
+            .any(|f| !f.party && matches!(f.state, State::Up | State::Down))
+    }
+
+    fn take_turn<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        fight_over: bool,
+        out: &mut TrialOutcome,
+    ) {
+        let spec = self.spec(arena.fighters[me].spec);
+        arena.fighters[me].once_used = false;
+        match arena.fighters[me].state {
+            State::Dead | State::Fled | State::Stable => return,
+            State::Dying => {
+                if !self.death_save(rng, arena, me, out) {
+                    return;
+                }
+            }
+            State::Down => {
+                // A regenerating monster at 0 HP: back up unless blocked, else dead.
+                let f = &mut arena.fighters[me];
+                match spec.regeneration {
+                    Some(regen) if !f.regen_blocked => {
+                        f.hp = regen.hp.min(f.max_hp);
+                        f.state = State::Up;
+                        f.regen_blocked = false;
+                    }
+                    _ => {
+                        f.state = State::Dead;
+                        return;
+                    }
+                }
+            }
+            State::Up => {
+                let f = &mut arena.fighters[me];
+                if let Some(regen) = spec.regeneration {
+                    if !f.regen_blocked {
+                        f.hp = (f.hp + regen.hp).min(f.max_hp);
+                    }
+                    f.regen_blocked = false;
+                }
+            }
+        }
+        // Start-of-turn bonus actions: rage, breath recharge.
+        {
+            let f = &mut arena.fighters[me];
+            if spec.rage.is_some() && !f.raging && f.rage_uses > 0 && !fight_over {
+                f.raging = true;
+                f.rage_uses -= 1;
+            }
+            if let Some(breath) = spec.breath {
+                if !f.breath_ready && roll_die(rng, 6) >= u32::from(breath.recharge) {
+                    f.breath_ready = true;
+                }
+            }
+        }
+        let action_used = self.support(rng, arena, me, fight_over);
+        if action_used || fight_over {
+            return;
+        }
+        if let Some(breath) = spec.breath {
+            if arena.fighters[me].breath_ready && self.enemies_up(arena, me) > 0 {
+                arena.fighters[me].breath_ready = false;
+                self.collect_targets(arena, me, false);
+                let n = usize::from(breath.targets).min(arena.scratch.len());
+                // A random subset of the conscious enemies is caught in the area.
+                for j in 0..n {
+                    let pick = j
+                        + crate::dice::uniform_below(rng, (arena.scratch.len() - j) as u64)
+                            as usize;
+                    arena.scratch.swap(j, pick);
+                }
+                let rolled = breath.dice.sample(rng) as i32;
+                for j in 0..n {
+                    let t = arena.scratch[j];
+                    let saved = self.saving_throw(rng, arena, t, breath.save.0, breath.save.1);
+                    let amount = if saved { rolled / 2 } else { rolled };
+                    let total = self.after_defenses(arena, t, breath.kind, amount);
+                    self.deal_total(
+                        rng,
+                        arena,
+                        t,
+                        Blow {
+                            amount: total,
+                            types: DamageTypes::of([breath.kind]),
+                            crit: false,
+                        },
+                        out,
+                    );
+                }
+                return;
+            }
+        }
+        let one_handed = arena.fighters[me].effects & effect::NO_TWO_HANDED != 0;
+        let creature = arena.fighters[me].spec;
+        for &index in &spec.multiattack {
+            let attack = if one_handed {
+                &self.one_handed[creature][index]
+            } else {
+                &spec.attacks[index]
+            };
+            let Some(target) = self.choose_target(rng, arena, me, attack.reach) else {
+                return;
+            };
+            self.attack(rng, arena, me, target, attack, out);
+        }
+    }
+
+    /// Rolls a dying PC's death save; returns whether it can act this turn.
+    fn death_save<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        out: &mut TrialOutcome,
+    ) -> bool {
+        let rules = &self.rules.death_saves;
+        let natural = d20(rng, rules.roll);
+        let f = &mut arena.fighters[me];
+        let rules = crate::rules::death_saves::DeathSaveRules {
+            existing_wounds: f.wounds,
+            ..*rules
+        };
+        match rules.resolve_save(f.tally, natural) {
+            SaveStep::Continue(t) => {
+                f.tally = t;
+                false
+            }
+            SaveStep::Resolved(Resolution::Revived) => {
+                f.hp = 1;
+                f.state = State::Up;
+                f.tally = Tally::default();
+                true
+            }
+            SaveStep::Resolved(Resolution::Stable) => {
+                f.state = State::Stable;
+                false
+            }
+            SaveStep::Resolved(Resolution::Dead) => {
+                f.state = State::Dead;
+                false
+            }
+            SaveStep::Resolved(Resolution::Wounded(severity)) => {
+                self.take_wound(rng, arena, me, severity, out);
+                false
+            }
+        }
+    }
+
+    fn take_wound<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        severity: Severity,
+        out: &mut TrialOutcome,
+    ) {
+        let level = i32::from(self.spec(arena.fighters[me].spec).level);
+        let examples = WOUND_EXAMPLES[severity as usize];
+        let (_, bits, costs_hp) =
+            examples[crate::dice::uniform_below(rng, examples.len() as u64) as usize];
+        let f = &mut arena.fighters[me];
+        f.wounds = f.wounds.with(severity);
+        f.state = State::Stable;
+        f.hp = 0;
+        if self.rules.wound_effects {
+            f.effects |= bits;
+            if costs_hp {
+                f.lost_max_hp += level;
+            }
+        }
+        out.wounds[severity as usize] += 1;
+    }
+
+    /// Healing, potions and stabilising; returns whether the action was spent.
+    fn support<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        fight_over: bool,
+    ) -> bool {
+        let spec = self.spec(arena.fighters[me].spec);
+        let party = arena.fighters[me].party;
+        let needs = |f: &Fighter, when: HealWhen| -> bool {
+            match when {
+                HealWhen::Never => false,
+                HealWhen::Dying => f.state == State::Dying,
+                HealWhen::BelowHalf => {
+                    f.state == State::Dying || (f.state == State::Up && f.hp * 2 < f.max_hp)
+                }
+            }
+        };
+        let when = self.rules.heal_when;
+        // The ally most in need: dying first, then the lowest HP share.
+        let patient = |arena: &Arena, self_only: bool| -> Option<usize> {
+            arena
+                .fighters
+                .iter()
+                .enumerate()
+                .filter(|(i, f)| f.party == party && (!self_only || *i == me) && needs(f, when))
+                .min_by(|(_, a), (_, b)| {
+                    let key =
+                        |f: &Fighter| (f.state != State::Dying, f.hp * 1000 / f.max_hp.max(1));
+                    key(a).cmp(&key(b))
+                })
+                .map(|(i, _)| i)
+        };
+        if let Some(heal) = spec.heal {
+            if arena.fighters[me].heal_uses > 0 {
+                if let Some(t) = patient(arena, heal.target == HealTarget::SelfOnly) {
+                    arena.fighters[me].heal_uses -= 1;
+                    let amount = heal.dice.sample(rng) as i32;
+                    self.heal(arena, t, amount);
+                    if !heal.bonus_action {
+                        return true;
+                    }
+                }
+            }
+        }
+        // A potion (2d4 + 2) poured into a dying ally, as an action.
+        if arena.fighters[me].potions > 0 && when != HealWhen::Never {
+            if let Some(t) = arena
+                .fighters
+                .iter()
+                .position(|f| f.party == party && f.state == State::Dying)
+            {
+                arena.fighters[me].potions -= 1;
+                let amount = POTION.sample(rng) as i32;
+                self.heal(arena, t, amount);
+                return true;
+            }
+        }
+        let stabilize = match self.rules.stabilize {
+            Stabilize::Never => false,
+            Stabilize::AfterFight => fight_over,
+            Stabilize::Always => true,
+        };
+        if stabilize && party {
+            if let Some(t) = arena
+                .fighters
+                .iter()
+                .position(|f| f.party && f.state == State::Dying)
+            {
+                if i32::from(roll_die(rng, 20) as u8) + spec.medicine >= 10 {
+                    arena.fighters[t].state = State::Stable;
+                }
+                return true;
+            }
+        }
+        false
+    }
+
+    fn heal(&self, arena: &mut Arena, target: usize, amount: i32) {
+        let f = &mut arena.fighters[target];
+        if amount <= 0 || matches!(f.state, State::Dead | State::Fled) {
+            return;
+        }
+        f.hp = (f.hp + amount).min(f.max_hp);
+        if matches!(f.state, State::Dying | State::Stable | State::Down) {
+            f.state = State::Up;
+            f.tally = Tally::default();
+        }
+    }
+
+    fn enemies_up(&self, arena: &Arena, me: usize) -> usize {
+        let party = arena.fighters[me].party;
+        arena
+            .fighters
+            .iter()
+            .filter(|f| f.party != party && f.state == State::Up)
+            .count()
+    }
+
+    /// Fills `arena.scratch` with enemies of `me`: conscious ones, or downed PCs.
+    fn collect_targets(&self, arena: &mut Arena, me: usize, downed: bool) {
+        let party = arena.fighters[me].party;
+        arena.scratch.clear();
+        for (i, f) in arena.fighters.iter().enumerate() {
+            let wanted = if downed {
+                matches!(f.state, State::Dying | State::Stable)
+            } else {
+                f.state == State::Up
+            };
+            if f.party != party && wanted {
+                arena.scratch.push(i);
+            }
+        }
+    }
+
+    fn choose_target<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        reach: Reach,
+    ) -> Option<usize> {
+        let monster = !arena.fighters[me].party;
+        if monster && reach == Reach::Melee {
+            let go_for_downed = match self.rules.attack_downed {
+                AttackDowned::Never => false,
+                AttackDowned::Always => true,
+                AttackDowned::Sometimes(p) => {
+                    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < p
+                }
+            };
+            if go_for_downed {
+                self.collect_targets(arena, me, true);
+                if let Some(&t) = arena.scratch.first() {
+                    return Some(t);
+                }
+            }
+        }
+        self.collect_targets(arena, me, false);
+        if arena.scratch.is_empty() {
+            return None;
+        }
+        let pick = match self.rules.targeting {
+            Targeting::Random => {
+                arena.scratch[crate::dice::uniform_below(rng, arena.scratch.len() as u64) as usize]
+            }
+            Targeting::FocusFire => arena.scratch[0],
+            Targeting::LowestHp => *arena
+                .scratch
+                .iter()
+                .min_by_key(|&&i| (arena.fighters[i].hp, i))?,
+            Targeting::HighestThreat => *arena
+                .scratch
+                .iter()
+                .max_by(|&&a, &&b| self.threat[a].total_cmp(&self.threat[b]).then(b.cmp(&a)))?,
+        };
+        Some(pick)
+    }
+
+    fn saving_throw<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &Arena,
+        target: usize,
+        ability: Ability,
+        dc: i32,
+    ) -> bool {
+        let f = &arena.fighters[target];
+        let spec = self.spec(f.spec);
+        if matches!(f.state, State::Dying | State::Stable)
+            && matches!(ability, Ability::Str | Ability::Dex)
+        {
+            return false; // unconscious: automatically fails Strength and Dexterity saves
+        }
+        let disadvantage = match ability {
+            Ability::Con => f.effects & effect::DIS_CON_SAVES != 0,
+            Ability::Str => f.effects & effect::DIS_STR_SAVES != 0,
+            Ability::Dex => f.effects & effect::DIS_DEX_SAVES != 0,
+            _ => false,
+        };
+        i32::from(d20(rng, mode(false, disadvantage))) + spec.save(ability) >= dc
+    }
+
+    fn attack<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        target: usize,
+        attack: &Attack,
+        out: &mut TrialOutcome,
+    ) {
+        let spec = self.spec(arena.fighters[me].spec);
+        let (attacker, defender) = (&arena.fighters[me], &arena.fighters[target]);
+        let melee = attack.reach == Reach::Melee;
+        let unconscious = matches!(defender.state, State::Dying | State::Stable);
+        let advantage = (melee && spec.reckless && attacker.raging)
+            || (unconscious && melee)
+            || (defender.raging && self.spec(defender.spec).reckless)
+            || defender.effects & effect::BLINDED != 0;
+        let disadvantage = attacker.effects & effect::BLINDED != 0
+            || (!melee && attacker.effects & effect::DIS_RANGED != 0);
+        let natural = d20(rng, mode(advantage, disadvantage));
+        let crit_range = self.rules.crit_range.unwrap_or(spec.crit_range);
+        if natural == 1 {
+            return;
+        }
+        let ac = self.spec(defender.spec).ac;
+        let threat_crit = natural >= crit_range;
+        if !threat_crit && i32::from(natural) + attack.to_hit < ac {
+            return;
+        }
+        // Any hit within 5 ft on an unconscious creature is a critical hit.
+        let crit = threat_crit || (unconscious && melee);
+        let roll = |rng: &mut R, dice: DiceExpr| -> i32 {
+            (if crit { dice.doubled_dice() } else { dice }).sample(rng) as i32
+        };
+        let mut amount = roll(rng, attack.damage);
+        if melee && arena.fighters[me].raging {
+            amount += spec.rage.map_or(0, |r| r.damage_bonus);
+        }
+        let mut extra = None;
+        if let Some(once) = spec.once_per_turn {
+            let f = &mut arena.fighters[me];
+            let available = match once.uses {
+                None => true,
+                Some(_) => f.smite_uses > 0,
+            };
+            if !f.once_used && available {
+                f.once_used = true;
+                if once.uses.is_some() {
+                    f.smite_uses -= 1;
+                }
+                extra = Some((roll(rng, once.dice), once.kind));
+            }
+        }
+        let rider = attack.rider.map(|r| {
+            let rolled = roll(rng, r.dice);
+            let halved = match r.save {
+                Some((ability, dc)) if self.saving_throw(rng, arena, target, ability, dc) => {
+                    rolled / 2
+                }
+                _ => rolled,
+            };
+            (halved, r.kind)
+        });
+        // Damage of one hit, type by type, then one blow to the target.
+        let mut total = self.after_defenses(arena, target, attack.kind, amount);
+        let mut types = DamageTypes::of([attack.kind]);
+        for (amount, kind) in extra.into_iter().chain(rider) {
+            total += self.after_defenses(arena, target, kind, amount);
+            types = types.with(kind);
+        }
+        if arena.fighters[target].party && crit {
+            arena.fighters[target].crits_taken += 1;
+        }
+        self.deal_total(
+            rng,
+            arena,
+            target,
+            Blow {
+                amount: total,
+                types,
+                crit,
+            },
+            out,
+        );
+    }
+
+    fn after_defenses(&self, arena: &Arena, target: usize, kind: DamageType, amount: i32) -> i32 {
+        let f = &arena.fighters[target];
+        let mut defenses = self.spec(f.spec).defenses;
+        if f.raging
+            && matches!(
+                kind,
+                DamageType::Bludgeoning | DamageType::Piercing | DamageType::Slashing
+            )
+        {
+            defenses.resistant = defenses.resistant.with(kind);
+        }
+        defenses.apply(kind, amount.max(0))
+    }
+
+    /// Applies one blow of `amount` damage (after defenses).
+    fn deal_total<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        target: usize,
+        blow: Blow,
+        out: &mut TrialOutcome,
+    ) {
+        let Blow {
+            amount,
+            types,
+            crit,
+        } = blow;
+        let spec = self.spec(arena.fighters[target].spec);
+        let f = &mut arena.fighters[target];
+        if let Some(regen) = spec.regeneration {
+            if types.iter().any(|t| regen.stopped_by.has(t)) {
+                f.regen_blocked = true;
+            }
+        }
+        if amount <= 0 {
+            return;
+        }
+        match f.state {
+            State::Up => {
+                f.hp_lost += i64::from(amount.min(f.hp));
+                f.hp -= amount;
+                if f.hp > 0 {
+                    return;
+                }
+                let overflow = -f.hp;
+                f.hp = 0;
+                if !f.party {
+                    f.state = if spec.regeneration.is_some() {
+                        State::Down
+                    } else {
+                        State::Dead
+                    };
+                    return;
+                }
+                f.went_down = true;
+                f.raging = false;
+                f.tally = Tally::default();
+                f.state = if self.rules.massive_damage && overflow >= f.max_hp {
+                    State::Dead
+                } else {
+                    State::Dying
+                };
+            }
+            State::Dying | State::Stable => {
+                if self.rules.massive_damage && amount >= f.max_hp {
+                    f.state = State::Dead;
+                    return;
+                }
+                let failures = f.tally.failures + if crit { 2 } else { 1 };
+                f.state = State::Dying;
+                if failures < 3 {
+                    f.tally.failures = failures;
+                    return;
+                }
+                let rules = &self.rules.death_saves;
+                match rules.wound_policy.choose(f.tally.successes, f.wounds) {
+                    Some(severity) => self.take_wound(rng, arena, target, severity, out),
+                    None => f.state = State::Dead,
+                }
+            }
+            State::Down => {}
+            State::Dead | State::Fled => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,610 @@
+//! Clause tests of the round loop: one test per combat rule, with scripted
+//! dice so each rule is checked on the exact roll that triggers it.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+
+use super::*;
+use crate::combat::bestiary;
+use crate::combat::templates::template;
+use crate::rules::permanent_wounds::WoundPolicy;
+
+/// A generator that yields scripted die results: each entry is
+/// `(value, sides)` for one `uniform_below`/`roll_die` call.
+struct Script(VecDeque<u64>);
+
+fn script(dice: &[(u64, u64)]) -> Script {
+    Script(
+        dice.iter()
+            .map(|&(value, sides)| {
+                // The middle of the interval that Lemire's method maps to `value - 1`.
+                let width = (1u128 << 64) / u128::from(sides);
+                (u128::from(value - 1) * (1u128 << 64) / u128::from(sides) + width / 2) as u64
+            })
+            .collect(),
+    )
+}
+
+impl rand::TryRng for Script {
+    type Error = Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        Ok(self.try_next_u64()? as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        Ok(self.0.pop_front().expect("the script ran out of dice"))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        dst.fill(0);
+        Ok(())
+    }
+}
+
+fn fighter() -> CreatureSpec {
+    template("fighter-1").unwrap()
+}
+
+fn goblin() -> CreatureSpec {
+    bestiary::lookup("goblin").unwrap()
+}
+
+/// An encounter and an arena with every creature up at full HP.
+fn setup(
+    party: Vec<CreatureSpec>,
+    monsters: Vec<CreatureSpec>,
+    rules: EncounterRules,
+) -> (Encounter, Arena) {
+    let enc = Encounter::new(party, monsters, rules);
+    let mut arena = Arena::default();
+    // Run a trivial trial setup without fighting: build the fighters.
+    let mut rng = script(&[]);
+    let _ = &mut rng;
+    for (i, spec) in enc.party.iter().chain(&enc.monsters).enumerate() {
+        arena.fighters.push(Fighter {
+            spec: i,
+            party: i < enc.party.len(),
+            hp: spec.max_hp,
+            max_hp: spec.max_hp,
+            state: State::Up,
+            tally: Tally::default(),
+            initiative: 0,
+            heal_uses: spec.heal.map_or(0, |h| h.uses),
+            potions: spec.potions,
+            smite_uses: spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0),
+            rage_uses: spec.rage.map_or(0, |r| r.uses),
+            raging: false,
+            breath_ready: spec.breath.is_some(),
+            regen_blocked: false,
+            once_used: false,
+            wounds: WoundSlots::EMPTY,
+            effects: 0,
+            lost_max_hp: 0,
+            went_down: false,
+            crits_taken: 0,
+            hp_lost: 0,
+        });
+    }
+    (enc, arena)
+}
+
+fn attack_of(spec: &CreatureSpec) -> Attack {
+    spec.attacks[0].clone()
+}
+
+#[test]
+fn a_natural_one_always_misses() {
+    let mut g = goblin();
+    g.attacks[0].to_hit = 100;
+    let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], EncounterRules::default());
+    let mut out = TrialOutcome::default();
+    enc.attack(
+        &mut script(&[(1, 20)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].hp, fighter().max_hp);
+}
+
+#[test]
+fn a_natural_twenty_hits_any_ac_and_doubles_the_dice() {
+    let mut f = fighter();
+    f.ac = 100;
+    let g = goblin();
+    let (enc, mut arena) = setup(vec![f], vec![g.clone()], EncounterRules::default());
+    let mut out = TrialOutcome::default();
+    // Scimitar 1d6+2 doubled: two d6 (3 and 4) + 2 = 9.
+    enc.attack(
+        &mut script(&[(20, 20), (3, 6), (4, 6)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].hp, 12 - 9);
+    assert_eq!(arena.fighters[0].crits_taken, 1);
+}
+
+#[test]
+fn a_hit_needs_the_total_to_reach_ac() {
+    let g = goblin(); // +4 to hit
+    let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], EncounterRules::default()); // AC 18
+    let mut out = TrialOutcome::default();
+    enc.attack(
+        &mut script(&[(13, 20)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].hp, 12, "13 + 4 = 17 misses AC 18");
+    enc.attack(
+        &mut script(&[(14, 20), (1, 6)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].hp, 12 - 3, "14 + 4 = 18 hits AC 18");
+}
+
+#[test]
+fn the_critical_range_comes_from_the_creature_or_the_scenario() {
+    let f = template("fighter-3").unwrap(); // Champion: 19-20
+    let g = goblin();
+    let (enc, mut arena) = setup(vec![f.clone()], vec![g.clone()], EncounterRules::default());
+    let mut out = TrialOutcome::default();
+    // 19 is a critical: longsword 1d8+5 doubled → 2 dice.
+    enc.attack(
+        &mut script(&[(19, 20), (1, 8), (1, 8)]),
+        &mut arena,
+        0,
+        1,
+        &attack_of(&f),
+        &mut out,
+    );
+    assert_eq!(
+        arena.fighters[1].state,
+        State::Dead,
+        "1 + 1 + 5 = 7 kills a 7-HP goblin"
+    );
+    let rules = EncounterRules {
+        crit_range: Some(20),
+        ..Default::default()
+    };
+    let (enc, mut arena) = setup(vec![f.clone()], vec![g], rules);
+    let mut f_attack = attack_of(&f);
+    f_attack.to_hit = -100; // 19 no longer crits, so it misses
+    enc.attack(
+        &mut script(&[(19, 20)]),
+        &mut arena,
+        0,
+        1,
+        &f_attack,
+        &mut out,
+    );
+    assert_eq!(arena.fighters[1].hp, 7);
+}
+
+#[test]
+fn monsters_die_at_zero_pcs_start_dying() {
+    let f = fighter();
+    let g = goblin();
+    let (enc, mut arena) = setup(vec![f.clone()], vec![g.clone()], EncounterRules::default());
+    let mut out = TrialOutcome::default();
+    enc.deal_total(
+        &mut script(&[]),
+        &mut arena,
+        1,
+        Blow {
+            amount: 7,
+            types: DamageTypes::of([DamageType::Slashing]),
+            crit: false,
+        },
+        &mut out,
+    );
+    assert_eq!(arena.fighters[1].state, State::Dead);
+    enc.deal_total(
+        &mut script(&[]),
+        &mut arena,
+        0,
+        Blow {
+            amount: 12,
+            types: DamageTypes::of([DamageType::Slashing]),
+            crit: false,
+        },
+        &mut out,
+    );
+    assert_eq!(
+        (arena.fighters[0].state, arena.fighters[0].hp),
+        (State::Dying, 0)
+    );
+    assert!(arena.fighters[0].went_down);
+}
+
+#[test]
+fn massive_damage_kills_outright() {
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin()], EncounterRules::default());
+    let mut out = TrialOutcome::default();
+    // 12 HP: 24 damage leaves an overflow of 12 = max HP.
+    enc.deal_total(
+        &mut script(&[]),
+        &mut arena,
+        0,
+        Blow {
+            amount: 24,
+            types: DamageTypes::of([DamageType::Slashing]),
+            crit: false,
+        },
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].state, State::Dead);
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin()], EncounterRules::default());
+    enc.deal_total(
+        &mut script(&[]),
+        &mut arena,
+        0,
+        Blow {
+            amount: 23,
+            types: DamageTypes::of([DamageType::Slashing]),
+            crit: false,
+        },
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].state, State::Dying, "overflow 11 < 12");
+    // At 0 HP, a single blow of at least max HP kills.
+    enc.deal_total(
+        &mut script(&[]),
+        &mut arena,
+        0,
+        Blow {
+            amount: 12,
+            types: DamageTypes::of([DamageType::Slashing]),
+            crit: false,
+        },
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].state, State::Dead);
+    // Without the rule, the overflow does not kill.
+    let rules = EncounterRules {
+        massive_damage: false,
+        ..Default::default()
+    };
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin()], rules);
+    enc.deal_total(
+        &mut script(&[]),
+        &mut arena,
+        0,
+        Blow {
+            amount: 100,
+            types: DamageTypes::of([DamageType::Slashing]),
+            crit: false,
+        },
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].state, State::Dying);
+}
+
+#[test]
+fn damage_at_zero_is_one_failure_a_critical_two() {
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin()], EncounterRules::default());
+    let mut out = TrialOutcome::default();
+    arena.fighters[0].hp = 0;
+    arena.fighters[0].state = State::Dying;
+    let slash = DamageTypes::of([DamageType::Slashing]);
+    enc.deal_total(
+        &mut script(&[]),
+        &mut arena,
+        0,
+        Blow {
+            amount: 3,
+            types: slash,
+            crit: false,
+        },
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].tally.failures, 1);
+    enc.deal_total(
+        &mut script(&[]),
+        &mut arena,
+        0,
+        Blow {
+            amount: 3,
+            types: slash,
+            crit: true,
+        },
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].state, State::Dead, "1 + 2 failures");
+}
+
+#[test]
+fn the_last_failure_from_damage_can_become_a_permanent_wound() {
+    let mut rules = EncounterRules::default();
+    rules.death_saves.wound_policy = WoundPolicy::AcceptLeastSevere;
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin()], rules);
+    let mut out = TrialOutcome::default();
+    arena.fighters[0].hp = 0;
+    arena.fighters[0].state = State::Dying;
+    arena.fighters[0].tally = Tally {
+        successes: 1,
+        failures: 2,
+    };
+    // The example of the wound is drawn with one d4.
+    enc.deal_total(
+        &mut script(&[(4, 4)]),
+        &mut arena,
+        0,
+        Blow {
+            amount: 3,
+            types: DamageTypes::of([DamageType::Slashing]),
+            crit: false,
+        },
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].state, State::Stable);
+    assert!(
+        arena.fighters[0].wounds.has(Severity::Moderate),
+        "one success → moderate"
+    );
+    assert_eq!(out.wounds, [0, 1, 0]);
+    // Internal wound (the 4th moderate example) costs 1 max HP per level later.
+    assert_eq!(arena.fighters[0].lost_max_hp, 1);
+}
+
+#[test]
+fn melee_attacks_on_the_unconscious_have_advantage_and_crit() {
+    let g = goblin();
+    let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], EncounterRules::default());
+    let mut out = TrialOutcome::default();
+    arena.fighters[0].hp = 0;
+    arena.fighters[0].state = State::Dying;
+    // Advantage: two d20s (2 and 15 → 15 + 4 = 19 hits AC 18); the hit is a crit:
+    // two failures, and the dice are doubled (two d6).
+    enc.attack(
+        &mut script(&[(2, 20), (15, 20), (1, 6), (1, 6)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].tally.failures, 2);
+    // A ranged attack gets neither.
+    let bow = g.attacks[1].clone();
+    let (enc, mut arena) = setup(vec![fighter()], vec![g], EncounterRules::default());
+    arena.fighters[0].hp = 0;
+    arena.fighters[0].state = State::Dying;
+    enc.attack(
+        &mut script(&[(15, 20), (1, 6)]),
+        &mut arena,
+        1,
+        0,
+        &bow,
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].tally.failures, 1);
+}
+
+#[test]
+fn death_saves_at_the_start_of_a_turn_and_a_natural_twenty_acts() {
+    let rules = EncounterRules {
+        stabilize: Stabilize::Never,
+        ..Default::default()
+    };
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin()], rules);
+    let mut out = TrialOutcome::default();
+    arena.fighters[0].hp = 0;
+    arena.fighters[0].state = State::Dying;
+    enc.take_turn(&mut script(&[(9, 20)]), &mut arena, 0, false, &mut out);
+    assert_eq!(arena.fighters[0].tally.failures, 1, "a 9 fails");
+    enc.take_turn(&mut script(&[(1, 20)]), &mut arena, 0, false, &mut out);
+    assert_eq!(
+        arena.fighters[0].state,
+        State::Dead,
+        "a natural 1 is two more failures"
+    );
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin()], EncounterRules::default());
+    arena.fighters[0].hp = 0;
+    arena.fighters[0].state = State::Dying;
+    // Natural 20: back at 1 HP and attacks at once (random target d1, d20 = 2 misses).
+    enc.take_turn(
+        &mut script(&[(20, 20), (1, 1), (2, 20)]),
+        &mut arena,
+        0,
+        false,
+        &mut out,
+    );
+    assert_eq!(
+        (arena.fighters[0].state, arena.fighters[0].hp),
+        (State::Up, 1)
+    );
+}
+
+#[test]
+fn healing_at_zero_wakes_and_resets_the_tally() {
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin()], EncounterRules::default());
+    arena.fighters[0].hp = 0;
+    arena.fighters[0].state = State::Dying;
+    arena.fighters[0].tally = Tally {
+        successes: 1,
+        failures: 2,
+    };
+    enc.heal(&mut arena, 0, 4);
+    assert_eq!(
+        (arena.fighters[0].state, arena.fighters[0].hp),
+        (State::Up, 4)
+    );
+    assert_eq!(arena.fighters[0].tally, Tally::default());
+    enc.heal(&mut arena, 0, 100);
+    assert_eq!(arena.fighters[0].hp, 12, "healing stops at the maximum");
+}
+
+#[test]
+fn a_dying_ally_is_stabilised_with_a_dc_10_medicine_check() {
+    let rules = EncounterRules {
+        stabilize: Stabilize::AfterFight,
+        ..Default::default()
+    };
+    let (enc, mut arena) = setup(vec![fighter(), fighter()], vec![goblin()], rules);
+    arena.fighters[0].hp = 0;
+    arena.fighters[0].state = State::Dying;
+    arena.fighters[1].heal_uses = 0; // no Second Wind to spend
+    // Fighter Medicine +1: a 9 + 1 = 10 succeeds.
+    assert!(enc.support(&mut script(&[(9, 20)]), &mut arena, 1, true));
+    assert_eq!(arena.fighters[0].state, State::Stable);
+    arena.fighters[0].state = State::Dying;
+    assert!(enc.support(&mut script(&[(8, 20)]), &mut arena, 1, true));
+    assert_eq!(arena.fighters[0].state, State::Dying, "8 + 1 = 9 fails");
+    // Mid-fight, `after_fight` does not spend the action.
+    assert!(!enc.support(&mut script(&[]), &mut arena, 1, false));
+}
+
+#[test]
+fn resistance_rage_and_immunity_change_damage() {
+    let mut barbarian = template("barbarian-1").unwrap();
+    barbarian.defenses.immune = DamageTypes::of([DamageType::Poison]);
+    let (enc, mut arena) = setup(vec![barbarian], vec![goblin()], EncounterRules::default());
+    assert_eq!(enc.after_defenses(&arena, 0, DamageType::Slashing, 9), 9);
+    arena.fighters[0].raging = true;
+    assert_eq!(enc.after_defenses(&arena, 0, DamageType::Slashing, 9), 4);
+    assert_eq!(enc.after_defenses(&arena, 0, DamageType::Fire, 9), 9);
+    assert_eq!(enc.after_defenses(&arena, 0, DamageType::Poison, 9), 0);
+}
+
+#[test]
+fn a_troll_regenerates_unless_burned() {
+    let troll = bestiary::lookup("troll").unwrap();
+    let (enc, mut arena) = setup(vec![fighter()], vec![troll], EncounterRules::default());
+    let mut out = TrialOutcome::default();
+    let slash = DamageTypes::of([DamageType::Slashing]);
+    enc.deal_total(
+        &mut script(&[]),
+        &mut arena,
+        1,
+        Blow {
+            amount: 84,
+            types: slash,
+            crit: false,
+        },
+        &mut out,
+    );
+    assert_eq!(arena.fighters[1].state, State::Down, "0 HP, not yet dead");
+    // Its turn: regenerates 10 and attacks (3 attacks: d1 target + d20 each, all 1s miss).
+    let misses: Vec<(u64, u64)> = (0..3).flat_map(|_| [(1, 1), (1, 20)]).collect();
+    enc.take_turn(&mut script(&misses), &mut arena, 1, false, &mut out);
+    assert_eq!(
+        (arena.fighters[1].state, arena.fighters[1].hp),
+        (State::Up, 10)
+    );
+    let fire = DamageTypes::of([DamageType::Fire]);
+    enc.deal_total(
+        &mut script(&[]),
+        &mut arena,
+        1,
+        Blow {
+            amount: 10,
+            types: fire,
+            crit: false,
+        },
+        &mut out,
+    );
+    enc.take_turn(&mut script(&[]), &mut arena, 1, false, &mut out);
+    assert_eq!(
+        arena.fighters[1].state,
+        State::Dead,
+        "fire stops regeneration"
+    );
+}
+
+#[test]
+fn monsters_finish_the_downed_only_when_the_policy_says() {
+    let rules = EncounterRules {
+        attack_downed: AttackDowned::Always,
+        ..Default::default()
+    };
+    let (enc, mut arena) = setup(vec![fighter(), fighter()], vec![goblin()], rules);
+    arena.fighters[1].hp = 0;
+    arena.fighters[1].state = State::Dying;
+    assert_eq!(
+        enc.choose_target(&mut script(&[]), &mut arena, 2, Reach::Melee),
+        Some(1)
+    );
+    let (enc, mut arena) = setup(
+        vec![fighter(), fighter()],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    arena.fighters[1].hp = 0;
+    arena.fighters[1].state = State::Dying;
+    assert_eq!(
+        enc.choose_target(&mut script(&[(1, 1)]), &mut arena, 2, Reach::Melee),
+        Some(0)
+    );
+}
+
+#[test]
+fn targeting_policies_pick_as_named() {
+    let rules = EncounterRules {
+        targeting: Targeting::LowestHp,
+        ..Default::default()
+    };
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin(), goblin(), goblin()], rules);
+    arena.fighters[2].hp = 3;
+    assert_eq!(
+        enc.choose_target(&mut script(&[]), &mut arena, 0, Reach::Melee),
+        Some(2)
+    );
+    let rules = EncounterRules {
+        targeting: Targeting::FocusFire,
+        ..Default::default()
+    };
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin(), goblin()], rules);
+    arena.fighters[1].state = State::Dead;
+    assert_eq!(
+        enc.choose_target(&mut script(&[]), &mut arena, 0, Reach::Melee),
+        Some(2)
+    );
+}
+
+#[test]
+fn initiative_ties_go_to_the_higher_modifier_then_the_pcs() {
+    let mut slow = goblin();
+    slow.initiative = 0;
+    let mut f = fighter();
+    f.initiative = 0;
+    let (enc, mut arena) = setup(vec![f], vec![slow, goblin()], EncounterRules::default());
+    for fighter in arena.fighters.iter_mut() {
+        fighter.initiative = 12;
+    }
+    arena.order = vec![0, 1, 2];
+    enc.initiative_order(&mut arena);
+    assert_eq!(
+        arena.order,
+        vec![2, 0, 1],
+        "the +2 goblin first, then the PC, then the +0 goblin"
+    );
+    arena.fighters[1].initiative = 13;
+    enc.initiative_order(&mut arena);
+    assert_eq!(
+        arena.order,
+        vec![1, 2, 0],
+        "a higher total beats any modifier"
+    );
+}
+
+#[test]
+fn a_lost_arm_forces_a_one_handed_attack() {
+    let orc = bestiary::lookup("orc").unwrap(); // greataxe (two-handed), javelin (ranged)
+    let enc = Encounter::new(vec![fighter()], vec![orc], EncounterRules::default());
+    let fallback = &enc.one_handed[1][0];
+    assert!(!fallback.two_handed);
+    assert_eq!(
+        fallback.damage.sides, 8,
+        "no one-handed melee attack: the d12 becomes a d8"
+    );
+}

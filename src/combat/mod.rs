@@ -1,0 +1,12 @@
+//! Combat: parties against monsters under 5e rules, with death saves under
+//! fire and the permanent-wound option (RULES.md §0, §2).
+//!
+//! [`creature`] holds creature statistics as data, [`bestiary`] the SRD
+//! monsters and [`templates`] the PC templates, [`policy`] the tactical
+//! options and [`encounter`] the round loop.
+
+pub mod bestiary;
+pub mod creature;
+pub mod encounter;
+pub mod policy;
+pub mod templates;

@@ -1,0 +1,119 @@
+//! Tactical policies and encounter options: how creatures pick targets,
+//! whether monsters attack downed PCs, when healers heal, what happens
+//! between chained encounters. Each is a scenario option, because tables
+//! play these differently.
+
+use crate::rules::death_saves::DeathSaveRules;
+
+/// How an attacker picks among conscious enemies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Targeting {
+    /// Uniformly at random.
+    #[default]
+    Random,
+    /// The one with the fewest hit points left.
+    LowestHp,
+    /// The one whose Attack action deals the most expected damage.
+    HighestThreat,
+    /// Everyone on a side attacks the same enemy until it drops.
+    FocusFire,
+}
+
+/// Whether monsters attack PCs who are down (dying or stable at 0 HP).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum AttackDowned {
+    /// Only conscious PCs are attacked.
+    #[default]
+    Never,
+    /// Each attack goes to a downed PC within reach with this probability.
+    Sometimes(f64),
+    /// Downed PCs are finished off first.
+    Always,
+}
+
+/// When a creature spends healing on an ally (or itself).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HealWhen {
+    /// Only to bring a dying ally back up (the common "whack-a-mole" play).
+    #[default]
+    Dying,
+    /// Also when an ally is below half its hit points.
+    BelowHalf,
+    /// Never spend healing.
+    Never,
+}
+
+/// When a conscious PC spends its action stabilising a dying ally
+/// (DC 10 Wisdom (Medicine)) if it has no healing to give.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stabilize {
+    /// Never.
+    Never,
+    /// Once no enemy is left standing.
+    #[default]
+    AfterFight,
+    /// Whenever an ally is dying, even mid-fight.
+    Always,
+}
+
+/// What happens to the party between chained encounters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Between {
+    /// A long rest: hit points and resources restored (wounds stay).
+    #[default]
+    LongRest,
+    /// No rest: hit points and resources carry over.
+    NoRest,
+}
+
+/// Options of an encounter chain, shared by every creature in it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EncounterRules {
+    /// Death saves and the permanent-wound option for PCs.
+    pub death_saves: DeathSaveRules,
+    /// Target choice of PCs and monsters.
+    pub targeting: Targeting,
+    /// Whether monsters attack downed PCs.
+    pub attack_downed: AttackDowned,
+    /// When healing is spent.
+    pub heal_when: HealWhen,
+    /// When dying allies are stabilised with Medicine.
+    pub stabilize: Stabilize,
+    /// Massive damage kills outright (RAW).
+    pub massive_damage: bool,
+    /// Rounds after which a fight is called a draw.
+    pub round_cap: u32,
+    /// Overrides every creature's critical range (e.g. 19) when set.
+    pub crit_range: Option<u8>,
+    /// The remaining monsters flee once fewer than this share of them is left standing (0 = never).
+    pub monsters_flee_below: f64,
+    /// Fights in a row within one trial; wounds carry over.
+    pub encounters: u32,
+    /// Rest between them.
+    pub between: Between,
+    /// Permanent wounds impose their effects in later fights of the chain.
+    pub wound_effects: bool,
+}
+
+impl Default for EncounterRules {
+    fn default() -> Self {
+        EncounterRules {
+            death_saves: DeathSaveRules::default(),
+            targeting: Targeting::default(),
+            attack_downed: AttackDowned::default(),
+            heal_when: HealWhen::default(),
+            stabilize: Stabilize::default(),
+            massive_damage: true,
+            round_cap: 50,
+            crit_range: None,
+            monsters_flee_below: 0.0,
+            encounters: 1,
+            between: Between::default(),
+            wound_effects: true,
+        }
+    }
+}

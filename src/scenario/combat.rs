@@ -1,0 +1,322 @@
+//! Schema of `type = "combat"` scenarios: a party, monsters and the
+//! encounter options (see `README.md`, "Combat").
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::creature::RawCreature;
+use super::{Locator, Named, ScenarioError, pick};
+use crate::combat::creature::CreatureSpec;
+use crate::combat::encounter::{Encounter, MAX_PCS};
+use crate::combat::policy::{
+    AttackDowned, Between, EncounterRules, HealWhen, Stabilize, Targeting,
+};
+use crate::dice::RollMode;
+use crate::rules::death_saves::DeathSaveRules;
+use crate::rules::permanent_wounds::{Severity, WoundPolicy, WoundSlots};
+
+/// The `type` value of this schema.
+pub const TYPE_NAME: &str = "combat";
+
+/// `attack_downed` as written.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawAttackDowned {
+    /// Never.
+    Never,
+    /// With probability `attack_downed_chance`.
+    Sometimes,
+    /// Always.
+    Always,
+}
+
+/// One `[options]` or `[[variant]]` table, as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSettings {
+    name: Option<Spanned<String>>,
+    description: Option<String>,
+    party: Option<Spanned<Vec<Spanned<RawCreature>>>>,
+    monsters: Option<Spanned<Vec<Spanned<RawCreature>>>>,
+    targeting: Option<Spanned<Targeting>>,
+    attack_downed: Option<Spanned<RawAttackDowned>>,
+    attack_downed_chance: Option<Spanned<f64>>,
+    heal_when: Option<Spanned<HealWhen>>,
+    stabilize: Option<Spanned<Stabilize>>,
+    massive_damage: Option<Spanned<bool>>,
+    round_cap: Option<Spanned<i64>>,
+    crit_range: Option<Spanned<i64>>,
+    monsters_flee_below: Option<Spanned<f64>>,
+    encounters: Option<Spanned<i64>>,
+    between_encounters: Option<Spanned<Between>>,
+    wound_effects: Option<Spanned<bool>>,
+    wound_policy: Option<Spanned<WoundPolicy>>,
+    existing_wounds: Option<Spanned<Vec<Spanned<Severity>>>>,
+    death_save_dc: Option<Spanned<i64>>,
+    death_save_roll: Option<Spanned<RollMode>>,
+}
+
+impl Named for RawSettings {
+    fn name(&self) -> Option<&Spanned<String>> {
+        self.name.as_ref()
+    }
+    fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+}
+
+fn int(
+    loc: &Locator,
+    v: Option<(&Spanned<i64>, String)>,
+    range: std::ops::RangeInclusive<i64>,
+    default: i64,
+) -> Result<i64, ScenarioError> {
+    let Some((v, field)) = v else {
+        return Ok(default);
+    };
+    if range.contains(v.get_ref()) {
+        return Ok(*v.get_ref());
+    }
+    let key = field.rsplit('.').next().unwrap_or(&field).to_string();
+    Err(loc.error(
+        v.span().start,
+        &field,
+        format!(
+            "{key} must be between {} and {}, got {}",
+            range.start(),
+            range.end(),
+            v.get_ref()
+        ),
+    ))
+}
+
+fn probability(
+    loc: &Locator,
+    v: Option<(&Spanned<f64>, String)>,
+    default: f64,
+) -> Result<f64, ScenarioError> {
+    let Some((v, field)) = v else {
+        return Ok(default);
+    };
+    let p = *v.get_ref();
+    if (0.0..=1.0).contains(&p) {
+        return Ok(p);
+    }
+    let key = field.rsplit('.').next().unwrap_or(&field).to_string();
+    Err(loc.error(
+        v.span().start,
+        &field,
+        format!("{key} is a probability and must be between 0 and 1, got {p}"),
+    ))
+}
+
+fn creatures(
+    loc: &Locator,
+    list: Option<(&Spanned<Vec<Spanned<RawCreature>>>, String)>,
+    party: bool,
+    anchor: usize,
+) -> Result<Vec<CreatureSpec>, ScenarioError> {
+    let key = if party { "party" } else { "monsters" };
+    let Some((list, field)) = list else {
+        return Err(loc.error(
+            anchor,
+            key,
+            format!("a combat scenario needs `{key} = [...]` in [options] or in every variant"),
+        ));
+    };
+    let mut out = Vec::new();
+    for (i, raw) in list.get_ref().iter().enumerate() {
+        let path = format!("{field}[{i}]");
+        let spec = raw.get_ref().build(loc, &path, party)?;
+        let count = raw.get_ref().count(loc, &path)?;
+        for k in 0..count {
+            let mut copy = spec.clone();
+            if count > 1 {
+                copy.name = format!("{}-{}", spec.name, k + 1);
+            }
+            out.push(copy);
+        }
+    }
+    if out.is_empty() {
+        return Err(loc.error(list.span().start, &field, format!("`{key}` is empty")));
+    }
+    if party {
+        if out.len() > MAX_PCS {
+            return Err(loc.error(
+                list.span().start,
+                &field,
+                format!("a party has at most {MAX_PCS} members, got {}", out.len()),
+            ));
+        }
+        for (i, a) in out.iter().enumerate() {
+            if out[..i].iter().any(|b| b.name == a.name) {
+                return Err(loc.error(
+                    list.span().start,
+                    &field,
+                    format!(
+                        "two party members are named `{}`: give each a `name`",
+                        a.name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Validates one variant: `variant` overrides `base` key by key.
+pub fn build(
+    loc: &Locator,
+    base: &RawSettings,
+    variant: &RawSettings,
+    path: &str,
+) -> Result<Encounter, ScenarioError> {
+    let anchor = variant.name.as_ref().map_or(0, |n| n.span().start);
+    let party = creatures(
+        loc,
+        pick(&variant.party, &base.party, path, "party"),
+        true,
+        anchor,
+    )?;
+    let monsters = creatures(
+        loc,
+        pick(&variant.monsters, &base.monsters, path, "monsters"),
+        false,
+        anchor,
+    )?;
+    let get = |v: &Option<Spanned<Targeting>>, b: &Option<Spanned<Targeting>>, k: &str| {
+        pick(v, b, path, k).map_or(Targeting::default(), |(t, _)| *t.get_ref())
+    };
+    let targeting = get(&variant.targeting, &base.targeting, "targeting");
+    let chance = probability(
+        loc,
+        pick(
+            &variant.attack_downed_chance,
+            &base.attack_downed_chance,
+            path,
+            "attack_downed_chance",
+        ),
+        0.5,
+    )?;
+    let attack_downed = match pick(
+        &variant.attack_downed,
+        &base.attack_downed,
+        path,
+        "attack_downed",
+    )
+    .map(|(a, _)| *a.get_ref())
+    {
+        None | Some(RawAttackDowned::Never) => AttackDowned::Never,
+        Some(RawAttackDowned::Sometimes) => AttackDowned::Sometimes(chance),
+        Some(RawAttackDowned::Always) => AttackDowned::Always,
+    };
+    let mut existing = WoundSlots::EMPTY;
+    if let Some((list, field)) = pick(
+        &variant.existing_wounds,
+        &base.existing_wounds,
+        path,
+        "existing_wounds",
+    ) {
+        for (i, w) in list.get_ref().iter().enumerate() {
+            if existing.has(*w.get_ref()) {
+                return Err(loc.error(
+                    w.span().start,
+                    &format!("{field}[{i}]"),
+                    format!(
+                        "`{}` is listed twice: a PC carries at most one wound of each severity",
+                        w.get_ref().name()
+                    ),
+                ));
+            }
+            existing = existing.with(*w.get_ref());
+        }
+    }
+    let defaults = EncounterRules::default();
+    let death_saves = DeathSaveRules {
+        dc: int(
+            loc,
+            pick(
+                &variant.death_save_dc,
+                &base.death_save_dc,
+                path,
+                "death_save_dc",
+            ),
+            1..=30,
+            10,
+        )? as u8,
+        roll: pick(
+            &variant.death_save_roll,
+            &base.death_save_roll,
+            path,
+            "death_save_roll",
+        )
+        .map_or(RollMode::Normal, |(r, _)| *r.get_ref()),
+        wound_policy: pick(
+            &variant.wound_policy,
+            &base.wound_policy,
+            path,
+            "wound_policy",
+        )
+        .map_or(WoundPolicy::Never, |(w, _)| *w.get_ref()),
+        existing_wounds: existing,
+        ..DeathSaveRules::default()
+    };
+    let flag = |v: &Option<Spanned<bool>>, b: &Option<Spanned<bool>>, k: &str, d: bool| {
+        pick(v, b, path, k).map_or(d, |(x, _)| *x.get_ref())
+    };
+    let rules = EncounterRules {
+        death_saves,
+        targeting,
+        attack_downed,
+        heal_when: pick(&variant.heal_when, &base.heal_when, path, "heal_when")
+            .map_or(defaults.heal_when, |(h, _)| *h.get_ref()),
+        stabilize: pick(&variant.stabilize, &base.stabilize, path, "stabilize")
+            .map_or(defaults.stabilize, |(h, _)| *h.get_ref()),
+        massive_damage: flag(
+            &variant.massive_damage,
+            &base.massive_damage,
+            "massive_damage",
+            true,
+        ),
+        round_cap: int(
+            loc,
+            pick(&variant.round_cap, &base.round_cap, path, "round_cap"),
+            1..=1000,
+            50,
+        )? as u32,
+        crit_range: match pick(&variant.crit_range, &base.crit_range, path, "crit_range") {
+            None => None,
+            some => Some(int(loc, some, 2..=20, 20)? as u8),
+        },
+        monsters_flee_below: probability(
+            loc,
+            pick(
+                &variant.monsters_flee_below,
+                &base.monsters_flee_below,
+                path,
+                "monsters_flee_below",
+            ),
+            0.0,
+        )?,
+        encounters: int(
+            loc,
+            pick(&variant.encounters, &base.encounters, path, "encounters"),
+            1..=100,
+            1,
+        )? as u32,
+        between: pick(
+            &variant.between_encounters,
+            &base.between_encounters,
+            path,
+            "between_encounters",
+        )
+        .map_or(defaults.between, |(b, _)| *b.get_ref()),
+        wound_effects: flag(
+            &variant.wound_effects,
+            &base.wound_effects,
+            "wound_effects",
+            true,
+        ),
+    };
+    Ok(Encounter::new(party, monsters, rules))
+}

@@ -1,0 +1,457 @@
+//! Creature tables as written in the bestiary and in combat scenarios, and
+//! their validation into [`CreatureSpec`]s.
+//!
+//! An entry either starts from a base — `creature = "hobgoblin"` (the
+//! bestiary) or `template = "fighter-5"` (the PC templates) — and overrides
+//! fields one by one, or defines a creature from scratch (then `hp`, `ac`
+//! and `attacks` are required).
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{Locator, ScenarioError};
+use crate::combat::creature::{
+    Ability, Attack, Breath, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach,
+    Regeneration, Rider,
+};
+use crate::combat::{bestiary, templates};
+use crate::dice::DiceExpr;
+use crate::rules::damage::{DamageType, DamageTypes, Defenses, Size};
+
+/// Saving-throw modifiers as written (`saves = { str = 1, dex = 2 }`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSaves {
+    str: Option<i64>,
+    dex: Option<i64>,
+    con: Option<i64>,
+    int: Option<i64>,
+    wis: Option<i64>,
+    cha: Option<i64>,
+}
+
+/// Extra damage on a hit, as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRider {
+    dice: Spanned<String>,
+    #[serde(rename = "type")]
+    kind: DamageType,
+    save: Option<Ability>,
+    dc: Option<Spanned<i64>>,
+}
+
+/// One attack, as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAttack {
+    name: Spanned<String>,
+    to_hit: Spanned<i64>,
+    damage: Spanned<String>,
+    #[serde(rename = "type")]
+    kind: DamageType,
+    #[serde(default = "melee")]
+    reach: Reach,
+    #[serde(default)]
+    two_handed: bool,
+    rider: Option<Spanned<RawRider>>,
+}
+
+fn melee() -> Reach {
+    Reach::Melee
+}
+
+/// Once-per-turn extra damage, as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOnce {
+    dice: Spanned<String>,
+    #[serde(rename = "type")]
+    kind: DamageType,
+    uses: Option<Spanned<i64>>,
+}
+
+/// A healing feature, as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawHeal {
+    dice: Spanned<String>,
+    uses: Spanned<i64>,
+    #[serde(default)]
+    bonus_action: bool,
+    #[serde(default = "ally")]
+    target: HealTarget,
+}
+
+fn ally() -> HealTarget {
+    HealTarget::Ally
+}
+
+/// A breath weapon, as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBreath {
+    dice: Spanned<String>,
+    #[serde(rename = "type")]
+    kind: DamageType,
+    save: Ability,
+    dc: Spanned<i64>,
+    recharge: Spanned<i64>,
+    targets: Spanned<i64>,
+}
+
+/// Regeneration, as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRegen {
+    hp: Spanned<i64>,
+    #[serde(default)]
+    stopped_by: Vec<DamageType>,
+}
+
+/// Rage, as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRage {
+    damage_bonus: Spanned<i64>,
+    uses: Spanned<i64>,
+}
+
+/// A creature entry of a bestiary or a `party` / `monsters` list.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCreature {
+    creature: Option<Spanned<String>>,
+    template: Option<Spanned<String>>,
+    count: Option<Spanned<i64>>,
+    name: Option<Spanned<String>>,
+    is_pc: Option<bool>,
+    level: Option<Spanned<i64>>,
+    size: Option<Size>,
+    hp: Option<Spanned<i64>>,
+    start_hp: Option<Spanned<i64>>,
+    ac: Option<Spanned<i64>>,
+    initiative: Option<Spanned<i64>>,
+    saves: Option<RawSaves>,
+    medicine: Option<Spanned<i64>>,
+    resistant: Option<Vec<DamageType>>,
+    immune: Option<Vec<DamageType>>,
+    vulnerable: Option<Vec<DamageType>>,
+    attacks: Option<Vec<Spanned<RawAttack>>>,
+    multiattack: Option<Spanned<Vec<Spanned<String>>>>,
+    crit_range: Option<Spanned<i64>>,
+    once_per_turn: Option<Spanned<RawOnce>>,
+    heal: Option<Spanned<RawHeal>>,
+    potions: Option<Spanned<i64>>,
+    breath: Option<Spanned<RawBreath>>,
+    regeneration: Option<Spanned<RawRegen>>,
+    rage: Option<Spanned<RawRage>>,
+    reckless: Option<bool>,
+}
+
+fn ranged(
+    loc: &Locator,
+    v: &Spanned<i64>,
+    field: &str,
+    range: std::ops::RangeInclusive<i64>,
+) -> Result<i32, ScenarioError> {
+    if range.contains(v.get_ref()) {
+        Ok(*v.get_ref() as i32)
+    } else {
+        Err(loc.error(
+            v.span().start,
+            field,
+            format!(
+                "{} must be between {} and {}, got {}",
+                field.rsplit('.').next().unwrap_or(field),
+                range.start(),
+                range.end(),
+                v.get_ref()
+            ),
+        ))
+    }
+}
+
+fn dice(loc: &Locator, text: &Spanned<String>, field: &str) -> Result<DiceExpr, ScenarioError> {
+    text.get_ref()
+        .parse::<DiceExpr>()
+        .map_err(|e| loc.error(text.span().start, field, e.to_string()))
+}
+
+impl RawCreature {
+    /// How many copies of this creature the entry adds (default 1).
+    pub fn count(&self, loc: &Locator, path: &str) -> Result<usize, ScenarioError> {
+        match &self.count {
+            None => Ok(1),
+            Some(c) => Ok(ranged(loc, c, &format!("{path}.count"), 1..=50)? as usize),
+        }
+    }
+
+    /// Validates the entry into a creature (`party`: PCs by default).
+    pub fn build(
+        &self,
+        loc: &Locator,
+        path: &str,
+        party: bool,
+    ) -> Result<CreatureSpec, ScenarioError> {
+        let at = |key: &str| format!("{path}.{key}");
+        let mut spec = match (&self.template, &self.creature) {
+            (Some(_), Some(c)) => {
+                return Err(loc.error(c.span().start, &at("creature"), "give either `template` or `creature`, not both"));
+            }
+            (Some(t), None) => templates::template(t.get_ref()).ok_or_else(|| {
+                loc.error(
+                    t.span().start,
+                    &at("template"),
+                    format!("unknown PC template `{}`; templates are CLASS-LEVEL with CLASS one of {} and LEVEL 1..={}", t.get_ref(), templates::CLASSES.join(", "), templates::MAX_LEVEL),
+                )
+            })?,
+            (None, Some(c)) => bestiary::lookup(c.get_ref()).ok_or_else(|| {
+                loc.error(
+                    c.span().start,
+                    &at("creature"),
+                    format!("unknown monster `{}`; the bestiary has: {}", c.get_ref(), bestiary::names().join(", ")),
+                )
+            })?,
+            (None, None) => {
+                let required = [("hp", self.hp.is_some()), ("ac", self.ac.is_some()), ("attacks", self.attacks.is_some())];
+                if let Some((key, _)) = required.iter().find(|(_, present)| !present) {
+                    let offset = self.name.as_ref().map_or(0, |n| n.span().start);
+                    return Err(loc.error(
+                        offset,
+                        &at(key),
+                        format!("a creature without `creature = ...` or `template = ...` needs `{key}`"),
+                    ));
+                }
+                CreatureSpec {
+                    name: String::new(),
+                    is_pc: party,
+                    level: 1,
+                    size: Size::Medium,
+                    max_hp: 1,
+                    start_hp: None,
+                    ac: 10,
+                    initiative: 0,
+                    saves: [0; 6],
+                    medicine: 0,
+                    defenses: Defenses::default(),
+                    attacks: Vec::new(),
+                    multiattack: Vec::new(),
+                    crit_range: 20,
+                    once_per_turn: None,
+                    heal: None,
+                    potions: 0,
+                    breath: None,
+                    regeneration: None,
+                    rage: None,
+                    reckless: false,
+                }
+            }
+        };
+        if let Some(n) = &self.name {
+            spec.name = n.get_ref().clone();
+        }
+        if let Some(v) = self.is_pc {
+            spec.is_pc = v;
+        }
+        if let Some(v) = &self.level {
+            spec.level = ranged(loc, v, &at("level"), 1..=20)? as u8;
+        }
+        if let Some(v) = self.size {
+            spec.size = v;
+        }
+        if let Some(v) = &self.hp {
+            spec.max_hp = ranged(loc, v, &at("hp"), 1..=100_000)?;
+        }
+        if let Some(v) = &self.start_hp {
+            let hp = ranged(loc, v, &at("start_hp"), 0..=100_000)?;
+            if hp > spec.max_hp {
+                return Err(loc.error(
+                    v.span().start,
+                    &at("start_hp"),
+                    format!("start_hp {hp} is above the creature's hp {}", spec.max_hp),
+                ));
+            }
+            spec.start_hp = Some(hp);
+        }
+        if let Some(v) = &self.ac {
+            spec.ac = ranged(loc, v, &at("ac"), 0..=40)?;
+        }
+        if let Some(v) = &self.initiative {
+            spec.initiative = ranged(loc, v, &at("initiative"), -10..=20)?;
+        }
+        if let Some(v) = &self.medicine {
+            spec.medicine = ranged(loc, v, &at("medicine"), -10..=20)?;
+        }
+        if let Some(s) = &self.saves {
+            for (i, v) in [s.str, s.dex, s.con, s.int, s.wis, s.cha]
+                .into_iter()
+                .enumerate()
+            {
+                if let Some(v) = v {
+                    spec.saves[i] = v.clamp(-10, 30) as i32;
+                }
+            }
+        }
+        if let Some(v) = &self.resistant {
+            spec.defenses.resistant = DamageTypes::of(v.iter().copied());
+        }
+        if let Some(v) = &self.immune {
+            spec.defenses.immune = DamageTypes::of(v.iter().copied());
+        }
+        if let Some(v) = &self.vulnerable {
+            spec.defenses.vulnerable = DamageTypes::of(v.iter().copied());
+        }
+        if let Some(list) = &self.attacks {
+            spec.attacks = list
+                .iter()
+                .enumerate()
+                .map(|(i, a)| build_attack(loc, a.get_ref(), &format!("{path}.attacks[{i}]")))
+                .collect::<Result<_, _>>()?;
+            spec.multiattack = if spec.attacks.is_empty() {
+                Vec::new()
+            } else {
+                vec![0]
+            };
+        }
+        if let Some(names) = &self.multiattack {
+            spec.multiattack = names
+                .get_ref()
+                .iter()
+                .enumerate()
+                .map(|(i, n)| {
+                    spec.attacks
+                        .iter()
+                        .position(|a| a.name == *n.get_ref())
+                        .ok_or_else(|| {
+                            loc.error(
+                                n.span().start,
+                                &format!("{path}.multiattack[{i}]"),
+                                format!("`{}` is not one of this creature's attacks", n.get_ref()),
+                            )
+                        })
+                })
+                .collect::<Result<_, _>>()?;
+        }
+        if let Some(v) = &self.crit_range {
+            spec.crit_range = ranged(loc, v, &at("crit_range"), 2..=20)? as u8;
+        }
+        if let Some(v) = &self.potions {
+            spec.potions = ranged(loc, v, &at("potions"), 0..=100)? as u8;
+        }
+        if let Some(o) = &self.once_per_turn {
+            let o = o.get_ref();
+            spec.once_per_turn = Some(OncePerTurn {
+                dice: dice(loc, &o.dice, &at("once_per_turn.dice"))?,
+                kind: o.kind,
+                uses: o
+                    .uses
+                    .as_ref()
+                    .map(|u| ranged(loc, u, &at("once_per_turn.uses"), 0..=100))
+                    .transpose()?
+                    .map(|u| u as u8),
+            });
+        }
+        if let Some(h) = &self.heal {
+            let h = h.get_ref();
+            spec.heal = Some(Heal {
+                dice: dice(loc, &h.dice, &at("heal.dice"))?,
+                uses: ranged(loc, &h.uses, &at("heal.uses"), 0..=100)? as u8,
+                bonus_action: h.bonus_action,
+                target: h.target,
+            });
+        }
+        if let Some(b) = &self.breath {
+            let b = b.get_ref();
+            spec.breath = Some(Breath {
+                dice: dice(loc, &b.dice, &at("breath.dice"))?,
+                kind: b.kind,
+                save: (b.save, ranged(loc, &b.dc, &at("breath.dc"), 1..=30)?),
+                recharge: ranged(loc, &b.recharge, &at("breath.recharge"), 1..=6)? as u8,
+                targets: ranged(loc, &b.targets, &at("breath.targets"), 1..=20)? as u8,
+            });
+        }
+        if let Some(r) = &self.regeneration {
+            let r = r.get_ref();
+            spec.regeneration = Some(Regeneration {
+                hp: ranged(loc, &r.hp, &at("regeneration.hp"), 1..=1000)?,
+                stopped_by: DamageTypes::of(r.stopped_by.iter().copied()),
+            });
+        }
+        if let Some(r) = &self.rage {
+            let r = r.get_ref();
+            spec.rage = Some(Rage {
+                damage_bonus: ranged(loc, &r.damage_bonus, &at("rage.damage_bonus"), 0..=10)?,
+                uses: ranged(loc, &r.uses, &at("rage.uses"), 0..=20)? as u8,
+            });
+        }
+        if let Some(v) = self.reckless {
+            spec.reckless = v;
+        }
+        if spec.name.is_empty() {
+            spec.name = path.to_string();
+        }
+        Ok(spec)
+    }
+}
+
+fn build_attack(loc: &Locator, a: &RawAttack, path: &str) -> Result<Attack, ScenarioError> {
+    let rider = match &a.rider {
+        None => None,
+        Some(r) => {
+            let r = r.get_ref();
+            let save = match (r.save, &r.dc) {
+                (Some(ability), Some(dc)) => Some((
+                    ability,
+                    ranged(loc, dc, &format!("{path}.rider.dc"), 1..=30)?,
+                )),
+                (None, None) => None,
+                (_, Some(dc)) => {
+                    return Err(loc.error(
+                        dc.span().start,
+                        &format!("{path}.rider.save"),
+                        "a rider `dc` needs a `save` ability",
+                    ));
+                }
+                (Some(_), None) => {
+                    return Err(loc.error(
+                        r.dice.span().start,
+                        &format!("{path}.rider.dc"),
+                        "a rider `save` needs a `dc`",
+                    ));
+                }
+            };
+            Some(Rider {
+                dice: dice(loc, &r.dice, &format!("{path}.rider.dice"))?,
+                kind: r.kind,
+                save,
+            })
+        }
+    };
+    Ok(Attack {
+        name: a.name.get_ref().clone(),
+        to_hit: ranged(loc, &a.to_hit, &format!("{path}.to_hit"), -10..=30)?,
+        damage: dice(loc, &a.damage, &format!("{path}.damage"))?,
+        kind: a.kind,
+        reach: a.reach,
+        two_handed: a.two_handed,
+        rider,
+    })
+}
+
+/// Parses a bestiary file: one table per creature, keyed by its name.
+pub fn parse_bestiary(file: &str, text: &str) -> Result<Vec<CreatureSpec>, ScenarioError> {
+    let loc = Locator { file, text };
+    let raw: BTreeMap<String, RawCreature> = super::deserialize(&loc, text)?;
+    raw.iter()
+        .map(|(key, c)| {
+            let mut spec = c.build(&loc, key, false)?;
+            if c.name.is_none() {
+                spec.name = key.clone();
+            }
+            Ok(spec)
+        })
+        .collect()
+}

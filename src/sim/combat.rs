@@ -1,0 +1,271 @@
+//! Monte Carlo combat: chains of encounters on common random numbers.
+//!
+//! Trial `t` takes one 64-bit seed from its chunk's stream and every variant
+//! replays a generator seeded with it, so variants that differ only in a
+//! rule see the same dice until the rule changes the course of the fight.
+//! Each metric is accumulated as exact integer moments per variant, plus the
+//! moments of its per-trial difference to the first variant (`_diff`).
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::combat::encounter::{Arena, Encounter, TrialOutcome};
+use crate::engine::accum::{Histogram, IntMoments};
+use crate::engine::stats::{wilson, z_for_level};
+use crate::engine::{Engine, EngineError, Merge, Progress, RunShape};
+use crate::results::{ChartSpec, DistributionRow, Figure, ScenarioResult, thousands};
+use crate::scenario::{ScenarioHeader, Variant};
+
+/// Rounds beyond this share the last bin of the `rounds` distribution.
+pub const ROUNDS_BINS: i64 = 30;
+
+/// A metric of one trial: name and whether it is a 0/1 proportion.
+#[derive(Clone, Debug, PartialEq)]
+struct MetricDef {
+    name: String,
+    proportion: bool,
+}
+
+/// The metric list for a party (per-PC metrics use the PCs' names).
+fn metric_defs(pcs: &[String]) -> Vec<MetricDef> {
+    let p = |name: String| MetricDef {
+        name,
+        proportion: true,
+    };
+    let m = |name: &str| MetricDef {
+        name: name.into(),
+        proportion: false,
+    };
+    let mut defs = vec![
+        p("p_party_win".into()),
+        p("p_timeout".into()),
+        p("p_pc_death".into()),
+        p("p_pc_down".into()),
+        p("p_permanent_wound".into()),
+        p("p_permanent_wound_minor".into()),
+        p("p_permanent_wound_moderate".into()),
+        p("p_permanent_wound_severe".into()),
+        m("mean_pc_deaths"),
+        m("mean_rounds"),
+        m("mean_crits_taken"),
+        m("mean_pc_hp_lost"),
+    ];
+    for pc in pcs {
+        defs.push(p(format!("p_pc_death_{pc}")));
+    }
+    for pc in pcs {
+        defs.push(p(format!("p_pc_down_{pc}")));
+    }
+    defs
+}
+
+/// Metric values of one trial, in [`metric_defs`] order.
+fn values(o: &TrialOutcome, pcs: usize, out: &mut Vec<i64>) {
+    out.clear();
+    let dead = o.pc_dead[..pcs].iter().filter(|&&d| d).count() as i64;
+    let wounds: u32 = o.wounds.iter().sum();
+    out.extend([
+        i64::from(o.party_win),
+        i64::from(o.timed_out),
+        i64::from(dead > 0),
+        i64::from(o.pc_down[..pcs].iter().any(|&d| d)),
+        i64::from(wounds > 0),
+        i64::from(o.wounds[0] > 0),
+        i64::from(o.wounds[1] > 0),
+        i64::from(o.wounds[2] > 0),
+        dead,
+        i64::from(o.rounds),
+        o.pc_crits_taken[..pcs].iter().map(|&c| i64::from(c)).sum(),
+        o.pc_hp_lost[..pcs].iter().sum(),
+    ]);
+    out.extend(o.pc_dead[..pcs].iter().map(|&d| i64::from(d)));
+    out.extend(o.pc_down[..pcs].iter().map(|&d| i64::from(d)));
+}
+
+/// Per-chunk accumulator: per variant, moments of each metric and of its
+/// difference to the first variant, and the rounds histogram.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CombatAcc {
+    metrics: Vec<Vec<IntMoments>>,
+    diffs: Vec<Vec<IntMoments>>,
+    rounds: Vec<Histogram>,
+}
+
+impl CombatAcc {
+    fn new(variants: usize, metrics: usize) -> Self {
+        CombatAcc {
+            metrics: vec![vec![IntMoments::default(); metrics]; variants],
+            diffs: vec![vec![IntMoments::default(); metrics]; variants],
+            rounds: vec![Histogram::new(1, ROUNDS_BINS as usize); variants],
+        }
+    }
+}
+
+impl Merge for CombatAcc {
+    fn merge(&mut self, later: Self) {
+        for (a, b) in self
+            .metrics
+            .iter_mut()
+            .flatten()
+            .zip(later.metrics.iter().flatten())
+        {
+            a.merge(b);
+        }
+        for (a, b) in self
+            .diffs
+            .iter_mut()
+            .flatten()
+            .zip(later.diffs.iter().flatten())
+        {
+            a.merge(b);
+        }
+        for (a, b) in self.rounds.iter_mut().zip(&later.rounds) {
+            a.merge(b);
+        }
+    }
+}
+
+/// Runs one chunk of trials for every variant.
+pub fn simulate_chunk<R: Rng + ?Sized>(
+    variants: &[Variant<Encounter>],
+    rng: &mut R,
+    count: u64,
+    acc: &mut CombatAcc,
+) {
+    let mut arena = Arena::default();
+    let mut base = Vec::new();
+    let mut vals = Vec::new();
+    for _ in 0..count {
+        let seed = rng.next_u64();
+        for (v, variant) in variants.iter().enumerate() {
+            let mut trial_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let outcome = variant.rules.run(&mut trial_rng, &mut arena);
+            values(&outcome, variant.rules.party.len(), &mut vals);
+            if v == 0 {
+                base.clone_from(&vals);
+            }
+            for (i, &x) in vals.iter().enumerate() {
+                acc.metrics[v][i].push(x);
+                if let Some(&b) = base.get(i) {
+                    acc.diffs[v][i].push(x - b);
+                }
+            }
+            acc.rounds[v].add(i64::from(outcome.rounds).clamp(1, ROUNDS_BINS), 1);
+        }
+    }
+}
+
+/// Runs a combat scenario.
+pub fn simulate(
+    header: &ScenarioHeader,
+    variants: &[Variant<Encounter>],
+    engine: &Engine,
+    progress: &dyn Progress,
+) -> Result<ScenarioResult, EngineError> {
+    let names = |v: &Variant<Encounter>| -> Vec<String> {
+        v.rules.party.iter().map(|c| c.name.clone()).collect()
+    };
+    let defs: Vec<Vec<MetricDef>> = variants.iter().map(|v| metric_defs(&names(v))).collect();
+    let widest = defs.iter().map(Vec::len).max().unwrap_or(0);
+    let acc = engine.run(
+        RunShape {
+            trials: header.trials,
+            seed: header.seed,
+        },
+        progress,
+        || CombatAcc::new(variants.len(), widest),
+        |rng, _, n, acc| simulate_chunk(variants, rng, n, acc),
+    )?;
+    let z = z_for_level(header.confidence);
+    let mut figures = Vec::new();
+    let mut distributions = Vec::new();
+    for (v, variant) in variants.iter().enumerate() {
+        for (i, def) in defs[v].iter().enumerate() {
+            let m = &acc.metrics[v][i];
+            let estimate = if def.proportion {
+                wilson(m.sum() as u64, m.count(), z)
+            } else {
+                m.estimate(z)
+            };
+            figures.push(Figure {
+                variant: variant.name.clone(),
+                metric: def.name.clone(),
+                estimate,
+            });
+        }
+        distributions.extend(
+            acc.rounds[v]
+                .shares(z)
+                .into_iter()
+                .map(|(bin, count, share)| DistributionRow {
+                    variant: variant.name.clone(),
+                    distribution: "rounds".into(),
+                    bin,
+                    count,
+                    share,
+                }),
+        );
+    }
+    // Paired differences are defined where a metric means the same in both
+    // variants: always for party-wide metrics, and for per-PC metrics only
+    // when the PC has the same name in the first variant.
+    for (v, variant) in variants.iter().enumerate().skip(1) {
+        for (i, def) in defs[v].iter().enumerate() {
+            if defs[0].get(i) != Some(def) {
+                continue;
+            }
+            figures.push(Figure {
+                variant: variant.name.clone(),
+                metric: format!("{}_diff", def.name),
+                estimate: acc.diffs[v][i].estimate(z),
+            });
+        }
+    }
+    let how = format!("{} trials per variant", thousands(header.trials));
+    let mut per_pc: Vec<(String, String)> = vec![("p_pc_death".into(), "any PC".into())];
+    if let Some(first) = variants.first() {
+        per_pc.extend(
+            first
+                .rules
+                .party
+                .iter()
+                .map(|c| (format!("p_pc_death_{}", c.name), c.name.clone())),
+        );
+    }
+    let charts = vec![
+        ChartSpec::Shares {
+            file: "outcomes".into(),
+            title: format!("{}: fight outcomes ({how})", header.name),
+            x_label: "Outcome of the encounter chain".into(),
+            categories: vec![
+                ("p_party_win".into(), "party wins".into()),
+                ("p_pc_down".into(), "a PC drops".into()),
+                ("p_pc_death".into(), "a PC dies".into()),
+                ("p_permanent_wound".into(), "a permanent wound".into()),
+            ],
+        },
+        ChartSpec::Shares {
+            file: "pc-deaths".into(),
+            title: format!("{}: death rate per PC ({how})", header.name),
+            x_label: "Party member".into(),
+            categories: per_pc,
+        },
+        ChartSpec::Distribution {
+            file: "rounds".into(),
+            title: format!("{}: rounds until the fight is decided ({how})", header.name),
+            distribution: "rounds".into(),
+            x_label: format!("Rounds (count; the last bin is {ROUNDS_BINS} or more)"),
+        },
+    ];
+    Ok(ScenarioResult {
+        scenario: header.name.clone(),
+        description: header.description.clone(),
+        seed: header.seed,
+        trials: header.trials,
+        confidence: header.confidence,
+        variants: variants.iter().map(|v| v.name.clone()).collect(),
+        figures,
+        distributions,
+        charts,
+    })
+}

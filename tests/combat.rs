@@ -1,0 +1,148 @@
+//! Combat end to end: the death-save figures of a lone dying PC match exact
+//! mode, results do not depend on the thread count, and the shipped combat
+//! scenarios run.
+
+use woundsim::engine::stats::z_for_level;
+use woundsim::engine::{Engine, NoProgress};
+use woundsim::rules::death_saves::DeathSaveRules;
+use woundsim::rules::permanent_wounds::WoundPolicy;
+use woundsim::scenario::{self, builtin};
+
+fn lone_dying_pc(policy: &str) -> scenario::Scenario {
+    let text = format!(
+        r#"
+        version = 1
+        name = "lone-dying-pc"
+        type = "combat"
+        trials = 400000
+        seed = 99
+        [options]
+        party = [{{ template = "fighter-1", name = "fighter", start_hp = 0 }}]
+        monsters = [{{ creature = "training_dummy" }}]
+        round_cap = 10
+        wound_policy = "{policy}"
+        "#
+    );
+    scenario::parse("lone.toml", &text).unwrap()
+}
+
+fn exact(rules: &DeathSaveRules) -> [f64; 6] {
+    let p = woundsim::exact::death_saves::solve(rules).probabilities();
+    std::array::from_fn(|r| (r * 5..r * 5 + 5).map(|c| p[c]).sum())
+}
+
+fn check(mc: &woundsim::results::ScenarioResult, metric: &str, expected: f64) {
+    let f = mc.figure("base", metric).unwrap();
+    let sigma = (expected * (1.0 - expected) / mc.trials as f64).sqrt();
+    assert!(
+        (f.estimate.value - expected).abs() <= 4.5 * sigma + 1e-12,
+        "{metric}: Monte Carlo {} vs exact {expected}",
+        f.estimate.value
+    );
+}
+
+#[test]
+fn a_lone_dying_pc_matches_exact_death_saves() {
+    let engine = Engine::new(2).unwrap();
+    let mc = woundsim::sim::simulate(&lone_dying_pc("never"), &engine, &NoProgress).unwrap();
+    let e = exact(&DeathSaveRules::default());
+    check(&mc, "p_pc_death", e[0]);
+    check(&mc, "p_pc_death_fighter", e[0]);
+    assert_eq!(mc.figure("base", "p_pc_down").unwrap().estimate.value, 1.0);
+}
+
+#[test]
+fn a_lone_dying_pc_takes_permanent_wounds_as_exact_mode_says() {
+    let engine = Engine::new(2).unwrap();
+    let mc = woundsim::sim::simulate(&lone_dying_pc("accept_least_severe"), &engine, &NoProgress)
+        .unwrap();
+    let e = exact(&DeathSaveRules {
+        wound_policy: WoundPolicy::AcceptLeastSevere,
+        ..Default::default()
+    });
+    check(&mc, "p_pc_death", 0.0);
+    check(&mc, "p_permanent_wound_minor", e[3]);
+    check(&mc, "p_permanent_wound_moderate", e[4]);
+    check(&mc, "p_permanent_wound_severe", e[5]);
+}
+
+#[test]
+fn combat_results_do_not_depend_on_threads() {
+    let mut s = builtin::find("combat-hobgoblins").unwrap().unwrap();
+    s.header.trials = 70_000; // two chunks
+    let one = woundsim::sim::simulate(&s, &Engine::new(1).unwrap(), &NoProgress).unwrap();
+    let three = woundsim::sim::simulate(&s, &Engine::new(3).unwrap(), &NoProgress).unwrap();
+    assert_eq!(one.figures.len(), three.figures.len());
+    for (a, b) in one.figures.iter().zip(&three.figures) {
+        assert_eq!(a.metric, b.metric);
+        assert_eq!(
+            a.estimate.value.to_bits(),
+            b.estimate.value.to_bits(),
+            "{}",
+            a.metric
+        );
+        assert_eq!(
+            a.estimate.low.to_bits(),
+            b.estimate.low.to_bits(),
+            "{}",
+            a.metric
+        );
+    }
+    assert_eq!(one.distributions, three.distributions);
+}
+
+#[test]
+fn shipped_combat_scenarios_run_and_are_sane() {
+    let engine = Engine::new(2).unwrap();
+    let z = z_for_level(0.95);
+    assert!(z > 1.9);
+    for mut s in builtin::all()
+        .unwrap()
+        .into_iter()
+        .filter(|s| s.kind() == "combat")
+    {
+        s.header.trials = 3_000;
+        let r = woundsim::sim::simulate(&s, &engine, &NoProgress).unwrap();
+        for f in &r.figures {
+            assert!(
+                f.estimate.value.is_finite(),
+                "{}/{}/{}",
+                r.scenario,
+                f.variant,
+                f.metric
+            );
+            if f.metric.starts_with("p_") && !f.metric.ends_with("_diff") {
+                assert!((0.0..=1.0).contains(&f.estimate.value));
+            }
+        }
+        // Permanent wounds never raise the death rate against RAW on the same rolls.
+        if let Some(d) = r.figure("permanent-wounds", "p_pc_death_diff") {
+            assert!(
+                d.estimate.value <= 0.0,
+                "{}: {}",
+                r.scenario,
+                d.estimate.value
+            );
+        }
+    }
+}
+
+#[test]
+fn more_hobgoblins_kill_more_pcs() {
+    let mut s = builtin::find("combat-difficulty").unwrap().unwrap();
+    s.header.trials = 20_000;
+    let r = woundsim::sim::simulate(&s, &Engine::new(2).unwrap(), &NoProgress).unwrap();
+    let deaths: Vec<f64> = r
+        .variants
+        .iter()
+        .map(|v| r.figure(v, "mean_pc_deaths").unwrap().estimate.value)
+        .collect();
+    assert!(deaths.windows(2).all(|w| w[0] < w[1]), "{deaths:?}");
+}
+
+#[test]
+fn exact_mode_refuses_combat() {
+    let s = builtin::find("combat-ogres").unwrap().unwrap();
+    let err = woundsim::exact::solve(&s).unwrap_err().to_string();
+    assert!(err.contains("have no exact solution"), "{err}");
+}
