@@ -2,6 +2,8 @@
 //! closed forms for the sub-models small enough to solve.
 
 pub mod death_saves;
+pub mod festering;
+pub mod injuries;
 
 use crate::results::ScenarioResult;
 use crate::scenario::{Model, Scenario};
@@ -21,5 +23,7 @@ pub fn solve(scenario: &Scenario) -> ScenarioResult {
                 crate::sim::death_saves::exact_figures(variants, &solved);
             crate::sim::death_saves::finish(&header, variants, figures, distributions)
         }
+        Model::Injuries(variants) => injuries::solve(&header, variants),
+        Model::Festering(variants) => crate::sim::festering::exact(&header, variants),
     }
 }

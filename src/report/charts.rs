@@ -1,8 +1,12 @@
-//! Charts (plotters): grouped bars with interval whiskers, as PNG and SVG.
+//! Charts (plotters): grouped bars with interval whiskers, horizontal bars
+//! ([`hbars`]) and line charts with interval bands ([`lines`]), as PNG and SVG.
 //!
 //! Text is drawn with DejaVu Sans embedded in the binary (the `dejavu`
 //! crate), registered with plotters' pure-Rust `ab_glyph` font backend, so
 //! no system font or font library is needed.
+
+mod hbars;
+mod lines;
 
 use std::sync::OnceLock;
 
@@ -109,6 +113,17 @@ impl GroupedBars {
                 };
                 (file.clone(), bars)
             }
+            ChartSpec::Bars { file, .. } | ChartSpec::Lines { file, .. } => (
+                file.clone(),
+                GroupedBars {
+                    title: String::new(),
+                    x_label: String::new(),
+                    y_label: String::new(),
+                    groups: Vec::new(),
+                    series: Vec::new(),
+                    show_intervals: false,
+                },
+            ),
             ChartSpec::Distribution {
                 file,
                 title,
@@ -261,6 +276,72 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// One chart of any kind, ready to draw.
+enum Drawing {
+    Grouped(GroupedBars),
+    Bars(hbars::HBars),
+    Lines(lines::Lines),
+}
+
+impl Drawing {
+    fn from_spec(result: &ScenarioResult, spec: &ChartSpec) -> (String, Drawing) {
+        match spec {
+            ChartSpec::Bars {
+                file,
+                title,
+                value_label,
+                categories,
+                percent,
+            } => (
+                file.clone(),
+                Drawing::Bars(hbars::HBars::new(
+                    result,
+                    title,
+                    value_label,
+                    categories,
+                    *percent,
+                )),
+            ),
+            ChartSpec::Lines {
+                file,
+                title,
+                x_label,
+                y_label,
+                variants,
+                points,
+                percent,
+            } => (
+                file.clone(),
+                Drawing::Lines(lines::Lines::new(
+                    result, title, x_label, y_label, variants, points, *percent,
+                )),
+            ),
+            _ => {
+                let (file, bars) = GroupedBars::from_spec(result, spec);
+                (file, Drawing::Grouped(bars))
+            }
+        }
+    }
+
+    fn size(&self) -> (u32, u32) {
+        match self {
+            Drawing::Bars(b) => b.size(),
+            _ => SIZE,
+        }
+    }
+
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        match self {
+            Drawing::Grouped(g) => g.draw(root),
+            Drawing::Bars(b) => b.draw(root),
+            Drawing::Lines(l) => l.draw(root),
+        }
+    }
+}
+
 /// Renders every chart of a result.
 pub fn render(result: &ScenarioResult) -> Result<Vec<RenderedChart>, ChartError> {
     ensure_fonts().map_err(|reason| ChartError {
@@ -269,27 +350,28 @@ pub fn render(result: &ScenarioResult) -> Result<Vec<RenderedChart>, ChartError>
     })?;
     let mut out = Vec::new();
     for spec in &result.charts {
-        let (file, bars) = GroupedBars::from_spec(result, spec);
+        let (file, bars) = Drawing::from_spec(result, spec);
+        let size = bars.size();
         let fail = |reason: String| ChartError {
             chart: format!("{}/{file}", result.scenario),
             reason,
         };
         let mut svg = String::new();
         {
-            let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+            let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
             bars.draw(&root).map_err(|e| fail(e.to_string()))?;
         }
-        let mut pixels = vec![0u8; (SIZE.0 * SIZE.1 * 3) as usize];
+        let mut pixels = vec![0u8; (size.0 * size.1 * 3) as usize];
         {
-            let root = BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area();
+            let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
             bars.draw(&root).map_err(|e| fail(e.to_string()))?;
         }
         let mut png = Vec::new();
         image::ImageEncoder::write_image(
             image::codecs::png::PngEncoder::new(&mut png),
             &pixels,
-            SIZE.0,
-            SIZE.1,
+            size.0,
+            size.1,
             image::ColorType::Rgb8,
         )
         .map_err(|e| fail(e.to_string()))?;

@@ -4,4 +4,7 @@
 //! validated value with pure functions that resolve it.
 
 pub mod death_saves;
+pub mod festering;
+pub mod healing;
+pub mod lingering;
 pub mod permanent_wounds;

@@ -11,6 +11,9 @@
 pub mod builtin;
 pub mod death_saves;
 pub mod error;
+pub mod festering;
+pub mod injuries;
+pub mod injury_table;
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -57,6 +60,10 @@ pub struct Variant<R> {
 pub enum Model {
     /// `type = "death_saves"`: death-save sequences, optionally with permanent wounds.
     DeathSaves(Vec<Variant<DeathSaveRules>>),
+    /// `type = "injuries"`: lingering injuries from crits and fumbles, and their healing cost.
+    Injuries(Vec<Variant<injuries::InjuryScenario>>),
+    /// `type = "festering"`: the festering-wound tending process.
+    Festering(Vec<Variant<festering::FesteringScenario>>),
 }
 
 /// A validated scenario.
@@ -75,6 +82,8 @@ impl Scenario {
     pub fn kind(&self) -> &'static str {
         match self.model {
             Model::DeathSaves(_) => death_saves::TYPE_NAME,
+            Model::Injuries(_) => injuries::TYPE_NAME,
+            Model::Festering(_) => festering::TYPE_NAME,
         }
     }
 
@@ -82,6 +91,8 @@ impl Scenario {
     pub fn variant_names(&self) -> Vec<&str> {
         match &self.model {
             Model::DeathSaves(v) => v.iter().map(|v| v.name.as_str()).collect(),
+            Model::Injuries(v) => v.iter().map(|v| v.name.as_str()).collect(),
+            Model::Festering(v) => v.iter().map(|v| v.name.as_str()).collect(),
         }
     }
 }
@@ -142,6 +153,26 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 model: Model::DeathSaves(variants),
             })
         }
+        injuries::TYPE_NAME => {
+            let raw: RawScenario<injuries::RawSettings> = deserialize(&loc, text)?;
+            let header = raw.header(&loc)?;
+            let variants = raw.variants(&loc, injuries::build)?;
+            Ok(Scenario {
+                source: file.to_string(),
+                header,
+                model: Model::Injuries(variants),
+            })
+        }
+        festering::TYPE_NAME => {
+            let raw: RawScenario<festering::RawSettings> = deserialize(&loc, text)?;
+            let header = raw.header(&loc)?;
+            let variants = raw.variants(&loc, festering::build)?;
+            Ok(Scenario {
+                source: file.to_string(),
+                header,
+                model: Model::Festering(variants),
+            })
+        }
         other => Err(loc.error(
             kind.span().start,
             "type",
@@ -154,7 +185,11 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
 }
 
 /// Scenario types this build knows.
-pub const TYPES: [&str; 1] = [death_saves::TYPE_NAME];
+pub const TYPES: [&str; 3] = [
+    death_saves::TYPE_NAME,
+    injuries::TYPE_NAME,
+    festering::TYPE_NAME,
+];
 
 /// Deserializes with the field path of any error and its place in the file.
 fn deserialize<T: DeserializeOwned>(loc: &Locator, text: &str) -> Result<T, ScenarioError> {

@@ -2,6 +2,9 @@
 //! into trials on the engine and trial counts into figures.
 
 pub mod death_saves;
+pub mod festering;
+pub mod injuries;
+pub mod quantile;
 
 use crate::engine::{Engine, EngineError, Progress};
 use crate::results::ScenarioResult;
@@ -16,6 +19,12 @@ pub fn simulate(
     match &scenario.model {
         Model::DeathSaves(variants) => {
             death_saves::simulate(&scenario.header, variants, engine, progress)
+        }
+        Model::Injuries(variants) => {
+            injuries::simulate(&scenario.header, variants, engine, progress)
+        }
+        Model::Festering(variants) => {
+            festering::simulate(&scenario.header, variants, engine, progress)
         }
     }
 }
