@@ -87,7 +87,7 @@ impl HBars {
             .iter()
             .flat_map(|(_, v)| v.iter().map(|e| e.high.max(e.value)))
             .fold(0.0f64, f64::max);
-        let x_max = if top > 0.0 { top * 1.08 } else { 1.0 };
+        let x_max = if top > 0.0 { top * 1.12 } else { 1.0 };
         let rows = self.rows.len().max(1);
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, (FONT, 24).into_font().style(FontStyle::Bold))
@@ -146,7 +146,7 @@ impl HBars {
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
+            .position(SeriesLabelPosition::UpperRight)
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .label_font((FONT, 17))
