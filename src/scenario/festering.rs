@@ -113,14 +113,25 @@ fn magic(loc: &Locator, s: &RawSettings, path: &str) -> Result<MagicArrival, Sce
         + usize::from(s.magic_daily_chance.is_some());
     if count > 1 {
         let at = [
-            s.magic_after_days.as_ref().map(|v| v.span().start),
-            s.magic_between_days.as_ref().map(|v| v.span().start),
-            s.magic_daily_chance.as_ref().map(|v| v.span().start),
+            s.magic_after_days
+                .as_ref()
+                .map(|v| (v.span().start, "magic_after_days")),
+            s.magic_between_days
+                .as_ref()
+                .map(|v| (v.span().start, "magic_between_days")),
+            s.magic_daily_chance
+                .as_ref()
+                .map(|v| (v.span().start, "magic_daily_chance")),
         ];
-        let at = at.iter().flatten().max().copied().unwrap_or(0);
+        let (at, key) = at
+            .iter()
+            .flatten()
+            .max()
+            .copied()
+            .unwrap_or((0, "magic_after_days"));
         return Err(loc.error(
             at,
-            &format!("{path}.magic_after_days"),
+            &format!("{path}.{key}"),
             "give at most one of `magic_after_days`, `magic_between_days`, `magic_daily_chance`",
         ));
     }

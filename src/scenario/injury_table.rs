@@ -371,12 +371,19 @@ fn check_cover(
         for d in e.low..=e.high {
             let slot = &mut owner[usize::from(d) - 1];
             if let Some(other) = *slot {
+                // Blame the entry the scenario wrote (an override), not a built-in one.
+                let (blamed, at, field, by) = if field.is_empty() {
+                    let (o, o_at, o_field) = &entries[other];
+                    (o, *o_at, o_field.as_str(), &e.id)
+                } else {
+                    (e, *at, field.as_str(), &entries[other].0.id)
+                };
                 return Err(loc.error(
-                    *at,
+                    at,
                     field,
                     format!(
-                        "d100 result {d} of `{}` is already covered by `{}`: the ranges must cover 1-100 exactly once",
-                        e.id, entries[other].0.id
+                        "d100 result {d} of `{}` is also covered by `{by}`: the ranges must cover 1-100 exactly once",
+                        blamed.id
                     ),
                 ));
             }
@@ -392,8 +399,12 @@ fn check_cover(
             table_at,
             table_field,
             format!(
-                "d100 results {}-{end} are not covered by any entry: the ranges must cover 1-100 exactly once",
-                gap + 1
+                "d100 {} not covered by any entry: the ranges must cover 1-100 exactly once",
+                if gap + 1 == end {
+                    format!("result {end} is")
+                } else {
+                    format!("results {}-{end} are", gap + 1)
+                }
             ),
         ));
     }

@@ -235,7 +235,9 @@ pub fn simulate(
                 wilson(a.curve_deaths[k], a.n, z),
             );
         }
-        for (name, hist) in [("max_hp_lost", &a.loss), ("days_until_closed", &a.closed)] {
+        // Days until closed: among closed wounds only (absent if none closed).
+        let closed_rows = Some(("days_until_closed", &a.closed)).filter(|_| a.closed.total() > 0);
+        for (name, hist) in std::iter::once(("max_hp_lost", &a.loss)).chain(closed_rows) {
             rows.extend(
                 hist.shares(z)
                     .into_iter()
@@ -306,7 +308,9 @@ pub fn exact(header: &ScenarioHeader, variants: &[Variant<FesteringScenario>]) -
                 solve_one(&variant.rules.rules, h).p_death,
             );
         }
-        for (name, pmf) in [("max_hp_lost", &e.loss), ("days_until_closed", &e.closed)] {
+        let conditional: Vec<f64> = e.closed.iter().map(|p| p / closed_mass).collect();
+        let closed_rows = Some(("days_until_closed", &conditional)).filter(|_| closed_mass > 0.0);
+        for (name, pmf) in std::iter::once(("max_hp_lost", &e.loss)).chain(closed_rows) {
             rows.extend(pmf.iter().enumerate().map(|(bin, &p)| DistributionRow {
                 variant: variant.name.clone(),
                 distribution: name.into(),
