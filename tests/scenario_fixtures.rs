@@ -37,7 +37,9 @@ fn good_fixture_keys_reach_the_rules() {
     let s = scenario::load_file(&path).unwrap();
     assert_eq!(s.header.seed, u64::MAX);
     assert_eq!(s.header.confidence, 0.99);
-    let scenario::Model::DeathSaves(v) = &s.model;
+    let scenario::Model::DeathSaves(v) = &s.model else {
+        panic!("full.toml is a death_saves scenario");
+    };
     let (base, over) = (&v[0].rules, &v[1].rules);
     assert_eq!(
         (base.dc, base.save_bonus, base.roll),

@@ -229,7 +229,7 @@ pub fn build(
     )?;
     let roll = pick(&variant.roll, &base.roll, path, "roll").map_or(d.roll, |(r, _)| *r.get_ref());
     let tended =
-        pick(&variant.tended, &base.tended, path, "tended").map_or(true, |(r, _)| *r.get_ref());
+        pick(&variant.tended, &base.tended, path, "tended").is_none_or(|(r, _)| *r.get_ref());
     let timing =
         pick(&variant.timing, &base.timing, path, "timing").map_or(d.timing, |(r, _)| *r.get_ref());
     let lost_hp = pick(&variant.lost_hp, &base.lost_hp, path, "lost_hp")

@@ -130,9 +130,9 @@ pub struct RawSettings {
     day_value_gp: Option<Spanned<f64>>,
     restoration_reading: Option<Spanned<RestorationReading>>,
     potion_price_gp: Option<Spanned<f64>>,
-    services: Option<Spanned<BTreeMap<String, Spanned<f64>>>>,
-    materials: Option<Spanned<BTreeMap<String, Spanned<f64>>>>,
-    item_prices: Option<Spanned<BTreeMap<String, Spanned<f64>>>>,
+    services: Option<PriceMap>,
+    materials: Option<PriceMap>,
+    item_prices: Option<PriceMap>,
 }
 
 impl Named for RawSettings {
@@ -174,10 +174,13 @@ fn spell_named(loc: &Locator, name: &str, at: usize, field: &str) -> Result<usiz
     })
 }
 
+/// A `{ name = gp }` table as written.
+type PriceMap = Spanned<BTreeMap<String, Spanned<f64>>>;
+
 /// Applies a `{ spell = gp }` map over a price list.
 fn spell_prices(
     loc: &Locator,
-    map: Option<(&Spanned<BTreeMap<String, Spanned<f64>>>, String)>,
+    map: Option<(&PriceMap, String)>,
     list: &mut Vec<(usize, f64)>,
 ) -> Result<(), ScenarioError> {
     let Some((map, field)) = map else {

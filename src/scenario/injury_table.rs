@@ -109,7 +109,7 @@ pub fn build(
                 .enumerate()
                 .map(|(i, e)| {
                     let field = format!("{path}[{i}]");
-                    convert(loc, e, &field, None).map(|(inj, off, f)| (inj, off, f))
+                    convert(loc, e, &field, None)
                 })
                 .collect::<Result<Vec<_>, _>>()?
         }
