@@ -424,6 +424,21 @@ impl Injury {
     }
 }
 
+impl Cure {
+    /// A short human description, e.g. `Medicine DC 15 + 30 days rest`.
+    pub fn describe(&self) -> String {
+        match self {
+            Cure::Magic { class } => class.name().replace('_', " "),
+            Cure::Rest { days } => format!("{days} days rest"),
+            Cure::MedicineAndRest { dc, days } => format!("Medicine DC {dc} + {days} days rest"),
+            Cure::Tending { dc, successes } => {
+                format!("tending (Medicine DC {dc} daily, {successes} successes)")
+            }
+            Cure::ReplaceItem => "replace the item".into(),
+        }
+    }
+}
+
 /// A validated injury table: entries in d100 order covering 1..=100 once,
 /// and the injury chance per triggering event.
 #[derive(Clone, Debug, PartialEq)]
@@ -469,6 +484,33 @@ impl InjuryTable {
     /// The entry with this id.
     pub fn entry(&self, id: &str) -> Option<&Injury> {
         self.entries.iter().find(|e| e.id == id)
+    }
+
+    /// One line per entry: d100 range, name, id, cures (for `woundsim list`).
+    pub fn describe(&self) -> Vec<String> {
+        self.entries
+            .iter()
+            .map(|e| {
+                let cures: Vec<String> = e.cures.iter().map(Cure::describe).collect();
+                format!(
+                    "{:>3}-{:<3} {:<22} {:<20} cure: {}{}",
+                    e.low,
+                    e.high,
+                    e.name,
+                    e.id,
+                    if cures.is_empty() {
+                        "none".to_string()
+                    } else {
+                        cures.join(" | ")
+                    },
+                    if e.is_permanent() {
+                        "  [permanent]"
+                    } else {
+                        ""
+                    }
+                )
+            })
+            .collect()
     }
 }
 
