@@ -6,5 +6,7 @@
 pub mod death_saves;
 pub mod festering;
 pub mod healing;
+pub mod injury_tags;
 pub mod lingering;
 pub mod permanent_wounds;
+pub mod prices;
