@@ -174,3 +174,99 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn good_fixture_keys_reach_the_rules() {
+    use woundsim::dice::RollMode;
+    use woundsim::rules::festering::{LostHp, MagicArrival, Timing};
+    use woundsim::rules::healing::{RestorationReading, spell_index};
+    use woundsim::rules::lingering::{AppliesTo, Side};
+    let load = |name: &str| {
+        scenario::load_file(
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/scenarios/good")
+                .join(name),
+        )
+        .unwrap()
+    };
+    let s = load("injuries-own-table.toml");
+    let scenario::Model::Injuries(v) = &s.model else {
+        panic!("an injuries scenario");
+    };
+    let m = &v[0].rules;
+    assert_eq!(
+        (m.side, m.trigger.applies_to),
+        (Side::Monster, AppliesTo::Monsters)
+    );
+    assert_eq!(
+        (m.attacks_made, m.attacks_received, m.encounters),
+        (2, 4, 10)
+    );
+    assert_eq!((m.crit_range, m.hit_need, m.crit_needs_hit), (19, 8, true));
+    assert_eq!(
+        (m.attack_roll, m.attacked_with),
+        (RollMode::Disadvantage, RollMode::Advantage)
+    );
+    assert!(m.trigger.on_crit_hit && !m.trigger.on_crit_miss && v[1].rules.trigger.on_crit_miss);
+    assert_eq!((m.table.chance, v[1].rules.table.chance), (0.25, 0.5));
+    assert_eq!(m.table.entries.len(), 4);
+    assert_eq!(m.table.entries[m.table.lookup(95)].id, "shattered_gear");
+    let r = &m.resources;
+    assert_eq!(r.spell_slots, [4, 2, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(
+        r.healer_spells,
+        vec![
+            spell_index("cure_wounds").unwrap(),
+            spell_index("lesser_restoration").unwrap()
+        ]
+    );
+    assert_eq!(
+        (r.potions, r.temple, r.market, r.medicine_bonus, r.max_hp),
+        (2, true, false, Some(4), 40)
+    );
+    assert_eq!(
+        (r.day_value_gp, r.restoration_reading),
+        (1.5, RestorationReading::LesserRestoration)
+    );
+    let p = &m.prices;
+    assert_eq!((p.potion_of_healing, p.items), (75.0, [30.0, 60.0, 1.0]));
+    assert!(
+        p.services
+            .contains(&(spell_index("cure_wounds").unwrap(), 25.0))
+    );
+    assert!(
+        p.services
+            .contains(&(spell_index("regenerate").unwrap(), 8000.0))
+    );
+    assert!(
+        p.materials
+            .contains(&(spell_index("lesser_restoration").unwrap(), 50.0))
+    );
+
+    let s = load("festering-full.toml");
+    let scenario::Model::Festering(v) = &s.model else {
+        panic!("a festering scenario");
+    };
+    let f = &v[0].rules;
+    assert_eq!(f.curve, vec![10, 20, 40]);
+    let r = f.rules;
+    assert_eq!(
+        (
+            r.medicine_bonus,
+            r.dc,
+            r.roll,
+            r.successes,
+            r.hp_per_day,
+            r.max_hp
+        ),
+        (3, 14, RollMode::Advantage, 8, 2, 30)
+    );
+    assert_eq!(
+        (r.timing, r.lost_hp, r.tended),
+        (Timing::AfterFirstDay, LostHp::UntilMagicalHealing, true)
+    );
+    assert_eq!(r.magic, MagicArrival::Daily(0.1));
+    assert_eq!(v[1].rules.rules.magic, MagicArrival::Fixed(6));
+    assert_eq!(v[2].rules.rules.magic, MagicArrival::Uniform(2, 9));
+    assert_eq!(v[2].rules.rules.roll, RollMode::Disadvantage);
+}
