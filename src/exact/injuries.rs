@@ -13,7 +13,7 @@
 use crate::dice::RollMode;
 use crate::engine::stats::Estimate;
 use crate::results::{Figure, ScenarioResult};
-use crate::rules::healing::Expected;
+use crate::rules::healing::{Expected, Remedy};
 use crate::rules::lingering::CureClass;
 use crate::scenario::injuries::InjuryScenario;
 use crate::scenario::{ScenarioHeader, Variant};
@@ -167,6 +167,12 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<InjuryScenario>]) -> S
             );
         }
         if may_injure {
+            for (k, kind) in Remedy::KINDS.iter().enumerate() {
+                push(
+                    format!("p_remedy_{kind}"),
+                    share(&|i| f64::from(u8::from(c.plans[i].remedy().kind() == k))),
+                );
+            }
             for class in CureClass::ALL {
                 push(
                     format!("p_cure_class_{}", class.name()),

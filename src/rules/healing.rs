@@ -94,6 +94,36 @@ pub enum Remedy {
     None,
 }
 
+impl Remedy {
+    /// Kinds of remedy, in report order (metric names `p_remedy_<kind>`).
+    pub const KINDS: [&'static str; 9] = [
+        "healer_spell",
+        "temple_service",
+        "potion_carried",
+        "potion_bought",
+        "rest",
+        "medicine_and_rest",
+        "tending",
+        "replace_item",
+        "none",
+    ];
+
+    /// Index of this remedy's kind in [`Remedy::KINDS`].
+    pub fn kind(self) -> usize {
+        match self {
+            Remedy::HealerSpell(_) => 0,
+            Remedy::TempleSpell(_) => 1,
+            Remedy::CarriedPotion => 2,
+            Remedy::BoughtPotion => 3,
+            Remedy::Rest => 4,
+            Remedy::MedicineAndRest => 5,
+            Remedy::Tending => 6,
+            Remedy::ReplaceItem => 7,
+            Remedy::None => 8,
+        }
+    }
+}
+
 /// How one entry gets cured under the resources: the cheapest remedy.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Plan {

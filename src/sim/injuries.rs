@@ -24,7 +24,7 @@ use crate::engine::accum::Moments;
 use crate::engine::stats::{Estimate, wilson, z_for_level};
 use crate::engine::{Engine, EngineError, Merge, Progress, RunShape};
 use crate::results::{ChartSpec, Figure, ScenarioResult};
-use crate::rules::healing::Plan;
+use crate::rules::healing::{Plan, Remedy};
 use crate::rules::lingering::{CureClass, Effect, InjuryTable};
 use crate::scenario::injuries::InjuryScenario;
 use crate::scenario::{ScenarioHeader, Variant};
@@ -374,6 +374,16 @@ pub fn simulate(
                 format!("p_second_{}_per_encounter", t.entries[e].id),
                 wilson(a.enc_second[k], a.encounters, z),
             );
+        }
+        for (k, kind) in Remedy::KINDS.iter().enumerate().filter(|_| injuries > 0) {
+            let n = c
+                .plans
+                .iter()
+                .zip(&a.entry)
+                .filter(|(p, _)| p.remedy().kind() == k)
+                .map(|(_, n)| n)
+                .sum();
+            push(format!("p_remedy_{kind}"), wilson(n, injuries, z));
         }
         for class in CureClass::ALL.into_iter().filter(|_| injuries > 0) {
             let n = t
