@@ -73,8 +73,9 @@ pub fn rates(m: &InjuryScenario) -> [f64; 5] {
     let fumble = natural_chance(m.attack_roll, |n| n == 1);
     let crit = natural_chance(m.attacked_with, |n| m.is_crit(n));
     let hit = natural_chance(m.attacked_with, |n| m.is_hit(n));
+    let trigger_miss = natural_chance(m.attack_roll, |n| m.is_trigger_miss(n));
     let a = if m.applies() && m.trigger.on_crit_miss {
-        fumble
+        trigger_miss
     } else {
         0.0
     };

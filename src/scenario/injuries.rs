@@ -12,6 +12,8 @@
 //! crit_range = 20                # lowest natural that crits against it, 2..=20
 //! hit_chance = 0.6               # one d20's chance to hit it, 0.05..=0.95 in steps of 0.05
 //! crit_needs_hit = false         # true: a natural in the crit range must also hit
+//! miss_trigger = "natural_1"     # natural_1 (a critical miss) | any_miss (the seed's other reading)
+//! own_hit_chance = 0.6           # its own attacks' d20 chance to hit (for any_miss)
 //! attack_roll = "normal"         # its own attack rolls: normal | advantage | disadvantage
 //! attacked_with = "normal"       # attacks it receives
 //! on_crit_hit = true             # a critical hit taken can injure it
@@ -65,6 +67,21 @@ pub const CLERIC_SPELLS: [&str; 5] = [
     "regenerate",
 ];
 
+/// Which of the creature's own attack rolls can injure it. The seed says
+/// "при критическом попадании или промахе" — "on a critical hit or miss";
+/// RULES.md reads a critical miss (natural 1), but "or a miss" (any miss)
+/// is a grammatical reading too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissTrigger {
+    /// A natural 1 (RULES.md default).
+    #[default]
+    #[serde(rename = "natural_1")]
+    Natural1,
+    /// Any miss: a natural 1, or a roll below what it needs to hit.
+    AnyMiss,
+}
+
 /// One variant's validated model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InjuryScenario {
@@ -86,6 +103,10 @@ pub struct InjuryScenario {
     pub hit_need: u8,
     /// Whether a crit must also be a hit.
     pub crit_needs_hit: bool,
+    /// Natural its own attacks need to hit (2..=20).
+    pub own_hit_need: u8,
+    /// Which of its own attack rolls trigger the miss side.
+    pub miss_trigger: MissTrigger,
     /// Its own attack rolls.
     pub attack_roll: RollMode,
     /// Attacks against it.
@@ -109,6 +130,8 @@ pub struct RawSettings {
     crit_range: Option<Spanned<i64>>,
     hit_chance: Option<Spanned<f64>>,
     crit_needs_hit: Option<Spanned<bool>>,
+    own_hit_chance: Option<Spanned<f64>>,
+    miss_trigger: Option<Spanned<MissTrigger>>,
     attack_roll: Option<Spanned<RollMode>>,
     attacked_with: Option<Spanned<RollMode>>,
     on_crit_hit: Option<Spanned<bool>>,
@@ -251,8 +274,8 @@ pub fn build(
         "crit_range",
         20,
     )?;
-    let hit_need = match pick(&variant.hit_chance, &base.hit_chance, path, "hit_chance") {
-        None => 9,
+    let need = |value: Option<(&Spanned<f64>, String)>, key: &str| match value {
+        None => Ok(9),
         Some((h, field)) => {
             let v = *h.get_ref();
             let twentieths = v * 20.0;
@@ -262,12 +285,27 @@ pub fn build(
                 return Err(loc.error(
                     h.span().start,
                     &field,
-                    format!("hit_chance is one d20's chance to hit, 0.05 to 0.95 in steps of 0.05, got {v}"),
+                    format!(
+                        "{key} is one d20's chance to hit, 0.05 to 0.95 in steps of 0.05, got {v}"
+                    ),
                 ));
             }
-            21 - twentieths.round() as u8
+            Ok(21 - twentieths.round() as u8)
         }
     };
+    let hit_need = need(
+        pick(&variant.hit_chance, &base.hit_chance, path, "hit_chance"),
+        "hit_chance",
+    )?;
+    let own_hit_need = need(
+        pick(
+            &variant.own_hit_chance,
+            &base.own_hit_chance,
+            path,
+            "own_hit_chance",
+        ),
+        "own_hit_chance",
+    )?;
     let mut resources = Resources::default();
     let level = int(
         pick(
@@ -433,6 +471,14 @@ pub fn build(
         encounters: encounters as u32,
         crit_range: crit_range as u8,
         hit_need,
+        own_hit_need,
+        miss_trigger: pick(
+            &variant.miss_trigger,
+            &base.miss_trigger,
+            path,
+            "miss_trigger",
+        )
+        .map_or(MissTrigger::Natural1, |(m, _)| *m.get_ref()),
         crit_needs_hit: flag(
             pick(
                 &variant.crit_needs_hit,
@@ -467,6 +513,15 @@ impl InjuryScenario {
     #[inline]
     pub fn is_hit(&self, n: u8) -> bool {
         n == 20 || (n != 1 && n >= self.hit_need) || self.is_crit(n)
+    }
+
+    /// Whether its own attack roll with kept natural `n` triggers the miss side.
+    #[inline]
+    pub fn is_trigger_miss(&self, n: u8) -> bool {
+        match self.miss_trigger {
+            MissTrigger::Natural1 => n == 1,
+            MissTrigger::AnyMiss => n == 1 || (n != 20 && n < self.own_hit_need),
+        }
     }
 
     /// Whether the injury rules apply to this creature at all.

@@ -220,7 +220,7 @@ fn campaign(c: &Compiled, seed: u64, a: &mut VariantAcc, scratch: &mut Vec<usize
             let u = combat.next_u64();
             let event = if own {
                 fumbles += u32::from(natural == 1);
-                fumble_on && natural == 1
+                fumble_on && m.is_trigger_miss(natural)
             } else {
                 let crit = m.is_crit(natural);
                 crits += u32::from(crit);
@@ -533,7 +533,7 @@ pub fn finish(
                     "{}: injury frequency by table entry, per triggering event ({how})",
                     header.name
                 ),
-                value_label: "Probability per crit taken or fumble made (%)".into(),
+                value_label: "Probability per triggering event: crit taken or miss made (%)".into(),
                 categories: entries
                     .iter()
                     .map(|e| (format!("p_entry_{}_per_event", e.id), label(e)))
