@@ -12,13 +12,14 @@
 
 use crate::dice::RollMode;
 use crate::engine::stats::Estimate;
-use crate::results::{Figure, ScenarioResult};
+use crate::results::{DistributionRow, Figure, ScenarioResult};
 use crate::rules::healing::{Expected, Remedy};
 use crate::rules::lingering::CureClass;
 use crate::scenario::injuries::InjuryScenario;
 use crate::scenario::{ScenarioHeader, Variant};
 use crate::sim::injuries::{
-    CAMPAIGN_COUNTS, CAMPAIGN_DIFFS, CAMPAIGN_MEANS, Compiled, PER_ENCOUNTER, applicable, finish,
+    CAMPAIGN_BINS, CAMPAIGN_COUNTS, CAMPAIGN_DIFFS, CAMPAIGN_MEANS, Compiled, PER_ENCOUNTER,
+    applicable, finish,
 };
 
 /// Probability that a roll in `mode` keeps a natural accepted by `pred`.
@@ -105,6 +106,7 @@ struct Solved {
 pub fn solve(header: &ScenarioHeader, variants: &[Variant<InjuryScenario>]) -> ScenarioResult {
     let mut figures = Vec::new();
     let mut solved = Vec::new();
+    let mut rows = Vec::new();
     for variant in variants {
         let c = Compiled::new(&variant.rules);
         let m = &c.model;
@@ -255,6 +257,19 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<InjuryScenario>]) -> S
             );
             push(format!("p_uncurable_entry_{}", e.id), expected[i].uncurable);
         }
+        let per_campaign = two_binomials_head(n1, a * ch, n2, b * ch, CAMPAIGN_BINS - 1);
+        rows.extend(
+            per_campaign
+                .into_iter()
+                .enumerate()
+                .map(|(bin, p)| DistributionRow {
+                    variant: variant.name.clone(),
+                    distribution: "injuries_per_campaign".into(),
+                    bin: bin as i64,
+                    count: 0,
+                    share: Estimate::exact(p),
+                }),
+        );
         solved.push(Solved {
             campaign_values: [counts[0], counts[1], injuries, means[2], means[3]],
         });
@@ -272,7 +287,7 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<InjuryScenario>]) -> S
     }
     let mut header = header.clone();
     header.trials = 0;
-    finish(&header, variants, figures)
+    finish(&header, variants, figures, rows)
 }
 
 #[cfg(test)]

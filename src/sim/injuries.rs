@@ -23,7 +23,7 @@ use crate::dice::{RollMode, roll_die, uniform_below};
 use crate::engine::accum::Moments;
 use crate::engine::stats::{Estimate, wilson, z_for_level};
 use crate::engine::{Engine, EngineError, Merge, Progress, RunShape};
-use crate::results::{ChartSpec, Figure, ScenarioResult};
+use crate::results::{ChartSpec, DistributionRow, Figure, ScenarioResult};
 use crate::rules::healing::{Plan, Remedy};
 use crate::rules::lingering::{CureClass, Effect, InjuryTable};
 use crate::scenario::injuries::InjuryScenario;
@@ -127,6 +127,8 @@ pub struct VariantAcc {
     pub campaign: [u64; 5],
     /// Campaign means: injuries, permanent injuries, gold, days.
     pub campaign_means: [Moments; 4],
+    /// Campaigns with 0, 1, ... `CAMPAIGN_BINS - 1` injuries.
+    pub per_campaign: Vec<u64>,
     /// Paired differences of [`CAMPAIGN_DIFFS`] to the first variant.
     pub diffs: [Moments; 5],
 }
@@ -156,6 +158,7 @@ impl Merge for InjuryAcc {
             add(&mut a.enc_second, &b.enc_second);
             add(&mut a.uncurable, &b.uncurable);
             add(&mut a.campaign, &b.campaign);
+            add(&mut a.per_campaign, &b.per_campaign);
             add_m(&mut a.per_encounter, &b.per_encounter);
             add_m(&mut a.gold, &b.gold);
             add_m(&mut a.days, &b.days);
@@ -178,6 +181,7 @@ fn new_acc(compiled: &[Compiled]) -> InjuryAcc {
                     gold: vec![Moments::default(); n],
                     days: vec![Moments::default(); n],
                     uncurable: vec![0; n],
+                    per_campaign: vec![0; CAMPAIGN_BINS],
                     ..Default::default()
                 }
             })
@@ -277,6 +281,9 @@ fn campaign(c: &Compiled, seed: u64, a: &mut VariantAcc, scratch: &mut Vec<usize
         }
     }
     a.trials += 1;
+    if let Some(bin) = a.per_campaign.get_mut(injuries as usize) {
+        *bin += 1;
+    }
     let blinded = c.blinding.is_some_and(|(_, n)| eyes >= n);
     let hand_lost = c
         .fingers
@@ -463,8 +470,28 @@ pub fn simulate(
             });
         }
     }
-    Ok(finish(header, variants, figures))
+    let rows = variants
+        .iter()
+        .zip(&acc.variants)
+        .flat_map(|(variant, a)| {
+            a.per_campaign
+                .iter()
+                .enumerate()
+                .map(move |(bin, &count)| DistributionRow {
+                    variant: variant.name.clone(),
+                    distribution: "injuries_per_campaign".into(),
+                    bin: bin as i64,
+                    count,
+                    share: wilson(count, a.trials, z),
+                })
+        })
+        .collect();
+    Ok(finish(header, variants, figures, rows))
 }
+
+/// Bins of the `injuries_per_campaign` distribution (0..=10 injuries; more are
+/// counted in no bin, so the shares then sum to less than 1).
+pub const CAMPAIGN_BINS: usize = 11;
 
 /// Per-encounter means, in [`VariantAcc::per_encounter`] order.
 pub const PER_ENCOUNTER: [&str; 5] = [
@@ -507,6 +534,7 @@ pub fn finish(
     header: &ScenarioHeader,
     variants: &[Variant<InjuryScenario>],
     figures: Vec<Figure>,
+    distributions: Vec<DistributionRow>,
 ) -> ScenarioResult {
     let exact = header.trials == 0;
     let how = if exact {
@@ -525,7 +553,7 @@ pub fn finish(
         confidence: header.confidence,
         variants: variants.iter().map(|v| v.name.clone()).collect(),
         figures,
-        distributions: Vec::new(),
+        distributions,
         charts: vec![
             ChartSpec::Bars {
                 file: "injury-frequency".into(),
@@ -552,6 +580,12 @@ pub fn finish(
                     .map(|e| (format!("mean_heal_gp_entry_{}", e.id), label(e)))
                     .collect(),
                 percent: false,
+            },
+            ChartSpec::Distribution {
+                file: "injuries-per-campaign".into(),
+                title: format!("{}: lingering injuries per campaign ({how})", header.name),
+                distribution: "injuries_per_campaign".into(),
+                x_label: "Injuries over the campaign (count)".into(),
             },
             ChartSpec::Shares {
                 file: "campaign".into(),
