@@ -94,7 +94,15 @@ pub fn build(
     overrides: Option<(&Spanned<Vec<Spanned<RawEntry>>>, String)>,
 ) -> Result<InjuryTable, ScenarioError> {
     let default = default_table_result()?;
-    let mut base_chance = default.chance;
+    let chance = match chance_value {
+        Some((v, f)) => chance(loc, v, &f)?,
+        None => default.chance,
+    };
+    if table.is_none() && overrides.is_none() {
+        let mut table = default;
+        table.chance = chance;
+        return Ok(table);
+    }
     // (entry, offset, field) — the place to blame if its range collides.
     let mut entries: Vec<(Injury, usize, String)> = match &table {
         None => default
@@ -102,17 +110,15 @@ pub fn build(
             .iter()
             .map(|e| (e.clone(), 0, String::new()))
             .collect(),
-        Some((list, path)) => {
-            base_chance = default.chance;
-            list.get_ref()
-                .iter()
-                .enumerate()
-                .map(|(i, e)| {
-                    let field = format!("{path}[{i}]");
-                    convert(loc, e, &field, None)
-                })
-                .collect::<Result<Vec<_>, _>>()?
-        }
+        Some((list, path)) => list
+            .get_ref()
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let field = format!("{path}[{i}]");
+                convert(loc, e, &field, None)
+            })
+            .collect::<Result<Vec<_>, _>>()?,
     };
     let mut blame = table
         .as_ref()
@@ -140,19 +146,6 @@ pub fn build(
             entries[slot] = convert(loc, raw, &field, Some(&base))?;
         }
     }
-    if table.is_none() && overrides.is_none() {
-        let chance = match chance_value {
-            Some((v, f)) => chance(loc, v, &f)?,
-            None => base_chance,
-        };
-        let mut table = default;
-        table.chance = chance;
-        return Ok(table);
-    }
-    let chance = match chance_value {
-        Some((v, f)) => chance(loc, v, &f)?,
-        None => base_chance,
-    };
     let entries = check_cover(loc, entries, blame.0, &blame.1)?;
     Ok(InjuryTable::new(chance, entries))
 }
