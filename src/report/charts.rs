@@ -34,6 +34,18 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(0, 0, 0),
 ];
 
+/// The colour of series `j`: the palette, then darker shades of it, so
+/// that up to 16 variants stay distinguishable.
+fn colour(j: usize) -> RGBColor {
+    let RGBColor(r, g, b) = PALETTE[j % PALETTE.len()];
+    if (j / PALETTE.len()) % 2 == 0 {
+        RGBColor(r, g, b)
+    } else {
+        let dark = |c: u8| (f64::from(c) * 0.55) as u8 + 40;
+        RGBColor(dark(r), dark(g), dark(b))
+    }
+}
+
 /// A rendered chart: file stem, PNG bytes and SVG text.
 pub struct RenderedChart {
     /// File stem, e.g. `outcomes`.
@@ -188,7 +200,10 @@ impl GroupedBars {
             .fold(0.0f64, f64::max)
             * 100.0;
         // Headroom for the legend box in the upper right, which grows with the variants.
-        let headroom = 1.12 + 0.05 * self.series.len() as f64;
+        // With many variants the legend box is taller than that: leave it
+        // its share of the plot height (about 23 px a line of ~560 px).
+        let n = self.series.len() as f64;
+        let headroom = (1.12 + 0.05 * n).max(1.0 / (1.0 - (30.0 + 23.0 * n) / 560.0).max(0.2));
         let y_max = if top > 0.0 { top * headroom } else { 1.0 };
         let groups = self.groups.len().max(1);
         let mut chart = ChartBuilder::on(root)
@@ -211,7 +226,7 @@ impl GroupedBars {
         let pad = 0.12;
         let width = (1.0 - 2.0 * pad) / n;
         for (j, (name, values)) in self.series.iter().enumerate() {
-            let colour = PALETTE[j % PALETTE.len()];
+            let colour = colour(j);
             let bars = values.iter().enumerate().map(move |(i, e)| {
                 let x0 = i as f64 + pad + j as f64 * width;
                 Rectangle::new(

@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{FONT, PALETTE};
+use super::{FONT, colour};
 use crate::engine::stats::Estimate;
 use crate::results::ScenarioResult;
 
@@ -117,7 +117,7 @@ impl HBars {
         // Row 0 at the top.
         let y_of = |row: usize| (rows - 1 - row) as f64;
         for (j, (name, values)) in self.series.iter().enumerate() {
-            let colour = PALETTE[j % PALETTE.len()];
+            let colour = colour(j);
             let bars = values.iter().enumerate().map(move |(i, e)| {
                 let y1 = y_of(i) + 1.0 - pad - j as f64 * height;
                 Rectangle::new([(0.0, y1 - height * 0.9), (e.value, y1)], colour.filled())

@@ -6,7 +6,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{FONT, PALETTE};
+use super::{FONT, colour};
 use crate::engine::stats::Estimate;
 use crate::results::{LinePoints, ScenarioResult};
 
@@ -119,7 +119,7 @@ impl Lines {
             .x_label_formatter(&|x| format!("{x:.0}"))
             .draw()?;
         for (j, (name, pts)) in self.series.iter().enumerate() {
-            let colour = PALETTE[j % PALETTE.len()];
+            let colour = colour(j);
             if self.bands && pts.len() > 1 {
                 let mut outline: Vec<(f64, f64)> = pts.iter().map(|(x, e)| (*x, e.high)).collect();
                 outline.extend(pts.iter().rev().map(|(x, e)| (*x, e.low)));
