@@ -45,5 +45,5 @@ fn reattachment_scenario(bencher: divan::Bencher, threads: usize) {
 #[divan::bench(sample_count = 5)]
 fn amputation_exact(bencher: divan::Bencher) {
     let s = scenario("amputation");
-    bencher.bench(|| woundsim::exact::solve(&s));
+    bencher.bench(|| woundsim::exact::solve(&s).expect("exact solution"));
 }

@@ -1,6 +1,6 @@
 //! woundsim: a Monte Carlo statistics and balance simulator for D&D 5e
-//! injury rules — death saves, permanent wounds (and, on the roadmap,
-//! lingering injuries and limb damage).
+//! injury rules — death saves, permanent wounds, lingering injuries with
+//! festering wounds and healing costs (and, on the roadmap, limb damage).
 //!
 //! A scenario (TOML) is validated once into rule values; the [`engine`]
 //! runs its variants on common random numbers across threads,

@@ -81,22 +81,49 @@ pub enum ChartSpec {
         /// X-axis caption, with units.
         x_label: String,
     },
-    /// Lines: one curve per variant through a distribution's bins (x = bin
-    /// value, y = share in percent), with an interval band around each
-    /// Monte Carlo curve. Suits cumulative curves such as "probability of
-    /// severing within N rounds".
-    Curves {
+    /// Horizontal bars: one row per category (a metric), one bar per
+    /// variant, with interval whiskers — for long category lists such as
+    /// the 23 injury-table entries.
+    Bars {
         /// File stem.
         file: String,
         /// Chart title.
         title: String,
-        /// The distribution to draw.
-        distribution: String,
+        /// Value-axis caption, with units.
+        value_label: String,
+        /// `(metric, label)` for each row, top to bottom.
+        categories: Vec<(String, String)>,
+        /// Proportions drawn in percent (else the raw value).
+        percent: bool,
+    },
+    /// Lines: one curve per listed variant over numeric x values, with
+    /// interval bands (Monte Carlo) — e.g. death probability against max HP,
+    /// one curve per Medicine modifier.
+    Lines {
+        /// File stem.
+        file: String,
+        /// Chart title.
+        title: String,
         /// X-axis caption, with units.
         x_label: String,
-        /// Y-axis caption, with units (the values are drawn in percent).
+        /// Y-axis caption, with units.
         y_label: String,
+        /// Variants to draw, one curve each (in this order).
+        variants: Vec<String>,
+        /// Where the points come from.
+        points: LinePoints,
+        /// Proportions drawn in percent (else the raw value).
+        percent: bool,
     },
+}
+
+/// The points of a [`ChartSpec::Lines`] curve.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LinePoints {
+    /// `(x, metric)`: the curve of a variant passes through its metric's estimate at x.
+    Metrics(Vec<(f64, String)>),
+    /// The shares of a distribution by bin (x = bin).
+    Distribution(String),
 }
 
 impl ScenarioResult {

@@ -215,6 +215,15 @@ fn list(out: &mut dyn Write) -> Result<(), AppError> {
          last failed save 2 -> minor, 1 -> moderate, 0 -> severe; one of each; a taken slot escalates; none free = dead\n",
     );
     text.push_str(&limb_table());
+    let injuries = scenario::injury_table::default_table_result()?;
+    text.push_str(&format!(
+        "  lingering injuries (RULES.md §1; data/lingering-injuries.toml): on a critical hit taken or a natural 1 \
+         rolled, {}% chance of a d100 entry:\n",
+        injuries.chance * 100.0
+    ));
+    for line in injuries.describe() {
+        text.push_str(&format!("    {line}\n"));
+    }
     print(out, &text);
     Ok(())
 }

@@ -3,6 +3,8 @@
 
 pub mod amputation;
 pub mod death_saves;
+pub mod festering;
+pub mod injuries;
 
 use crate::results::ScenarioResult;
 use crate::scenario::{Model, Scenario};
@@ -42,5 +44,7 @@ pub fn solve(scenario: &Scenario) -> Result<ScenarioResult, NoExactSolution> {
             file: scenario.source.clone(),
             kind: scenario.kind(),
         }),
+        Model::Injuries(variants) => Ok(injuries::solve(&header, variants)),
+        Model::Festering(variants) => Ok(crate::sim::festering::exact(&header, variants)),
     }
 }

@@ -1,8 +1,12 @@
-//! Charts (plotters): grouped bars with interval whiskers, as PNG and SVG.
+//! Charts (plotters): grouped bars with interval whiskers, horizontal bars
+//! ([`hbars`]) and line charts with interval bands ([`lines`]), as PNG and SVG.
 //!
 //! Text is drawn with DejaVu Sans embedded in the binary (the `dejavu`
 //! crate), registered with plotters' pure-Rust `ab_glyph` font backend, so
 //! no system font or font library is needed.
+
+mod hbars;
+mod lines;
 
 use std::sync::OnceLock;
 
@@ -29,6 +33,18 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(240, 228, 66),
     RGBColor(0, 0, 0),
 ];
+
+/// The colour of series `j`: the palette, then darker shades of it, so
+/// that up to 16 variants stay distinguishable.
+fn colour(j: usize) -> RGBColor {
+    let RGBColor(r, g, b) = PALETTE[j % PALETTE.len()];
+    if (j / PALETTE.len()) % 2 == 0 {
+        RGBColor(r, g, b)
+    } else {
+        let dark = |c: u8| (f64::from(c) * 0.55) as u8 + 40;
+        RGBColor(dark(r), dark(g), dark(b))
+    }
+}
 
 /// A rendered chart: file stem, PNG bytes and SVG text.
 pub struct RenderedChart {
@@ -73,189 +89,6 @@ struct GroupedBars {
     show_intervals: bool,
 }
 
-/// Lines through a distribution's bins, one per variant, values as
-/// fractions drawn in percent, with an interval band per Monte Carlo curve.
-struct Curves {
-    title: String,
-    x_label: String,
-    y_label: String,
-    /// `(variant, [(bin, estimate)])`, bins ascending.
-    series: Vec<(String, Vec<(i64, Estimate)>)>,
-    show_intervals: bool,
-}
-
-impl Curves {
-    fn new(
-        result: &ScenarioResult,
-        title: &str,
-        distribution: &str,
-        x_label: &str,
-        y_label: &str,
-    ) -> Curves {
-        let series = result
-            .variants
-            .iter()
-            .map(|v| {
-                let mut points: Vec<(i64, Estimate)> = result
-                    .distributions
-                    .iter()
-                    .filter(|r| &r.variant == v && r.distribution == distribution)
-                    .map(|r| (r.bin, r.share))
-                    .collect();
-                points.sort_by_key(|p| p.0);
-                (v.clone(), points)
-            })
-            .filter(|(_, points)| !points.is_empty())
-            .collect();
-        Curves {
-            title: title.to_string(),
-            x_label: if result.is_exact() {
-                x_label.to_string()
-            } else {
-                format!(
-                    "{x_label} (bands: {}% intervals)",
-                    result.confidence * 100.0
-                )
-            },
-            y_label: y_label.to_string(),
-            series,
-            show_intervals: !result.is_exact(),
-        }
-    }
-
-    fn draw<DB: DrawingBackend>(
-        &self,
-        root: &DrawingArea<DB, Shift>,
-    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        root.fill(&WHITE)?;
-        let points = || self.series.iter().flat_map(|(_, p)| p.iter());
-        let x_min = points().map(|p| p.0).min().unwrap_or(0);
-        let x_max = points().map(|p| p.0).max().unwrap_or(1).max(x_min + 1);
-        let top = points()
-            .map(|p| p.1.high.max(p.1.value))
-            .fold(0.0f64, f64::max)
-            * 100.0;
-        let y_max = if top >= 80.0 {
-            104.0
-        } else if top > 0.0 {
-            top * 1.25
-        } else {
-            1.0
-        };
-        let pad = 0.02 * (x_max - x_min) as f64;
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, (FONT, 26).into_font().style(FontStyle::Bold))
-            .margin(24)
-            .x_label_area_size(80)
-            .y_label_area_size(90)
-            .build_cartesian_2d((x_min as f64 - pad)..(x_max as f64 + pad), 0f64..y_max)?;
-        let span = (x_max - x_min) as usize;
-        chart
-            .configure_mesh()
-            .x_labels(span.clamp(1, 20) + 1)
-            .x_label_formatter(&|x| {
-                if (x - x.round()).abs() < 1e-6 {
-                    format!("{}", x.round() as i64)
-                } else {
-                    String::new()
-                }
-            })
-            .y_desc(&self.y_label)
-            .x_desc(&self.x_label)
-            .label_style((FONT, 18))
-            .axis_desc_style((FONT, 20))
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .draw()?;
-        for (j, (name, values)) in self.series.iter().enumerate() {
-            let colour = PALETTE[j % PALETTE.len()];
-            if self.show_intervals {
-                let mut band: Vec<(f64, f64)> = values
-                    .iter()
-                    .map(|(x, e)| (*x as f64, e.high * 100.0))
-                    .collect();
-                band.extend(values.iter().rev().map(|(x, e)| (*x as f64, e.low * 100.0)));
-                chart.draw_series([Polygon::new(band, colour.mix(0.25).filled())])?;
-            }
-            let line: Vec<(f64, f64)> = values
-                .iter()
-                .map(|(x, e)| (*x as f64, e.value * 100.0))
-                .collect();
-            chart
-                .draw_series(LineSeries::new(line.clone(), colour.stroke_width(3)))?
-                .label(name.as_str())
-                .legend(move |(x, y)| {
-                    let line = PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(3));
-                    let marker: DynElement<'static, _, (i32, i32)> = match (j / PALETTE.len()) % 3 {
-                        0 => Circle::new((x + 12, y), 5, colour.filled()).into_dyn(),
-                        1 => TriangleMarker::new((x + 12, y), 8, colour.filled()).into_dyn(),
-                        _ => Cross::new((x + 12, y), 7, colour.stroke_width(3)).into_dyn(),
-                    };
-                    EmptyElement::at((0, 0)) + line + marker
-                });
-            // Past the palette, curves differ by marker shape as well.
-            match (j / PALETTE.len()) % 3 {
-                0 => chart.draw_series(
-                    line.into_iter()
-                        .map(move |p| Circle::new(p, 5, colour.filled())),
-                )?,
-                1 => chart.draw_series(
-                    line.into_iter()
-                        .map(move |p| TriangleMarker::new(p, 8, colour.filled())),
-                )?,
-                _ => chart.draw_series(
-                    line.into_iter()
-                        .map(move |p| Cross::new(p, 7, colour.stroke_width(3))),
-                )?,
-            };
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font((FONT, 18))
-            .draw()?;
-        root.present()
-    }
-}
-
-/// One chart, ready to draw.
-enum Drawing {
-    Bars(GroupedBars),
-    Lines(Curves),
-}
-
-impl Drawing {
-    fn from_spec(result: &ScenarioResult, spec: &ChartSpec) -> (String, Drawing) {
-        match spec {
-            ChartSpec::Curves {
-                file,
-                title,
-                distribution,
-                x_label,
-                y_label,
-            } => (
-                file.clone(),
-                Drawing::Lines(Curves::new(result, title, distribution, x_label, y_label)),
-            ),
-            other => {
-                let (file, bars) = GroupedBars::from_spec(result, other);
-                (file, Drawing::Bars(bars))
-            }
-        }
-    }
-
-    fn draw<DB: DrawingBackend>(
-        &self,
-        root: &DrawingArea<DB, Shift>,
-    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        match self {
-            Drawing::Bars(b) => b.draw(root),
-            Drawing::Lines(c) => c.draw(root),
-        }
-    }
-}
-
 impl GroupedBars {
     fn from_spec(result: &ScenarioResult, spec: &ChartSpec) -> (String, GroupedBars) {
         // Each chart type says what its groups are and how to find a variant's value in one.
@@ -282,18 +115,19 @@ impl GroupedBars {
                         .map_or(Estimate::exact(0.0), |f| f.estimate)
                 }),
             ),
+            // Drawn by their own renderers (see `Drawing::from_spec`); no groups here.
+            ChartSpec::Bars { file, title, .. } | ChartSpec::Lines { file, title, .. } => (
+                file,
+                title,
+                title,
+                Vec::new(),
+                Box::new(|_: &str, _: usize| Estimate::exact(0.0)),
+            ),
             ChartSpec::Distribution {
                 file,
                 title,
                 distribution,
                 x_label,
-            }
-            | ChartSpec::Curves {
-                file,
-                title,
-                distribution,
-                x_label,
-                ..
             } => {
                 let mut bins: Vec<i64> = result
                     .distributions
@@ -385,7 +219,7 @@ impl GroupedBars {
         let pad = 0.12;
         let width = (1.0 - 2.0 * pad) / n;
         for (j, (name, values)) in self.series.iter().enumerate() {
-            let colour = PALETTE[j % PALETTE.len()];
+            let colour = colour(j);
             let bars = values.iter().enumerate().map(move |(i, e)| {
                 let x0 = i as f64 + pad + j as f64 * width;
                 Rectangle::new(
@@ -450,6 +284,72 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// One chart of any kind, ready to draw.
+enum Drawing {
+    Grouped(GroupedBars),
+    Bars(hbars::HBars),
+    Lines(lines::Lines),
+}
+
+impl Drawing {
+    fn from_spec(result: &ScenarioResult, spec: &ChartSpec) -> (String, Drawing) {
+        match spec {
+            ChartSpec::Bars {
+                file,
+                title,
+                value_label,
+                categories,
+                percent,
+            } => (
+                file.clone(),
+                Drawing::Bars(hbars::HBars::new(
+                    result,
+                    title,
+                    value_label,
+                    categories,
+                    *percent,
+                )),
+            ),
+            ChartSpec::Lines {
+                file,
+                title,
+                x_label,
+                y_label,
+                variants,
+                points,
+                percent,
+            } => (
+                file.clone(),
+                Drawing::Lines(lines::Lines::new(
+                    result, title, x_label, y_label, variants, points, *percent,
+                )),
+            ),
+            _ => {
+                let (file, bars) = GroupedBars::from_spec(result, spec);
+                (file, Drawing::Grouped(bars))
+            }
+        }
+    }
+
+    fn size(&self) -> (u32, u32) {
+        match self {
+            Drawing::Bars(b) => b.size(),
+            _ => SIZE,
+        }
+    }
+
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        match self {
+            Drawing::Grouped(g) => g.draw(root),
+            Drawing::Bars(b) => b.draw(root),
+            Drawing::Lines(l) => l.draw(root),
+        }
+    }
+}
+
 /// Renders every chart of a result.
 pub fn render(result: &ScenarioResult) -> Result<Vec<RenderedChart>, ChartError> {
     ensure_fonts().map_err(|reason| ChartError {
@@ -459,26 +359,27 @@ pub fn render(result: &ScenarioResult) -> Result<Vec<RenderedChart>, ChartError>
     let mut out = Vec::new();
     for spec in &result.charts {
         let (file, bars) = Drawing::from_spec(result, spec);
+        let size = bars.size();
         let fail = |reason: String| ChartError {
             chart: format!("{}/{file}", result.scenario),
             reason,
         };
         let mut svg = String::new();
         {
-            let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+            let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
             bars.draw(&root).map_err(|e| fail(e.to_string()))?;
         }
-        let mut pixels = vec![0u8; (SIZE.0 * SIZE.1 * 3) as usize];
+        let mut pixels = vec![0u8; (size.0 * size.1 * 3) as usize];
         {
-            let root = BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area();
+            let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
             bars.draw(&root).map_err(|e| fail(e.to_string()))?;
         }
         let mut png = Vec::new();
         image::ImageEncoder::write_image(
             image::codecs::png::PngEncoder::new(&mut png),
             &pixels,
-            SIZE.0,
-            SIZE.1,
+            size.0,
+            size.1,
             image::ColorType::Rgb8,
         )
         .map_err(|e| fail(e.to_string()))?;

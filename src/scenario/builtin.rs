@@ -4,7 +4,7 @@
 use super::{Scenario, ScenarioError, parse};
 
 /// `(file name, text)` of every built-in scenario, in default-suite order.
-pub const BUILTIN: [(&str, &str); 9] = [
+pub const BUILTIN: [(&str, &str); 12] = [
     (
         "death-saves.toml",
         include_str!("../../scenarios/death-saves.toml"),
@@ -12,6 +12,18 @@ pub const BUILTIN: [(&str, &str); 9] = [
     (
         "permanent-wounds.toml",
         include_str!("../../scenarios/permanent-wounds.toml"),
+    ),
+    (
+        "lingering-injuries.toml",
+        include_str!("../../scenarios/lingering-injuries.toml"),
+    ),
+    (
+        "festering-wounds.toml",
+        include_str!("../../scenarios/festering-wounds.toml"),
+    ),
+    (
+        "injury-costs.toml",
+        include_str!("../../scenarios/injury-costs.toml"),
     ),
     (
         "amputation.toml",

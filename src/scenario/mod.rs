@@ -16,6 +16,9 @@ pub mod combat;
 pub mod creature;
 pub mod death_saves;
 pub mod error;
+pub mod festering;
+pub mod injuries;
+pub mod injury_table;
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -67,6 +70,10 @@ pub enum Model {
     Amputation(Vec<Variant<AmputationRules>>),
     /// `type = "combat"`: a party against monsters, one encounter or a chain.
     Combat(Vec<Variant<crate::combat::encounter::Encounter>>),
+    /// `type = "injuries"`: lingering injuries from crits and fumbles, and their healing cost.
+    Injuries(Vec<Variant<injuries::InjuryScenario>>),
+    /// `type = "festering"`: the festering-wound tending process.
+    Festering(Vec<Variant<festering::FesteringScenario>>),
 }
 
 /// A validated scenario.
@@ -87,6 +94,8 @@ impl Scenario {
             Model::DeathSaves(_) => death_saves::TYPE_NAME,
             Model::Amputation(_) => amputation::TYPE_NAME,
             Model::Combat(_) => combat::TYPE_NAME,
+            Model::Injuries(_) => injuries::TYPE_NAME,
+            Model::Festering(_) => festering::TYPE_NAME,
         }
     }
 
@@ -96,6 +105,8 @@ impl Scenario {
             Model::DeathSaves(v) => v.iter().map(|v| v.name.as_str()).collect(),
             Model::Amputation(v) => v.iter().map(|v| v.name.as_str()).collect(),
             Model::Combat(v) => v.iter().map(|v| v.name.as_str()).collect(),
+            Model::Injuries(v) => v.iter().map(|v| v.name.as_str()).collect(),
+            Model::Festering(v) => v.iter().map(|v| v.name.as_str()).collect(),
         }
     }
 }
@@ -176,6 +187,26 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 model: Model::Combat(variants),
             })
         }
+        injuries::TYPE_NAME => {
+            let raw: RawScenario<injuries::RawSettings> = deserialize(&loc, text)?;
+            let header = raw.header(&loc)?;
+            let variants = raw.variants(&loc, injuries::build)?;
+            Ok(Scenario {
+                source: file.to_string(),
+                header,
+                model: Model::Injuries(variants),
+            })
+        }
+        festering::TYPE_NAME => {
+            let raw: RawScenario<festering::RawSettings> = deserialize(&loc, text)?;
+            let header = raw.header(&loc)?;
+            let variants = raw.variants(&loc, festering::build)?;
+            Ok(Scenario {
+                source: file.to_string(),
+                header,
+                model: Model::Festering(variants),
+            })
+        }
         other => Err(loc.error(
             kind.span().start,
             "type",
@@ -188,8 +219,10 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
 }
 
 /// Scenario types this build knows.
-pub const TYPES: [&str; 3] = [
+pub const TYPES: [&str; 5] = [
     death_saves::TYPE_NAME,
+    injuries::TYPE_NAME,
+    festering::TYPE_NAME,
     amputation::TYPE_NAME,
     combat::TYPE_NAME,
 ];

@@ -11,7 +11,7 @@
 use crate::engine::accum::{Histogram, Moments};
 use crate::engine::stats::{Estimate, wilson, z_for_level};
 use crate::engine::{Engine, EngineError, Merge, Progress, RunShape};
-use crate::results::{ChartSpec, DistributionRow, Figure, ScenarioResult};
+use crate::results::{ChartSpec, DistributionRow, Figure, LinePoints, ScenarioResult};
 use crate::rules::amputation::{AmputationRules, AttackSlot, Outcome, TrialOutcome};
 use crate::rules::limbs::Purpose;
 use crate::scenario::{ScenarioHeader, Variant};
@@ -477,16 +477,19 @@ pub fn finish(
         .filter_map(|m| PROPORTIONS.iter().find(|p| p.name == *m))
         .map(|m| (m.name.to_string(), m.label.to_string()))
         .collect();
+    let all_variants: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
     let mut charts = vec![
-        ChartSpec::Curves {
+        ChartSpec::Lines {
             file: "severed_by_round".into(),
             title: format!(
                 "{}: probability of severing within N rounds ({how})",
                 header.name
             ),
-            distribution: "severed_by_round".into(),
             x_label: "Rounds of cutting, N".into(),
             y_label: "Limb severed within N rounds (% of trials)".into(),
+            variants: all_variants.clone(),
+            points: LinePoints::Distribution("severed_by_round".into()),
+            percent: true,
         },
         ChartSpec::Distribution {
             file: "hits_to_sever".into(),
@@ -505,15 +508,17 @@ pub fn finish(
         },
     ];
     if reattaches {
-        charts.push(ChartSpec::Curves {
+        charts.push(ChartSpec::Lines {
             file: "reattached_within_uses".into(),
             title: format!(
                 "{}: reattachment probability against healing spent ({how})",
                 header.name
             ),
-            distribution: "reattached_within_uses".into(),
             x_label: "Healing uses available, spent in the listed order (count)".into(),
             y_label: "Limb reattached, given severed (%)".into(),
+            variants: all_variants,
+            points: LinePoints::Distribution("reattached_within_uses".into()),
+            percent: true,
         });
     }
     ScenarioResult {

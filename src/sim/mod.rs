@@ -4,6 +4,9 @@
 pub mod amputation;
 pub mod combat;
 pub mod death_saves;
+pub mod festering;
+pub mod injuries;
+pub mod quantile;
 
 use crate::engine::{Engine, EngineError, Progress};
 use crate::results::ScenarioResult;
@@ -23,6 +26,12 @@ pub fn simulate(
             amputation::simulate(&scenario.header, variants, engine, progress)
         }
         Model::Combat(variants) => combat::simulate(&scenario.header, variants, engine, progress),
+        Model::Injuries(variants) => {
+            injuries::simulate(&scenario.header, variants, engine, progress)
+        }
+        Model::Festering(variants) => {
+            festering::simulate(&scenario.header, variants, engine, progress)
+        }
     }
 }
 

@@ -1,0 +1,61 @@
+//! Throughput of the lingering-injury pipeline (divan): campaigns of the
+//! built-in `lingering-injuries` and `injury-costs` scenarios (attack rolls,
+//! triggers, d100 entries, cheapest cures sampled) and festering wounds.
+//! Fixed seeds; a sequential and a parallel variant of each.
+//!
+//! `cargo bench --bench injuries`
+
+use divan::counter::ItemsCount;
+use woundsim::engine::{Engine, NoProgress};
+use woundsim::scenario::{Scenario, builtin};
+
+fn main() {
+    divan::main();
+}
+
+const TRIALS: u64 = 200_000;
+
+fn scenario(name: &str) -> Scenario {
+    let mut s = builtin::find(name).expect("built-in").expect("valid");
+    s.header.trials = TRIALS;
+    s
+}
+
+/// Trials per iteration: trials × variants.
+fn items(s: &Scenario) -> u64 {
+    TRIALS * s.variant_names().len() as u64
+}
+
+fn bench_scenario(bencher: divan::Bencher, name: &str, threads: usize) {
+    let s = scenario(name);
+    let engine = Engine::new(threads).expect("thread pool");
+    bencher
+        .counter(ItemsCount::new(items(&s)))
+        .bench(|| woundsim::sim::simulate(&s, &engine, &NoProgress).expect("run"));
+}
+
+/// Campaigns of 20 encounters (6 attack rolls each) per second.
+#[divan::bench(args = [1, 2], sample_count = 5)]
+fn lingering_injury_campaigns(bencher: divan::Bencher, threads: usize) {
+    bench_scenario(bencher, "lingering-injuries", threads);
+}
+
+/// Campaigns with the healing-cost model under eight resource sets.
+#[divan::bench(args = [1, 2], sample_count = 5)]
+fn injury_cost_campaigns(bencher: divan::Bencher, threads: usize) {
+    bench_scenario(bencher, "injury-costs", threads);
+}
+
+/// Festering wounds (daily Medicine checks until closed or dead).
+#[divan::bench(args = [1, 2], sample_count = 5)]
+fn festering_wounds(bencher: divan::Bencher, threads: usize) {
+    bench_scenario(bencher, "festering-wounds", threads);
+}
+
+/// Exact mode of the three scenarios (closed forms, no sampling).
+#[divan::bench(sample_count = 5)]
+fn exact_injury_scenarios() {
+    for name in ["lingering-injuries", "injury-costs", "festering-wounds"] {
+        divan::black_box(woundsim::exact::solve(&scenario(name)).expect("exact"));
+    }
+}

@@ -1,0 +1,272 @@
+//! End-to-end tests of the `injuries` and `festering` scenario types through
+//! the binary, and parser robustness on injury scenarios.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use proptest::prelude::*;
+use woundsim::scenario;
+
+fn woundsim() -> Command {
+    Command::cargo_bin("woundsim").unwrap()
+}
+
+fn fixture(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn injury_scenarios_write_their_metrics_and_charts() {
+    let dir = tempfile::tempdir().unwrap();
+    woundsim()
+        .args([
+            "run",
+            "lingering-injuries",
+            "festering-wounds",
+            "injury-costs",
+            "--trials",
+            "20000",
+            "--seed",
+            "3",
+            "--quiet",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let summary = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
+    assert!(summary.starts_with("scenario,variant,metric,estimate,ci_low,ci_high,trials,seed\n"));
+    for row in [
+        "lingering-injuries,seed-rule,p_entry_lose_an_eye_per_event,",
+        "lingering-injuries,seed-rule,p_entry_festering_wound_per_encounter,",
+        "lingering-injuries,seed-rule,p_permanent_injury_campaign,",
+        "lingering-injuries,seed-rule,p_cure_class_regenerate,",
+        "lingering-injuries,seed-rule,mean_injuries_per_campaign,",
+        "lingering-injuries,crits-only,p_any_injury_campaign_diff,",
+        "festering-wounds,medicine+0,p_death,",
+        "festering-wounds,medicine+2,q90_max_hp_lost,",
+        "festering-wounds,medicine+5,q99_days_until_closed,",
+        "festering-wounds,medicine+9,p_death_max_hp_25,",
+        "festering-wounds,hp45,mean_max_hp_lost_diff,",
+        "injury-costs,wilderness,mean_heal_gp_per_injury,",
+        "injury-costs,temple-city,mean_downtime_days_per_event,",
+        "injury-costs,cleric-13,p_uncurable_per_event,",
+        "injury-costs,village,mean_heal_gp_entry_limp,",
+    ] {
+        assert!(summary.contains(&format!("\n{row}")), "{row}");
+    }
+    for line in summary.lines().skip(1) {
+        let metric = line.split(',').nth(2).unwrap();
+        assert!(
+            metric
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+            "{metric}"
+        );
+        assert!(line.ends_with(",20000,3"), "{line}");
+    }
+    for file in [
+        "lingering-injuries/injury-frequency.png",
+        "lingering-injuries/heal-gold.svg",
+        "lingering-injuries/campaign.png",
+        "festering-wounds/death-by-max-hp.png",
+        "festering-wounds/max-hp-lost.svg",
+        "festering-wounds/max_hp_lost.csv",
+        "festering-wounds/days_until_closed.csv",
+        "injury-costs/heal-gold.png",
+    ] {
+        let path = dir.path().join(file);
+        assert!(
+            std::fs::metadata(&path).unwrap().len() > 100,
+            "{}",
+            path.display()
+        );
+    }
+    let png = std::fs::read(dir.path().join("festering-wounds/death-by-max-hp.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let svg =
+        std::fs::read_to_string(dir.path().join("festering-wounds/death-by-max-hp.svg")).unwrap();
+    assert!(svg.contains("Probability of death (%)") && svg.contains("medicine+9"));
+}
+
+#[test]
+fn exact_mode_covers_the_injury_types() {
+    let dir = tempfile::tempdir().unwrap();
+    woundsim()
+        .args([
+            "exact",
+            &fixture("scenarios/festering-wounds.toml"),
+            "injury-costs",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("== festering-wounds (exact)"));
+    let summary = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
+    for line in summary.lines().skip(1) {
+        let cols: Vec<&str> = line.split(',').collect();
+        assert_eq!((cols[3], cols[3]), (cols[4], cols[5]), "{line}");
+        assert_eq!(cols[6], "0");
+    }
+    assert!(summary.contains("festering-wounds,medicine+2,q50_max_hp_lost,23.0,23.0,23.0,0,0"));
+}
+
+#[test]
+fn a_bad_injury_table_exits_2_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = fixture("tests/scenarios/bad/injuries-overlapping-ranges.toml");
+    woundsim()
+        .args(["run", "lingering-injuries", &bad, "--out"])
+        .arg(dir.path().join("out"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(format!(
+            "{bad}:9:42: field `variant[0].override[0].d100`: d100 result 3 of `lose_an_eye` is also covered by `lose_an_arm_or_hand`"
+        )));
+    assert!(!dir.path().join("out").exists());
+}
+
+#[test]
+fn list_prints_the_injury_table() {
+    woundsim().arg("list").assert().success().stdout(
+        predicate::str::contains("56-60  Festering wound")
+            .and(predicate::str::contains("lingering-injuries"))
+            .and(predicate::str::contains(
+                "Scenario types: death_saves, injuries, festering",
+            )),
+    );
+}
+
+const VALID: &str = r#"version = 1
+name = "p"
+type = "injuries"
+trials = 10
+seed = 3
+[options]
+injury_chance = 0.1
+override = [{ id = "limp", d100 = [31, 35], cures = [{ tag = "rest", days = 2 }] }]
+[[variant]]
+name = "a"
+services = { cure_wounds = 5 }
+"#;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn the_parser_never_panics_on_mutated_injury_scenarios(at in 0usize..VALID.len(), cut in 0usize..20, insert in "[ -~\n]{0,12}") {
+        let mut text = VALID.to_string();
+        let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        let end = (at + cut).min(text.len());
+        text.replace_range(at..end, &insert);
+        for kind in ["injuries", "festering"] {
+            let t = text.replace("\"injuries\"", &format!("\"{kind}\""));
+            match scenario::parse("fuzz.toml", &t) {
+                Ok(s) => prop_assert!(!s.variant_names().is_empty()),
+                Err(e) => prop_assert!(e.to_string().starts_with("fuzz.toml:")),
+            }
+        }
+    }
+}
+
+#[test]
+fn good_fixture_keys_reach_the_rules() {
+    use woundsim::dice::RollMode;
+    use woundsim::rules::festering::{LostHp, MagicArrival, Timing};
+    use woundsim::rules::healing::{RestorationReading, spell_index};
+    use woundsim::rules::lingering::{AppliesTo, Side};
+    let load = |name: &str| {
+        scenario::load_file(
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/scenarios/good")
+                .join(name),
+        )
+        .unwrap()
+    };
+    let s = load("injuries-own-table.toml");
+    let scenario::Model::Injuries(v) = &s.model else {
+        panic!("an injuries scenario");
+    };
+    let m = &v[0].rules;
+    assert_eq!(
+        (m.side, m.trigger.applies_to),
+        (Side::Monster, AppliesTo::Monsters)
+    );
+    assert_eq!(
+        (m.attacks_made, m.attacks_received, m.encounters),
+        (2, 4, 10)
+    );
+    assert_eq!((m.crit_range, m.hit_need, m.crit_needs_hit), (19, 8, true));
+    assert_eq!(
+        (m.attack_roll, m.attacked_with),
+        (RollMode::Disadvantage, RollMode::Advantage)
+    );
+    assert!(m.trigger.on_crit_hit && !m.trigger.on_crit_miss && v[1].rules.trigger.on_crit_miss);
+    assert_eq!((m.table.chance, v[1].rules.table.chance), (0.25, 0.5));
+    assert_eq!(m.table.entries.len(), 4);
+    assert_eq!(m.table.entries[m.table.lookup(95)].id, "shattered_gear");
+    let r = &m.resources;
+    assert_eq!(r.spell_slots, [4, 2, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(
+        r.healer_spells,
+        vec![
+            spell_index("cure_wounds").unwrap(),
+            spell_index("lesser_restoration").unwrap()
+        ]
+    );
+    assert_eq!(
+        (r.potions, r.temple, r.market, r.medicine_bonus, r.max_hp),
+        (2, true, false, Some(4), 40)
+    );
+    assert_eq!(
+        (r.day_value_gp, r.restoration_reading),
+        (1.5, RestorationReading::LesserRestoration)
+    );
+    let p = &m.prices;
+    assert_eq!((p.potion_of_healing, p.items), (75.0, [30.0, 60.0, 1.0]));
+    assert!(
+        p.services
+            .contains(&(spell_index("cure_wounds").unwrap(), 25.0))
+    );
+    assert!(
+        p.services
+            .contains(&(spell_index("regenerate").unwrap(), 8000.0))
+    );
+    assert!(
+        p.materials
+            .contains(&(spell_index("lesser_restoration").unwrap(), 50.0))
+    );
+
+    let s = load("festering-full.toml");
+    let scenario::Model::Festering(v) = &s.model else {
+        panic!("a festering scenario");
+    };
+    let f = &v[0].rules;
+    assert_eq!(f.curve, vec![10, 20, 40]);
+    let r = f.rules;
+    assert_eq!(
+        (
+            r.medicine_bonus,
+            r.dc,
+            r.roll,
+            r.successes,
+            r.hp_per_day,
+            r.max_hp
+        ),
+        (3, 14, RollMode::Advantage, 8, 2, 30)
+    );
+    assert_eq!(
+        (r.timing, r.lost_hp, r.tended),
+        (Timing::AfterFirstDay, LostHp::UntilMagicalHealing, true)
+    );
+    assert_eq!(r.magic, MagicArrival::Daily(0.1));
+    assert_eq!(v[1].rules.rules.magic, MagicArrival::Fixed(6));
+    assert_eq!(v[2].rules.rules.magic, MagicArrival::Uniform(2, 9));
+    assert_eq!(v[2].rules.rules.roll, RollMode::Disadvantage);
+}
