@@ -66,7 +66,7 @@ mod tests {
         assert!(
             dragon
                 .defenses
-                .immune
+                .immunities
                 .has(crate::rules::damage::DamageType::Fire)
         );
         let wyvern = lookup("wyvern").unwrap();

@@ -4,7 +4,7 @@
 //! templates and per-scenario overrides.
 
 use crate::dice::DiceExpr;
-use crate::rules::damage::{DamageType, Defenses, Size};
+use crate::rules::damage::{DamageModifiers, DamageType, Size};
 
 /// The six abilities, in the order of [`CreatureSpec::saves`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
@@ -161,7 +161,7 @@ pub struct CreatureSpec {
     /// Wisdom (Medicine) modifier, for stabilising a dying ally.
     pub medicine: i32,
     /// Resistances, immunities, vulnerabilities.
-    pub defenses: Defenses,
+    pub defenses: DamageModifiers,
     /// Attacks, in order of preference.
     pub attacks: Vec<Attack>,
     /// The Attack action: indices into `attacks` (a multiattack lists several).

@@ -898,9 +898,11 @@ impl Encounter {
                 DamageType::Bludgeoning | DamageType::Piercing | DamageType::Slashing
             )
         {
-            defenses.resistant = defenses.resistant.with(kind);
+            defenses.resistances = defenses.resistances.with(kind);
         }
-        defenses.apply(kind, amount.max(0))
+        defenses
+            .apply(i64::from(amount.max(0)), kind)
+            .min(i32::MAX as u32) as i32
     }
 
     /// Applies one blow of `amount` damage (after defenses).

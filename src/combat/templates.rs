@@ -6,7 +6,7 @@
 //! override any field.
 
 use crate::dice::DiceExpr;
-use crate::rules::damage::{DamageType, Defenses, Size};
+use crate::rules::damage::{DamageModifiers, DamageType, Size};
 
 use super::creature::{Attack, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach};
 
@@ -109,7 +109,7 @@ pub fn template(name: &str) -> Option<CreatureSpec> {
         initiative: 0,
         saves: [0; 6],
         medicine: 0,
-        defenses: Defenses::default(),
+        defenses: DamageModifiers::default(),
         attacks: Vec::new(),
         multiattack: Vec::new(),
         crit_range: 20,

@@ -1,6 +1,7 @@
-//! Damage types, creature sizes and damage modifiers (SRD 5.1): resistance
-//! halves damage (rounded down), vulnerability doubles it, immunity removes
-//! it. Shared by the combat model and the limb model.
+//! Damage types, creature sizes and damage modifiers (SRD 5.1): flat
+//! reduction first, then immunity removes damage, resistance halves it
+//! (rounded down) and vulnerability doubles it. Shared by the combat model
+//! and the limb model.
 
 use serde::Deserialize;
 
@@ -140,36 +141,59 @@ impl DamageTypes {
     }
 }
 
-/// A creature's damage modifiers by type.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Defenses {
-    /// Types dealt half damage (rounded down).
-    pub resistant: DamageTypes,
-    /// Types dealt no damage.
-    pub immune: DamageTypes,
-    /// Types dealt double damage.
-    pub vulnerable: DamageTypes,
+/// Damage modifiers of a creature (or of one limb: the creature's own plus
+/// those of every armor piece that covers it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DamageModifiers {
+    /// Half damage (rounded down).
+    pub resistances: DamageTypes,
+    /// No damage.
+    pub immunities: DamageTypes,
+    /// Double damage.
+    pub vulnerabilities: DamageTypes,
+    /// Flat reduction per hit, applied first (like Heavy Armor Master).
+    pub reduction: u32,
 }
 
-impl Defenses {
-    /// Damage after the modifiers for `kind` (SRD: resistance and
-    /// vulnerability of the same type cancel; immunity wins).
+impl DamageModifiers {
+    /// Damage dealt by a hit of `raw` damage of type `t`.
+    ///
+    /// Order as in 5e (PHB "Damage Resistance and Vulnerability"): flat
+    /// reductions first, then immunity, resistance (halve, round down; several
+    /// sources do not stack), then vulnerability (double).
     ///
     /// ```
-    /// use woundsim::rules::damage::{DamageType, DamageTypes, Defenses};
-    /// let raging = Defenses { resistant: DamageTypes::of([DamageType::Slashing]), ..Default::default() };
-    /// assert_eq!(raging.apply(DamageType::Slashing, 9), 4);
-    /// assert_eq!(raging.apply(DamageType::Fire, 9), 9);
+    /// use woundsim::rules::limbs::{DamageModifiers, DamageType, DamageTypes};
+    /// let m = DamageModifiers {
+    ///     resistances: DamageTypes::of([DamageType::Slashing]),
+    ///     reduction: 2,
+    ///     ..Default::default()
+    /// };
+    /// assert_eq!(m.apply(9, DamageType::Slashing), 3); // (9 - 2) / 2
+    /// assert_eq!(m.apply(9, DamageType::Fire), 7);
     /// ```
-    #[inline]
-    pub fn apply(&self, kind: DamageType, amount: i32) -> i32 {
-        if self.immune.has(kind) {
+    pub fn apply(&self, raw: i64, t: DamageType) -> u32 {
+        if self.immunities.has(t) {
             return 0;
         }
-        match (self.resistant.has(kind), self.vulnerable.has(kind)) {
-            (true, false) => amount / 2,
-            (false, true) => amount * 2,
-            _ => amount,
+        let mut d = (raw - i64::from(self.reduction)).max(0);
+        if self.resistances.has(t) {
+            d /= 2;
+        }
+        if self.vulnerabilities.has(t) {
+            d *= 2;
+        }
+        d.min(i64::from(u32::MAX)) as u32
+    }
+
+    /// These modifiers plus another source's (resistances and the like
+    /// unite; flat reductions add up).
+    pub fn plus(&self, other: &DamageModifiers) -> DamageModifiers {
+        DamageModifiers {
+            resistances: self.resistances.union(other.resistances),
+            immunities: self.immunities.union(other.immunities),
+            vulnerabilities: self.vulnerabilities.union(other.vulnerabilities),
+            reduction: self.reduction.saturating_add(other.reduction),
         }
     }
 }
@@ -179,29 +203,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn resistance_halves_rounding_down_vulnerability_doubles_immunity_zeroes() {
+    fn reduction_then_immunity_resistance_vulnerability() {
         let fire = DamageTypes::of([DamageType::Fire]);
-        let d = Defenses {
-            resistant: fire,
+        let m = DamageModifiers {
+            resistances: fire,
             ..Default::default()
         };
-        assert_eq!(d.apply(DamageType::Fire, 7), 3);
-        let d = Defenses {
-            vulnerable: fire,
+        assert_eq!(m.apply(7, DamageType::Fire), 3);
+        assert_eq!(m.apply(7, DamageType::Cold), 7);
+        let m = DamageModifiers {
+            vulnerabilities: fire,
             ..Default::default()
         };
-        assert_eq!(d.apply(DamageType::Fire, 7), 14);
-        let d = Defenses {
-            immune: fire,
-            resistant: fire,
+        assert_eq!(m.apply(7, DamageType::Fire), 14);
+        let m = DamageModifiers {
+            immunities: fire,
+            resistances: fire,
             ..Default::default()
         };
-        assert_eq!(d.apply(DamageType::Fire, 7), 0);
-        let d = Defenses {
-            resistant: fire,
-            vulnerable: fire,
+        assert_eq!(m.apply(7, DamageType::Fire), 0);
+        // Resistance and vulnerability both apply, in that order (7 → 3 → 6).
+        let m = DamageModifiers {
+            resistances: fire,
+            vulnerabilities: fire,
             ..Default::default()
         };
-        assert_eq!(d.apply(DamageType::Fire, 7), 7);
+        assert_eq!(m.apply(7, DamageType::Fire), 6);
+        let m = DamageModifiers {
+            reduction: 3,
+            ..Default::default()
+        };
+        assert_eq!(m.apply(2, DamageType::Fire), 0);
     }
 }

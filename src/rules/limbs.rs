@@ -8,23 +8,7 @@
 
 use serde::Deserialize;
 
-/// The seed's size categories (0.25 … 4) with their D&D size names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Size {
-    /// Category 0.25.
-    Tiny,
-    /// Category 0.5.
-    Small,
-    /// Category 1.
-    Medium,
-    /// Category 2.
-    Large,
-    /// Category 3.
-    Huge,
-    /// Category 4.
-    Gargantuan,
-}
+pub use super::damage::{DamageModifiers, DamageType, DamageTypes, Size};
 
 /// A limb that can be damaged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
@@ -130,124 +114,6 @@ pub fn table_limb_hp(size: Size, limb: Limb) -> Option<u32> {
     }
 }
 
-/// The thirteen 5e damage types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DamageType {
-    /// Acid.
-    Acid,
-    /// Bludgeoning.
-    Bludgeoning,
-    /// Cold.
-    Cold,
-    /// Fire.
-    Fire,
-    /// Force.
-    Force,
-    /// Lightning.
-    Lightning,
-    /// Necrotic.
-    Necrotic,
-    /// Piercing.
-    Piercing,
-    /// Poison.
-    Poison,
-    /// Psychic.
-    Psychic,
-    /// Radiant.
-    Radiant,
-    /// Slashing.
-    Slashing,
-    /// Thunder.
-    Thunder,
-}
-
-impl DamageType {
-    /// All types in declaration order.
-    pub const ALL: [DamageType; 13] = [
-        DamageType::Acid,
-        DamageType::Bludgeoning,
-        DamageType::Cold,
-        DamageType::Fire,
-        DamageType::Force,
-        DamageType::Lightning,
-        DamageType::Necrotic,
-        DamageType::Piercing,
-        DamageType::Poison,
-        DamageType::Psychic,
-        DamageType::Radiant,
-        DamageType::Slashing,
-        DamageType::Thunder,
-    ];
-
-    /// Name as written in scenario files.
-    pub fn name(self) -> &'static str {
-        match self {
-            DamageType::Acid => "acid",
-            DamageType::Bludgeoning => "bludgeoning",
-            DamageType::Cold => "cold",
-            DamageType::Fire => "fire",
-            DamageType::Force => "force",
-            DamageType::Lightning => "lightning",
-            DamageType::Necrotic => "necrotic",
-            DamageType::Piercing => "piercing",
-            DamageType::Poison => "poison",
-            DamageType::Psychic => "psychic",
-            DamageType::Radiant => "radiant",
-            DamageType::Slashing => "slashing",
-            DamageType::Thunder => "thunder",
-        }
-    }
-
-    fn bit(self) -> u16 {
-        1 << (self as u16)
-    }
-}
-
-/// A set of damage types (a bit set).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct DamageTypes(u16);
-
-impl DamageTypes {
-    /// No type.
-    pub const NONE: DamageTypes = DamageTypes(0);
-
-    /// The set of the given types.
-    pub fn of<I: IntoIterator<Item = DamageType>>(types: I) -> Self {
-        DamageTypes(types.into_iter().fold(0, |a, t| a | t.bit()))
-    }
-
-    /// Whether `t` is in the set.
-    pub fn has(self, t: DamageType) -> bool {
-        self.0 & t.bit() != 0
-    }
-
-    /// The set with `t` added.
-    pub fn with(self, t: DamageType) -> Self {
-        DamageTypes(self.0 | t.bit())
-    }
-
-    /// Union.
-    pub fn union(self, other: DamageTypes) -> Self {
-        DamageTypes(self.0 | other.0)
-    }
-
-    /// The members in declaration order.
-    pub fn iter(self) -> impl Iterator<Item = DamageType> {
-        DamageType::ALL.into_iter().filter(move |t| self.has(*t))
-    }
-
-    /// Comma-separated names, for messages.
-    pub fn names(self) -> String {
-        let names: Vec<&str> = self.iter().map(DamageType::name).collect();
-        if names.is_empty() {
-            "none".into()
-        } else {
-            names.join(", ")
-        }
-    }
-}
-
 /// What damage of a type does to a limb brought to 0 HP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LimbEffect {
@@ -306,63 +172,6 @@ impl Purpose {
             (self, effect),
             (_, LimbEffect::Sever) | (Purpose::StopPossession, LimbEffect::Disable)
         )
-    }
-}
-
-/// Damage modifiers that apply to one limb: the creature's own, plus those
-/// of every armor piece that covers the limb.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DamageModifiers {
-    /// Half damage (rounded down).
-    pub resistances: DamageTypes,
-    /// No damage.
-    pub immunities: DamageTypes,
-    /// Double damage.
-    pub vulnerabilities: DamageTypes,
-    /// Flat reduction per hit, applied first (like Heavy Armor Master).
-    pub reduction: u32,
-}
-
-impl DamageModifiers {
-    /// Damage dealt to the limb by a hit of `raw` damage of type `t`.
-    ///
-    /// Order as in 5e (PHB "Damage Resistance and Vulnerability"): flat
-    /// reductions first, then immunity, resistance (halve, round down; several
-    /// sources do not stack), then vulnerability (double).
-    ///
-    /// ```
-    /// use woundsim::rules::limbs::{DamageModifiers, DamageType, DamageTypes};
-    /// let m = DamageModifiers {
-    ///     resistances: DamageTypes::of([DamageType::Slashing]),
-    ///     reduction: 2,
-    ///     ..Default::default()
-    /// };
-    /// assert_eq!(m.apply(9, DamageType::Slashing), 3); // (9 - 2) / 2
-    /// assert_eq!(m.apply(9, DamageType::Fire), 7);
-    /// ```
-    pub fn apply(&self, raw: i64, t: DamageType) -> u32 {
-        if self.immunities.has(t) {
-            return 0;
-        }
-        let mut d = (raw - i64::from(self.reduction)).max(0);
-        if self.resistances.has(t) {
-            d /= 2;
-        }
-        if self.vulnerabilities.has(t) {
-            d *= 2;
-        }
-        d.min(i64::from(u32::MAX)) as u32
-    }
-
-    /// These modifiers plus another source's (resistances and the like
-    /// unite; flat reductions add up).
-    pub fn plus(&self, other: &DamageModifiers) -> DamageModifiers {
-        DamageModifiers {
-            resistances: self.resistances.union(other.resistances),
-            immunities: self.immunities.union(other.immunities),
-            vulnerabilities: self.vulnerabilities.union(other.vulnerabilities),
-            reduction: self.reduction.saturating_add(other.reduction),
-        }
     }
 }
 

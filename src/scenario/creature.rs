@@ -18,7 +18,7 @@ use crate::combat::creature::{
 };
 use crate::combat::{bestiary, templates};
 use crate::dice::DiceExpr;
-use crate::rules::damage::{DamageType, DamageTypes, Defenses, Size};
+use crate::rules::damage::{DamageModifiers, DamageType, DamageTypes, Size};
 
 /// Saving-throw modifiers as written (`saves = { str = 1, dex = 2 }`).
 #[derive(Debug, Default, Deserialize)]
@@ -236,7 +236,7 @@ impl RawCreature {
                     initiative: 0,
                     saves: [0; 6],
                     medicine: 0,
-                    defenses: Defenses::default(),
+                    defenses: DamageModifiers::default(),
                     attacks: Vec::new(),
                     multiattack: Vec::new(),
                     crit_range: 20,
@@ -296,13 +296,13 @@ impl RawCreature {
             }
         }
         if let Some(v) = &self.resistant {
-            spec.defenses.resistant = DamageTypes::of(v.iter().copied());
+            spec.defenses.resistances = DamageTypes::of(v.iter().copied());
         }
         if let Some(v) = &self.immune {
-            spec.defenses.immune = DamageTypes::of(v.iter().copied());
+            spec.defenses.immunities = DamageTypes::of(v.iter().copied());
         }
         if let Some(v) = &self.vulnerable {
-            spec.defenses.vulnerable = DamageTypes::of(v.iter().copied());
+            spec.defenses.vulnerabilities = DamageTypes::of(v.iter().copied());
         }
         if let Some(list) = &self.attacks {
             spec.attacks = list

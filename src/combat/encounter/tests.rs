@@ -467,7 +467,7 @@ fn a_dying_ally_is_stabilised_with_a_dc_10_medicine_check() {
 #[test]
 fn resistance_rage_and_immunity_change_damage() {
     let mut barbarian = template("barbarian-1").unwrap();
-    barbarian.defenses.immune = DamageTypes::of([DamageType::Poison]);
+    barbarian.defenses.immunities = DamageTypes::of([DamageType::Poison]);
     let (enc, mut arena) = setup(vec![barbarian], vec![goblin()], EncounterRules::default());
     assert_eq!(enc.after_defenses(&arena, 0, DamageType::Slashing, 9), 9);
     arena.fighters[0].raging = true;
