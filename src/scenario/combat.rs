@@ -5,7 +5,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::creature::RawCreature;
-use super::{Locator, Named, ScenarioError, pick};
+use super::{Locator, Named, ScenarioError, pick, values};
 use crate::combat::creature::CreatureSpec;
 use crate::combat::encounter::{Encounter, MAX_PCS};
 use crate::combat::policy::{
@@ -71,23 +71,10 @@ fn int(
     range: std::ops::RangeInclusive<i64>,
     default: i64,
 ) -> Result<i64, ScenarioError> {
-    let Some((v, field)) = v else {
-        return Ok(default);
-    };
-    if range.contains(v.get_ref()) {
-        return Ok(*v.get_ref());
-    }
-    let key = field.rsplit('.').next().unwrap_or(&field).to_string();
-    Err(loc.error(
-        v.span().start,
-        &field,
-        format!(
-            "{key} must be between {} and {}, got {}",
-            range.start(),
-            range.end(),
-            v.get_ref()
-        ),
-    ))
+    let what = v
+        .as_ref()
+        .map_or(String::new(), |(_, f)| values::key_of(f).to_string());
+    values::int(loc, v, range, &what, default)
 }
 
 fn probability(
@@ -95,19 +82,10 @@ fn probability(
     v: Option<(&Spanned<f64>, String)>,
     default: f64,
 ) -> Result<f64, ScenarioError> {
-    let Some((v, field)) = v else {
-        return Ok(default);
-    };
-    let p = *v.get_ref();
-    if (0.0..=1.0).contains(&p) {
-        return Ok(p);
-    }
-    let key = field.rsplit('.').next().unwrap_or(&field).to_string();
-    Err(loc.error(
-        v.span().start,
-        &field,
-        format!("{key} is a probability and must be between 0 and 1, got {p}"),
-    ))
+    let what = v
+        .as_ref()
+        .map_or(String::new(), |(_, f)| values::key_of(f).to_string());
+    values::probability(loc, v, &what, default)
 }
 
 fn creatures(

@@ -11,13 +11,13 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::values::{self, dice};
 use super::{Locator, ScenarioError};
 use crate::combat::creature::{
     Ability, Attack, Breath, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach,
     Regeneration, Rider,
 };
 use crate::combat::{bestiary, templates};
-use crate::dice::DiceExpr;
 use crate::rules::damage::{DamageModifiers, DamageType, DamageTypes, Size};
 
 /// Saving-throw modifiers as written (`saves = { str = 1, dex = 2 }`).
@@ -157,27 +157,8 @@ fn ranged(
     field: &str,
     range: std::ops::RangeInclusive<i64>,
 ) -> Result<i32, ScenarioError> {
-    if range.contains(v.get_ref()) {
-        Ok(*v.get_ref() as i32)
-    } else {
-        Err(loc.error(
-            v.span().start,
-            field,
-            format!(
-                "{} must be between {} and {}, got {}",
-                field.rsplit('.').next().unwrap_or(field),
-                range.start(),
-                range.end(),
-                v.get_ref()
-            ),
-        ))
-    }
-}
-
-fn dice(loc: &Locator, text: &Spanned<String>, field: &str) -> Result<DiceExpr, ScenarioError> {
-    text.get_ref()
-        .parse::<DiceExpr>()
-        .map_err(|e| loc.error(text.span().start, field, e.to_string()))
+    let value = Some((v, field.to_string()));
+    Ok(values::int(loc, value, range, values::key_of(field), 0)? as i32)
 }
 
 impl RawCreature {

@@ -14,6 +14,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::values::int;
 use super::{Locator, Named, ScenarioError, pick};
 use crate::dice::RollMode;
 use crate::rules::death_saves::{DeathSaveRules, Tally};
@@ -46,31 +47,6 @@ impl Named for RawSettings {
     }
 }
 
-fn ranged(
-    loc: &Locator,
-    value: Option<(&Spanned<i64>, String)>,
-    range: std::ops::RangeInclusive<i64>,
-    what: &str,
-    default: i64,
-) -> Result<i64, ScenarioError> {
-    let Some((v, field)) = value else {
-        return Ok(default);
-    };
-    if range.contains(v.get_ref()) {
-        return Ok(*v.get_ref());
-    }
-    Err(loc.error(
-        v.span().start,
-        &field,
-        format!(
-            "{what} must be between {} and {}, got {}",
-            range.start(),
-            range.end(),
-            v.get_ref()
-        ),
-    ))
-}
-
 /// Validates one variant: `variant` overrides `base` key by key.
 pub fn build(
     loc: &Locator,
@@ -79,21 +55,21 @@ pub fn build(
     path: &str,
 ) -> Result<DeathSaveRules, ScenarioError> {
     let raw = DeathSaveRules::default();
-    let dc = ranged(
+    let dc = int(
         loc,
         pick(&variant.dc, &base.dc, path, "dc"),
         1..=30,
         "the save DC",
         10,
     )?;
-    let bonus = ranged(
+    let bonus = int(
         loc,
         pick(&variant.save_bonus, &base.save_bonus, path, "save_bonus"),
         -20..=20,
         "save_bonus",
         0,
     )?;
-    let successes = ranged(
+    let successes = int(
         loc,
         pick(
             &variant.start_successes,
@@ -105,7 +81,7 @@ pub fn build(
         "start_successes",
         0,
     )?;
-    let failures = ranged(
+    let failures = int(
         loc,
         pick(
             &variant.start_failures,

@@ -22,6 +22,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::values::int as ranged;
 use super::{Locator, Named, ScenarioError, pick};
 use crate::dice::RollMode;
 use crate::rules::festering::{FesteringRules, LostHp, MagicArrival, Timing};
@@ -71,32 +72,6 @@ impl Named for RawSettings {
     fn description(&self) -> Option<&str> {
         self.description.as_deref()
     }
-}
-
-/// An integer setting in a range, or its default.
-pub fn ranged(
-    loc: &Locator,
-    value: Option<(&Spanned<i64>, String)>,
-    range: std::ops::RangeInclusive<i64>,
-    what: &str,
-    default: i64,
-) -> Result<i64, ScenarioError> {
-    let Some((v, field)) = value else {
-        return Ok(default);
-    };
-    if range.contains(v.get_ref()) {
-        return Ok(*v.get_ref());
-    }
-    Err(loc.error(
-        v.span().start,
-        &field,
-        format!(
-            "{what} must be between {} and {}, got {}",
-            range.start(),
-            range.end(),
-            v.get_ref()
-        ),
-    ))
 }
 
 impl RawSettings {

@@ -46,8 +46,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::festering::ranged;
 use super::injury_table::{self, RawEntry};
+use super::values::int as ranged;
 use super::{Locator, Named, ScenarioError, pick};
 use crate::dice::RollMode;
 use crate::rules::healing::{

@@ -19,6 +19,7 @@ pub mod error;
 pub mod festering;
 pub mod injuries;
 pub mod injury_table;
+pub mod values;
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
