@@ -185,6 +185,34 @@ pub struct CreatureSpec {
 }
 
 impl CreatureSpec {
+    /// A Medium creature with 1 HP, AC 10, no modifiers and no actions: the
+    /// base that templates and scenario entries fill in.
+    pub fn blank(name: &str, is_pc: bool, level: u8) -> Self {
+        CreatureSpec {
+            name: name.to_string(),
+            is_pc,
+            level,
+            size: Size::Medium,
+            max_hp: 1,
+            start_hp: None,
+            ac: 10,
+            initiative: 0,
+            saves: [0; 6],
+            medicine: 0,
+            defenses: DamageModifiers::default(),
+            attacks: Vec::new(),
+            multiattack: Vec::new(),
+            crit_range: 20,
+            once_per_turn: None,
+            heal: None,
+            potions: 0,
+            breath: None,
+            regeneration: None,
+            rage: None,
+            reckless: false,
+        }
+    }
+
     /// The saving-throw modifier for an ability.
     pub fn save(&self, ability: Ability) -> i32 {
         self.saves[ability as usize]

@@ -116,6 +116,46 @@ struct Fighter {
     hp_lost: i64,
 }
 
+impl Fighter {
+    /// A creature at the start of a trial: its starting HP (0 for a PC
+    /// means dying), full resources, the scenario's existing wounds for PCs.
+    fn new(index: usize, spec: &CreatureSpec, party: bool, rules: &EncounterRules) -> Self {
+        let hp = spec.start_hp.unwrap_or(spec.max_hp);
+        let state = match (hp, party) {
+            (0, true) => State::Dying,
+            (0, false) => State::Dead,
+            _ => State::Up,
+        };
+        Fighter {
+            spec: index,
+            party,
+            hp,
+            max_hp: spec.max_hp,
+            state,
+            tally: Tally::default(),
+            initiative: 0,
+            heal_uses: spec.heal.map_or(0, |h| h.uses),
+            potions: spec.potions,
+            smite_uses: spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0),
+            rage_uses: spec.rage.map_or(0, |r| r.uses),
+            raging: false,
+            breath_ready: spec.breath.is_some(),
+            regen_blocked: false,
+            once_used: false,
+            wounds: if party {
+                rules.death_saves.existing_wounds
+            } else {
+                WoundSlots::EMPTY
+            },
+            effects: 0,
+            lost_max_hp: 0,
+            went_down: state == State::Dying,
+            crits_taken: 0,
+            hp_lost: 0,
+        }
+    }
+}
+
 /// What one trial (a chain of encounters) produced.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TrialOutcome {
@@ -252,41 +292,11 @@ impl Encounter {
     /// Runs one trial: the whole chain of encounters.
     pub fn run<R: Rng + ?Sized>(&self, rng: &mut R, arena: &mut Arena) -> TrialOutcome {
         arena.fighters.clear();
-        for (i, spec) in self.party.iter().chain(&self.monsters).enumerate() {
+        for (i, spec) in self.all.iter().enumerate() {
             let party = i < self.party.len();
-            let hp = spec.start_hp.unwrap_or(spec.max_hp);
-            let state = match (hp, party) {
-                (0, true) => State::Dying,
-                (0, false) => State::Dead,
-                _ => State::Up,
-            };
-            arena.fighters.push(Fighter {
-                spec: i,
-                party,
-                hp,
-                max_hp: spec.max_hp,
-                state,
-                tally: Tally::default(),
-                initiative: 0,
-                heal_uses: spec.heal.map_or(0, |h| h.uses),
-                potions: spec.potions,
-                smite_uses: spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0),
-                rage_uses: spec.rage.map_or(0, |r| r.uses),
-                raging: false,
-                breath_ready: spec.breath.is_some(),
-                regen_blocked: false,
-                once_used: false,
-                wounds: if i < self.party.len() {
-                    self.rules.death_saves.existing_wounds
-                } else {
-                    WoundSlots::EMPTY
-                },
-                effects: 0,
-                lost_max_hp: 0,
-                went_down: state == State::Dying,
-                crits_taken: 0,
-                hp_lost: 0,
-            });
+            arena
+                .fighters
+                .push(Fighter::new(i, spec, party, &self.rules));
         }
         let mut out = TrialOutcome {
             party_win: true,

@@ -6,7 +6,7 @@
 //! override any field.
 
 use crate::dice::DiceExpr;
-use crate::rules::damage::{DamageModifiers, DamageType, Size};
+use crate::rules::damage::DamageType;
 
 use super::creature::{Attack, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach};
 
@@ -98,29 +98,7 @@ pub fn template(name: &str) -> Option<CreatureSpec> {
         }
         saves
     };
-    let mut spec = CreatureSpec {
-        name: name.to_string(),
-        is_pc: true,
-        level,
-        size: Size::Medium,
-        max_hp: 0,
-        start_hp: None,
-        ac: 10,
-        initiative: 0,
-        saves: [0; 6],
-        medicine: 0,
-        defenses: DamageModifiers::default(),
-        attacks: Vec::new(),
-        multiattack: Vec::new(),
-        crit_range: 20,
-        once_per_turn: None,
-        heal: None,
-        potions: 0,
-        breath: None,
-        regeneration: None,
-        rage: None,
-        reckless: false,
-    };
+    let mut spec = CreatureSpec::blank(name, true, level);
     match class {
         "fighter" => {
             // Str main, Dex 12, Con 14, Wis 12; chain mail and shield; longsword

@@ -18,7 +18,7 @@ use crate::combat::creature::{
     Regeneration, Rider,
 };
 use crate::combat::{bestiary, templates};
-use crate::rules::damage::{DamageModifiers, DamageType, DamageTypes, Size};
+use crate::rules::damage::{DamageType, DamageTypes, Size};
 
 /// Saving-throw modifiers as written (`saves = { str = 1, dex = 2 }`).
 #[derive(Debug, Default, Deserialize)]
@@ -206,29 +206,7 @@ impl RawCreature {
                         format!("a creature without `creature = ...` or `template = ...` needs `{key}`"),
                     ));
                 }
-                CreatureSpec {
-                    name: String::new(),
-                    is_pc: party,
-                    level: 1,
-                    size: Size::Medium,
-                    max_hp: 1,
-                    start_hp: None,
-                    ac: 10,
-                    initiative: 0,
-                    saves: [0; 6],
-                    medicine: 0,
-                    defenses: DamageModifiers::default(),
-                    attacks: Vec::new(),
-                    multiattack: Vec::new(),
-                    crit_range: 20,
-                    once_per_turn: None,
-                    heal: None,
-                    potions: 0,
-                    breath: None,
-                    regeneration: None,
-                    rage: None,
-                    reckless: false,
-                }
+                CreatureSpec::blank("", party, 1)
             }
         };
         if let Some(n) = &self.name {

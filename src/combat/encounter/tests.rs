@@ -55,33 +55,11 @@ fn setup(
 ) -> (Encounter, Arena) {
     let enc = Encounter::new(party, monsters, rules);
     let mut arena = Arena::default();
-    // Run a trivial trial setup without fighting: build the fighters.
-    let mut rng = script(&[]);
-    let _ = &mut rng;
-    for (i, spec) in enc.party.iter().chain(&enc.monsters).enumerate() {
-        arena.fighters.push(Fighter {
-            spec: i,
-            party: i < enc.party.len(),
-            hp: spec.max_hp,
-            max_hp: spec.max_hp,
-            state: State::Up,
-            tally: Tally::default(),
-            initiative: 0,
-            heal_uses: spec.heal.map_or(0, |h| h.uses),
-            potions: spec.potions,
-            smite_uses: spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0),
-            rage_uses: spec.rage.map_or(0, |r| r.uses),
-            raging: false,
-            breath_ready: spec.breath.is_some(),
-            regen_blocked: false,
-            once_used: false,
-            wounds: WoundSlots::EMPTY,
-            effects: 0,
-            lost_max_hp: 0,
-            went_down: false,
-            crits_taken: 0,
-            hp_lost: 0,
-        });
+    for (i, spec) in enc.all.iter().enumerate() {
+        let party = i < enc.party.len();
+        arena
+            .fighters
+            .push(Fighter::new(i, spec, party, &enc.rules));
     }
     (enc, arena)
 }
