@@ -1,6 +1,7 @@
 //! woundsim: a Monte Carlo statistics and balance simulator for D&D 5e
 //! injury rules — death saves, permanent wounds, lingering injuries with
-//! festering wounds and healing costs (and, on the roadmap, limb damage).
+//! festering wounds and healing costs, limb damage and amputation, and
+//! combats of parties against monsters ([`combat`]).
 //!
 //! A scenario (TOML) is validated once into rule values; the [`engine`]
 //! runs its variants on common random numbers across threads,
