@@ -64,6 +64,9 @@ pub struct Attack {
     pub two_handed: bool,
     /// Extra damage on a hit.
     pub rider: Option<Rider>,
+    /// A spell attack (verbal component: knocked-out teeth can make it fail;
+    /// a broken weapon does not matter).
+    pub spell: bool,
 }
 
 /// Extra damage once per turn on a hit (sneak attack, martial advantage,
@@ -99,6 +102,9 @@ pub struct Heal {
     pub bonus_action: bool,
     /// Whom it can heal.
     pub target: HealTarget,
+    /// A spell (magical healing: cures some lingering injuries; verbal
+    /// component) rather than a class feature such as Second Wind.
+    pub spell: bool,
 }
 
 /// A breath weapon or similar area attack with a recharge.

@@ -39,16 +39,20 @@ const POTION: DiceExpr = DiceExpr {
 /// Permanent-wound effects that matter in a fight (RULES.md §2, one example
 /// of the severity drawn uniformly).
 mod effect {
-    pub const DIS_RANGED: u8 = 1; // lost eye
-    pub const NO_TWO_HANDED: u8 = 2; // lost hand, lost arm
-    pub const DIS_CON_SAVES: u8 = 4; // internal wound, severe bruising
-    pub const DIS_STR_SAVES: u8 = 8; // lost arm
-    pub const DIS_DEX_SAVES: u8 = 16; // lost leg
-    pub const BLINDED: u8 = 32; // blindness
+    pub const DIS_RANGED: u16 = 1; // lost eye
+    pub const NO_TWO_HANDED: u16 = 2; // lost hand, lost arm
+    pub const DIS_CON_SAVES: u16 = 4; // internal wound, severe bruising
+    pub const DIS_STR_SAVES: u16 = 8; // lost arm
+    pub const DIS_DEX_SAVES: u16 = 16; // lost leg
+    pub const BLINDED: u16 = 32; // blindness, or both eyes lost
+    pub const ACTION_OR_BONUS: u16 = 64; // punctured lung
+    pub const SPELL_FAILURE: u16 = 128; // knocked-out teeth
+    pub const WEAPON_BROKEN: u16 = 256; // broken item: a weapon
+    pub const ARMOR_BROKEN: u16 = 512; // broken item: armour or shield
 }
 
 /// The examples of each severity: (name, effect bits, costs max HP per level).
-pub const WOUND_EXAMPLES: [&[(&str, u8, bool)]; 3] = [
+pub const WOUND_EXAMPLES: [&[(&str, u16, bool)]; 3] = [
     &[
         ("facial scar", 0, false),
         ("lost finger", 0, false),
@@ -108,7 +112,14 @@ struct Fighter {
     regen_blocked: bool,
     once_used: bool,
     wounds: WoundSlots,
-    effects: u8,
+    /// Effects that last: permanent wounds, broken weapon or armour.
+    lasting_effects: u16,
+    /// All effects in force: permanent wounds plus lingering injuries.
+    effects: u16,
+    /// Lingering injuries, by table entry (the first [`injuries::REMEMBERED`]).
+    injuries: [u8; injuries::REMEMBERED],
+    n_injuries: u8,
+    eyes_lost: u8,
     lost_max_hp: i32,
     // Per-trial tallies.
     went_down: bool,
@@ -147,7 +158,11 @@ impl Fighter {
             } else {
                 WoundSlots::EMPTY
             },
+            lasting_effects: 0,
             effects: 0,
+            injuries: [0; injuries::REMEMBERED],
+            n_injuries: 0,
+            eyes_lost: 0,
             lost_max_hp: 0,
             went_down: state == State::Dying,
             crits_taken: 0,
@@ -157,7 +172,7 @@ impl Fighter {
 }
 
 /// What one trial (a chain of encounters) produced.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TrialOutcome {
     /// The party won every fight of the chain.
     pub party_win: bool,
@@ -175,6 +190,27 @@ pub struct TrialOutcome {
     pub pc_hp_lost: [i64; MAX_PCS],
     /// Permanent wounds taken in the chain, by severity.
     pub wounds: [u32; 3],
+    /// Lingering injuries taken by PCs.
+    pub injuries: u32,
+    /// Lingering injuries taken by PCs, by table entry.
+    pub pc_injury_entries: [u8; 100],
+}
+
+impl Default for TrialOutcome {
+    fn default() -> Self {
+        TrialOutcome {
+            party_win: false,
+            timed_out: false,
+            rounds: 0,
+            pc_dead: [false; MAX_PCS],
+            pc_down: [false; MAX_PCS],
+            pc_crits_taken: [0; MAX_PCS],
+            pc_hp_lost: [0; MAX_PCS],
+            wounds: [0; 3],
+            injuries: 0,
+            pc_injury_entries: [0; 100],
+        }
+    }
 }
 
 /// One blow: damage after defenses, its types, and whether it was a critical hit.
@@ -511,8 +547,10 @@ impl Encounter {
                 }
             }
         }
-        let action_used = self.support(rng, arena, me, fight_over);
-        if action_used || fight_over {
+        // Skull fracture and the like: the action may be lost (bonus actions stay).
+        let action = !self.loses_action(rng, arena, me);
+        let action_used = self.support(rng, arena, me, fight_over, action);
+        if action_used || fight_over || !action {
             return;
         }
         if let Some(breath) = spec.breath {
@@ -548,17 +586,34 @@ impl Encounter {
                 return;
             }
         }
-        let one_handed = arena.fighters[me].effects & effect::NO_TWO_HANDED != 0;
+        let effects = arena.fighters[me].effects;
+        let one_handed = effects & effect::NO_TWO_HANDED != 0;
         let creature = arena.fighters[me].spec;
         for &index in &spec.multiattack {
-            let attack = if one_handed {
+            let mut attack = if one_handed {
                 &self.one_handed[creature][index]
             } else {
                 &spec.attacks[index]
             };
+            // A broken weapon: an improvised one (1d4, same bonus) instead.
+            let improvised;
+            if effects & effect::WEAPON_BROKEN != 0 && !attack.spell {
+                let mut a = attack.clone();
+                a.damage = DiceExpr {
+                    count: 1,
+                    sides: 4,
+                    ..a.damage
+                };
+                a.two_handed = false;
+                improvised = a;
+                attack = &improvised;
+            }
             let Some(target) = self.choose_target(rng, arena, me, attack.reach) else {
                 return;
             };
+            if attack.spell && self.spell_fails(rng, arena, me) {
+                continue;
+            }
             self.attack(rng, arena, me, target, attack, out);
         }
     }
@@ -621,6 +676,7 @@ impl Encounter {
         f.state = State::Stable;
         f.hp = 0;
         if self.rules.wound_effects {
+            f.lasting_effects |= bits;
             f.effects |= bits;
             if costs_hp {
                 f.lost_max_hp += level;
@@ -630,12 +686,16 @@ impl Encounter {
     }
 
     /// Healing, potions and stabilising; returns whether the action was spent.
+    /// Healing, potions and stabilising; `action` says whether the creature
+    /// still has its action (bonus-action healing needs none). Returns
+    /// whether the turn's action is spent.
     fn support<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
         arena: &mut Arena,
         me: usize,
         fight_over: bool,
+        action: bool,
     ) -> bool {
         let spec = self.spec(arena.fighters[me].spec);
         let party = arena.fighters[me].party;
@@ -664,16 +724,23 @@ impl Encounter {
                 .map(|(i, _)| i)
         };
         if let Some(heal) = spec.heal {
-            if arena.fighters[me].heal_uses > 0 {
+            if arena.fighters[me].heal_uses > 0 && (heal.bonus_action || action) {
                 if let Some(t) = patient(arena, heal.target == HealTarget::SelfOnly) {
                     arena.fighters[me].heal_uses -= 1;
-                    let amount = heal.dice.sample(rng) as i32;
-                    self.heal(arena, t, amount);
-                    if !heal.bonus_action {
+                    if !(heal.spell && self.spell_fails(rng, arena, me)) {
+                        let amount = heal.dice.sample(rng) as i32;
+                        self.heal(arena, t, amount, heal.spell);
+                    }
+                    // A punctured lung allows an action or a bonus action, not both.
+                    let lung = arena.fighters[me].effects & effect::ACTION_OR_BONUS != 0;
+                    if !heal.bonus_action || lung {
                         return true;
                     }
                 }
             }
+        }
+        if !action {
+            return true;
         }
         // A potion (2d4 + 2) poured into a dying ally, as an action.
         if arena.fighters[me].potions > 0 && when != HealWhen::Never {
@@ -684,7 +751,7 @@ impl Encounter {
             {
                 arena.fighters[me].potions -= 1;
                 let amount = POTION.sample(rng) as i32;
-                self.heal(arena, t, amount);
+                self.heal(arena, t, amount, true);
                 return true;
             }
         }
@@ -708,7 +775,12 @@ impl Encounter {
         false
     }
 
-    fn heal(&self, arena: &mut Arena, target: usize, amount: i32) {
+    /// Restores HP; `magical` healing (a spell or a potion) also cures the
+    /// lingering injuries that any magical healing cures.
+    fn heal(&self, arena: &mut Arena, target: usize, amount: i32, magical: bool) {
+        if magical {
+            self.cure_by_magical_healing(arena, target);
+        }
         let f = &mut arena.fighters[target];
         if amount <= 0 || matches!(f.state, State::Dead | State::Fled) {
             return;
@@ -835,9 +907,11 @@ impl Encounter {
         let natural = d20(rng, mode(advantage, disadvantage));
         let crit_range = self.rules.crit_range.unwrap_or(spec.crit_range);
         if natural == 1 {
+            self.fumbled(rng, arena, me, out);
             return;
         }
-        let ac = self.spec(defender.spec).ac;
+        let armor_broken = defender.effects & effect::ARMOR_BROKEN != 0;
+        let ac = self.spec(defender.spec).ac - if armor_broken { 2 } else { 0 };
         let threat_crit = natural >= crit_range;
         if !threat_crit && i32::from(natural) + attack.to_hit < ac {
             return;
@@ -897,6 +971,9 @@ impl Encounter {
             },
             out,
         );
+        if crit {
+            self.critically_hit(rng, arena, target, out);
+        }
     }
 
     fn after_defenses(&self, arena: &Arena, target: usize, kind: DamageType, amount: i32) -> i32 {
@@ -987,6 +1064,8 @@ impl Encounter {
         }
     }
 }
+
+mod injuries;
 
 #[cfg(test)]
 mod tests;

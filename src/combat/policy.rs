@@ -70,6 +70,18 @@ pub enum Between {
     NoRest,
 }
 
+/// Lingering injuries in combat (RULES.md §1): the table, the trigger, and
+/// whether it rains (a painful scar then costs actions).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CombatInjuries {
+    /// The injury table and its chance per triggering event.
+    pub table: crate::rules::lingering::InjuryTable,
+    /// Which events trigger it, for whom.
+    pub trigger: crate::rules::lingering::Trigger,
+    /// Rain, sleet, hail or snow during the fights.
+    pub bad_weather: bool,
+}
+
 /// Options of an encounter chain, shared by every creature in it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EncounterRules {
@@ -97,6 +109,8 @@ pub struct EncounterRules {
     pub between: Between,
     /// Permanent wounds impose their effects in later fights of the chain.
     pub wound_effects: bool,
+    /// Lingering injuries, when the scenario turns them on.
+    pub injuries: Option<CombatInjuries>,
 }
 
 impl Default for EncounterRules {
@@ -114,6 +128,7 @@ impl Default for EncounterRules {
             encounters: 1,
             between: Between::default(),
             wound_effects: true,
+            injuries: None,
         }
     }
 }

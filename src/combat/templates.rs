@@ -71,6 +71,7 @@ fn weapon(
         reach,
         two_handed,
         rider: None,
+        spell: false,
     }
 }
 
@@ -124,6 +125,7 @@ pub fn template(name: &str) -> Option<CreatureSpec> {
                 uses: 1,
                 bonus_action: true,
                 target: HealTarget::SelfOnly,
+                spell: false,
             });
         }
         "barbarian" => {
@@ -190,6 +192,7 @@ pub fn template(name: &str) -> Option<CreatureSpec> {
                 Reach::Ranged,
                 false,
             )];
+            spec.attacks[0].spell = true;
             spec.multiattack = vec![0];
         }
         "cleric" => {
@@ -214,6 +217,7 @@ pub fn template(name: &str) -> Option<CreatureSpec> {
                 uses: full_caster_slots(level),
                 bonus_action: true,
                 target: HealTarget::Ally,
+                spell: true,
             });
         }
         "paladin" => {
@@ -249,6 +253,7 @@ pub fn template(name: &str) -> Option<CreatureSpec> {
                 uses: level,
                 bonus_action: false,
                 target: HealTarget::Ally,
+                spell: false,
             });
         }
         _ => return None,

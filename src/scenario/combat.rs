@@ -5,14 +5,15 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::creature::RawCreature;
-use super::{Locator, Named, ScenarioError, pick, values};
+use super::{Locator, Named, ScenarioError, injury_table, pick, values};
 use crate::combat::creature::CreatureSpec;
 use crate::combat::encounter::{Encounter, MAX_PCS};
 use crate::combat::policy::{
-    AttackDowned, Between, EncounterRules, HealWhen, Stabilize, Targeting,
+    AttackDowned, Between, CombatInjuries, EncounterRules, HealWhen, Stabilize, Targeting,
 };
 use crate::dice::RollMode;
 use crate::rules::death_saves::DeathSaveRules;
+use crate::rules::lingering::{AppliesTo, Trigger};
 use crate::rules::permanent_wounds::{Severity, WoundPolicy, WoundSlots};
 
 /// The `type` value of this schema.
@@ -54,6 +55,12 @@ pub struct RawSettings {
     existing_wounds: Option<Spanned<Vec<Spanned<Severity>>>>,
     death_save_dc: Option<Spanned<i64>>,
     death_save_roll: Option<Spanned<RollMode>>,
+    lingering_injuries: Option<Spanned<bool>>,
+    injury_chance: Option<Spanned<f64>>,
+    on_crit_hit: Option<Spanned<bool>>,
+    on_crit_miss: Option<Spanned<bool>>,
+    applies_to: Option<Spanned<AppliesTo>>,
+    bad_weather: Option<Spanned<bool>>,
 }
 
 impl Named for RawSettings {
@@ -242,7 +249,46 @@ pub fn build(
     let flag = |v: &Option<Spanned<bool>>, b: &Option<Spanned<bool>>, k: &str, d: bool| {
         pick(v, b, path, k).map_or(d, |(x, _)| *x.get_ref())
     };
+    let injuries = if flag(
+        &variant.lingering_injuries,
+        &base.lingering_injuries,
+        "lingering_injuries",
+        false,
+    ) {
+        let mut table = injury_table::default_table_result()?;
+        if let Some((c, field)) = pick(
+            &variant.injury_chance,
+            &base.injury_chance,
+            path,
+            "injury_chance",
+        ) {
+            table.chance = injury_table::chance(loc, c, &field)?;
+        }
+        Some(CombatInjuries {
+            table,
+            trigger: Trigger {
+                on_crit_hit: flag(&variant.on_crit_hit, &base.on_crit_hit, "on_crit_hit", true),
+                on_crit_miss: flag(
+                    &variant.on_crit_miss,
+                    &base.on_crit_miss,
+                    "on_crit_miss",
+                    true,
+                ),
+                applies_to: pick(&variant.applies_to, &base.applies_to, path, "applies_to")
+                    .map_or(AppliesTo::Both, |(a, _)| *a.get_ref()),
+            },
+            bad_weather: flag(
+                &variant.bad_weather,
+                &base.bad_weather,
+                "bad_weather",
+                false,
+            ),
+        })
+    } else {
+        None
+    };
     let rules = EncounterRules {
+        injuries,
         death_saves,
         targeting,
         attack_downed,

@@ -57,6 +57,8 @@ pub struct RawAttack {
     #[serde(default)]
     two_handed: bool,
     rider: Option<Spanned<RawRider>>,
+    #[serde(default)]
+    spell: bool,
 }
 
 fn melee() -> Reach {
@@ -83,6 +85,8 @@ pub struct RawHeal {
     bonus_action: bool,
     #[serde(default = "ally")]
     target: HealTarget,
+    #[serde(default)]
+    spell: bool,
 }
 
 fn ally() -> HealTarget {
@@ -320,6 +324,7 @@ impl RawCreature {
                 uses: ranged(loc, &h.uses, &at("heal.uses"), 0..=100)? as u8,
                 bonus_action: h.bonus_action,
                 target: h.target,
+                spell: h.spell,
             });
         }
         if let Some(b) = &self.breath {
@@ -397,6 +402,7 @@ fn build_attack(loc: &Locator, a: &RawAttack, path: &str) -> Result<Attack, Scen
         reach: a.reach,
         two_handed: a.two_handed,
         rider,
+        spell: a.spell,
     })
 }
 

@@ -26,8 +26,9 @@ struct MetricDef {
     proportion: bool,
 }
 
-/// The metric list for a party (per-PC metrics use the PCs' names).
-fn metric_defs(pcs: &[String]) -> Vec<MetricDef> {
+/// The metric list for a party (per-PC metrics use the PCs' names) and, when
+/// lingering injuries are on, the injury table's entry ids.
+fn metric_defs(pcs: &[String], injuries: &[String]) -> Vec<MetricDef> {
     let p = |name: String| MetricDef {
         name,
         proportion: true,
@@ -56,11 +57,19 @@ fn metric_defs(pcs: &[String]) -> Vec<MetricDef> {
     for pc in pcs {
         defs.push(p(format!("p_pc_down_{pc}")));
     }
+    if !injuries.is_empty() {
+        defs.push(p("p_injury".into()));
+        defs.push(m("mean_injuries"));
+        for id in injuries {
+            defs.push(p(format!("p_injury_{id}")));
+        }
+    }
     defs
 }
 
-/// Metric values of one trial, in [`metric_defs`] order.
-fn values(o: &TrialOutcome, pcs: usize, out: &mut Vec<i64>) {
+/// Metric values of one trial, in [`metric_defs`] order (`entries`: the
+/// injury table's size, 0 when injuries are off).
+fn values(o: &TrialOutcome, pcs: usize, entries: usize, out: &mut Vec<i64>) {
     out.clear();
     let dead = o.pc_dead[..pcs].iter().filter(|&&d| d).count() as i64;
     let wounds: u32 = o.wounds.iter().sum();
@@ -80,6 +89,30 @@ fn values(o: &TrialOutcome, pcs: usize, out: &mut Vec<i64>) {
     ]);
     out.extend(o.pc_dead[..pcs].iter().map(|&d| i64::from(d)));
     out.extend(o.pc_down[..pcs].iter().map(|&d| i64::from(d)));
+    if entries > 0 {
+        out.push(i64::from(o.injuries > 0));
+        out.push(i64::from(o.injuries));
+        out.extend(
+            o.pc_injury_entries[..entries.min(100)]
+                .iter()
+                .map(|&c| i64::from(c > 0)),
+        );
+    }
+}
+
+/// The injury table's entry ids when any variant turns injuries on.
+fn injury_ids(variants: &[Variant<Encounter>]) -> Vec<(String, String)> {
+    variants
+        .iter()
+        .find_map(|v| v.rules.rules.injuries.as_ref())
+        .map(|i| {
+            i.table
+                .entries
+                .iter()
+                .map(|e| (e.id.clone(), e.name.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Per-chunk accumulator: per variant, moments of each metric and of its
@@ -125,9 +158,11 @@ impl Merge for CombatAcc {
     }
 }
 
-/// Runs one chunk of trials for every variant.
+/// Runs one chunk of trials for every variant (`entries`: the injury
+/// table's size when injuries are on, else 0).
 pub fn simulate_chunk<R: Rng + ?Sized>(
     variants: &[Variant<Encounter>],
+    entries: usize,
     rng: &mut R,
     count: u64,
     acc: &mut CombatAcc,
@@ -140,7 +175,7 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
         for (v, variant) in variants.iter().enumerate() {
             let mut trial_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
             let outcome = variant.rules.run(&mut trial_rng, &mut arena);
-            values(&outcome, variant.rules.party.len(), &mut vals);
+            values(&outcome, variant.rules.party.len(), entries, &mut vals);
             if v == 0 {
                 base.clone_from(&vals);
             }
@@ -165,7 +200,12 @@ pub fn simulate(
     let names = |v: &Variant<Encounter>| -> Vec<String> {
         v.rules.party.iter().map(|c| c.name.clone()).collect()
     };
-    let defs: Vec<Vec<MetricDef>> = variants.iter().map(|v| metric_defs(&names(v))).collect();
+    let injuries = injury_ids(variants);
+    let ids: Vec<String> = injuries.iter().map(|(id, _)| id.clone()).collect();
+    let defs: Vec<Vec<MetricDef>> = variants
+        .iter()
+        .map(|v| metric_defs(&names(v), &ids))
+        .collect();
     let widest = defs.iter().map(Vec::len).max().unwrap_or(0);
     let acc = engine.run(
         RunShape {
@@ -174,7 +214,7 @@ pub fn simulate(
         },
         progress,
         || CombatAcc::new(variants.len(), widest),
-        |rng, _, n, acc| simulate_chunk(variants, rng, n, acc),
+        |rng, _, n, acc| simulate_chunk(variants, ids.len(), rng, n, acc),
     )?;
     let z = z_for_level(header.confidence);
     let mut figures = Vec::new();
@@ -232,7 +272,7 @@ pub fn simulate(
                 .map(|c| (format!("p_pc_death_{}", c.name), c.name.clone())),
         );
     }
-    let charts = vec![
+    let mut charts = vec![
         ChartSpec::Shares {
             file: "outcomes".into(),
             title: format!("{}: fight outcomes ({how})", header.name),
@@ -257,6 +297,18 @@ pub fn simulate(
             x_label: format!("Rounds (count; the last bin is {ROUNDS_BINS} or more)"),
         },
     ];
+    if !injuries.is_empty() {
+        charts.push(ChartSpec::Bars {
+            file: "injuries".into(),
+            title: format!("{}: lingering injuries by table entry ({how})", header.name),
+            value_label: "Trials in which some PC takes the injury (%)".into(),
+            categories: injuries
+                .iter()
+                .map(|(id, name)| (format!("p_injury_{id}"), name.clone()))
+                .collect(),
+            percent: true,
+        });
+    }
     Ok(ScenarioResult {
         scenario: header.name.clone(),
         description: header.description.clone(),

@@ -412,13 +412,13 @@ fn healing_at_zero_wakes_and_resets_the_tally() {
         successes: 1,
         failures: 2,
     };
-    enc.heal(&mut arena, 0, 4);
+    enc.heal(&mut arena, 0, 4, false);
     assert_eq!(
         (arena.fighters[0].state, arena.fighters[0].hp),
         (State::Up, 4)
     );
     assert_eq!(arena.fighters[0].tally, Tally::default());
-    enc.heal(&mut arena, 0, 100);
+    enc.heal(&mut arena, 0, 100, false);
     assert_eq!(arena.fighters[0].hp, 12, "healing stops at the maximum");
 }
 
@@ -433,13 +433,13 @@ fn a_dying_ally_is_stabilised_with_a_dc_10_medicine_check() {
     arena.fighters[0].state = State::Dying;
     arena.fighters[1].heal_uses = 0; // no Second Wind to spend
     // Fighter Medicine +1: a 9 + 1 = 10 succeeds.
-    assert!(enc.support(&mut script(&[(9, 20)]), &mut arena, 1, true));
+    assert!(enc.support(&mut script(&[(9, 20)]), &mut arena, 1, true, true));
     assert_eq!(arena.fighters[0].state, State::Stable);
     arena.fighters[0].state = State::Dying;
-    assert!(enc.support(&mut script(&[(8, 20)]), &mut arena, 1, true));
+    assert!(enc.support(&mut script(&[(8, 20)]), &mut arena, 1, true, true));
     assert_eq!(arena.fighters[0].state, State::Dying, "8 + 1 = 9 fails");
     // Mid-fight, `after_fight` does not spend the action.
-    assert!(!enc.support(&mut script(&[]), &mut arena, 1, false));
+    assert!(!enc.support(&mut script(&[]), &mut arena, 1, false, true));
 }
 
 #[test]
@@ -585,4 +585,203 @@ fn a_lost_arm_forces_a_one_handed_attack() {
         fallback.damage.sides, 8,
         "no one-handed melee attack: the d12 becomes a d8"
     );
+}
+
+/// Rules with lingering injuries on every trigger (chance 1).
+fn injury_rules() -> EncounterRules {
+    let mut table = crate::rules::lingering::InjuryTable::default_table();
+    table.chance = 1.0;
+    EncounterRules {
+        injuries: Some(crate::combat::policy::CombatInjuries {
+            table,
+            trigger: crate::rules::lingering::Trigger::default(),
+            bad_weather: false,
+        }),
+        ..Default::default()
+    }
+}
+
+/// The uniform draw of the injury chance (any value is below 1).
+const CHANCE: (u64, u64) = (1, 2);
+
+fn entry_of(enc: &Encounter, arena: &Arena, who: usize) -> Vec<String> {
+    let table = &enc.rules.injuries.as_ref().unwrap().table;
+    let f = &arena.fighters[who];
+    f.injuries[..usize::from(f.n_injuries)]
+        .iter()
+        .map(|&i| table.entries[usize::from(i)].id.clone())
+        .collect()
+}
+
+#[test]
+fn a_critical_hit_taken_can_injure_the_target() {
+    let g = goblin();
+    let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], injury_rules());
+    let mut out = TrialOutcome::default();
+    // Natural 20, 2d6 damage (1, 1), then the injury: chance, d100 = 1 (lose an eye).
+    enc.attack(
+        &mut script(&[(20, 20), (1, 6), (1, 6), CHANCE, (1, 100)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!(entry_of(&enc, &arena, 0), vec!["lose_an_eye"]);
+    assert_eq!(out.injuries, 1);
+    assert_ne!(
+        arena.fighters[0].effects & effect::DIS_RANGED,
+        0,
+        "disadvantage on ranged attacks"
+    );
+    // Without the rule, nothing happens.
+    let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], EncounterRules::default());
+    enc.attack(
+        &mut script(&[(20, 20), (1, 6), (1, 6)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].n_injuries, 0);
+}
+
+#[test]
+fn a_natural_one_can_injure_the_attacker() {
+    let g = goblin();
+    let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], injury_rules());
+    let mut out = TrialOutcome::default();
+    enc.attack(
+        &mut script(&[(1, 20), CHANCE, (3, 100)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!(entry_of(&enc, &arena, 1), vec!["lose_an_arm_or_hand"]);
+    assert_ne!(arena.fighters[1].effects & effect::NO_TWO_HANDED, 0);
+    assert_eq!(out.injuries, 0, "PC injuries only are counted");
+}
+
+#[test]
+fn both_eyes_lost_blind_and_a_second_punctured_lung_drops_to_zero() {
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin()], injury_rules());
+    let mut out = TrialOutcome::default();
+    let rules = enc.rules.injuries.clone().unwrap();
+    for d100 in [1, 2] {
+        enc.maybe_injure(
+            &mut script(&[CHANCE, (d100, 100)]),
+            &mut arena,
+            0,
+            &rules,
+            &mut out,
+        );
+    }
+    assert_ne!(arena.fighters[0].effects & effect::BLINDED, 0);
+    for _ in 0..2 {
+        enc.maybe_injure(
+            &mut script(&[CHANCE, (71, 100)]),
+            &mut arena,
+            0,
+            &rules,
+            &mut out,
+        );
+    }
+    assert_eq!(
+        (arena.fighters[0].state, arena.fighters[0].hp),
+        (State::Dying, 0)
+    );
+}
+
+#[test]
+fn a_skull_fracture_costs_the_action_on_a_failed_dc_20_save() {
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin()], injury_rules());
+    let mut out = TrialOutcome::default();
+    let rules = enc.rules.injuries.clone().unwrap();
+    enc.maybe_injure(
+        &mut script(&[CHANCE, (66, 100)]),
+        &mut arena,
+        0,
+        &rules,
+        &mut out,
+    );
+    // Fighter Con save +4 at level 1: 15 + 4 = 19 < 20 loses the action, 16 + 4 keeps it.
+    assert!(enc.loses_action(&mut script(&[(15, 20)]), &arena, 0));
+    assert!(!enc.loses_action(&mut script(&[(16, 20)]), &arena, 0));
+}
+
+#[test]
+fn magical_healing_cures_a_broken_arm_but_not_a_lost_eye() {
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin()], injury_rules());
+    let mut out = TrialOutcome::default();
+    let rules = enc.rules.injuries.clone().unwrap();
+    enc.maybe_injure(
+        &mut script(&[CHANCE, (16, 100)]),
+        &mut arena,
+        0,
+        &rules,
+        &mut out,
+    );
+    enc.maybe_injure(
+        &mut script(&[CHANCE, (1, 100)]),
+        &mut arena,
+        0,
+        &rules,
+        &mut out,
+    );
+    assert_ne!(arena.fighters[0].effects & effect::NO_TWO_HANDED, 0);
+    enc.heal(&mut arena, 0, 1, false);
+    assert_eq!(
+        arena.fighters[0].n_injuries, 2,
+        "Second Wind is not magical healing"
+    );
+    enc.heal(&mut arena, 0, 1, true);
+    assert_eq!(entry_of(&enc, &arena, 0), vec!["lose_an_eye"]);
+    assert_eq!(arena.fighters[0].effects & effect::NO_TWO_HANDED, 0);
+}
+
+#[test]
+fn knocked_out_teeth_fail_a_spell_on_a_one_and_a_broken_weapon_is_improvised() {
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin()], injury_rules());
+    let mut out = TrialOutcome::default();
+    let rules = enc.rules.injuries.clone().unwrap();
+    enc.maybe_injure(
+        &mut script(&[CHANCE, (51, 100)]),
+        &mut arena,
+        0,
+        &rules,
+        &mut out,
+    );
+    assert!(enc.spell_fails(&mut script(&[(1, 20)]), &arena, 0));
+    assert!(!enc.spell_fails(&mut script(&[(2, 20)]), &arena, 0));
+    // Broken item, d10 = 1: a weapon; d10 = 2: armour (AC - 2).
+    enc.maybe_injure(
+        &mut script(&[CHANCE, (46, 100), (1, 10)]),
+        &mut arena,
+        0,
+        &rules,
+        &mut out,
+    );
+    assert_ne!(arena.fighters[0].effects & effect::WEAPON_BROKEN, 0);
+    enc.maybe_injure(
+        &mut script(&[CHANCE, (46, 100), (2, 10)]),
+        &mut arena,
+        0,
+        &rules,
+        &mut out,
+    );
+    assert_ne!(arena.fighters[0].effects & effect::ARMOR_BROKEN, 0);
+    // A goblin's 13 + 4 = 17 now hits the fighter's AC 18 - 2.
+    let g = goblin();
+    enc.attack(
+        &mut script(&[(13, 20), (2, 6)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].hp, 12 - 4);
 }

@@ -1,0 +1,238 @@
+//! Lingering injuries in combat (RULES.md §1): a critical hit taken or a
+//! natural 1 rolled may roll on the injury table, and the entry's tags act
+//! in the fight — action-loss saves (skull fracture, internal injury, broken
+//! ribs, a painful scar in bad weather), action *or* bonus action (punctured
+//! lung) and the second punctured lung dropping the creature to 0 HP,
+//! blindness once both eyes are lost, disadvantage on ranged attacks (eye
+//! injuries), no two-handed weapon (lost or broken arm), a broken weapon
+//! (an improvised 1d4 instead) or armour (AC −2), and spells with a verbal
+//! component failing on a d20 of 1 (knocked-out teeth).
+
+use rand::Rng;
+
+use super::{Arena, Encounter, State, Tally, TrialOutcome, effect};
+use crate::combat::creature::Ability;
+use crate::combat::policy::CombatInjuries;
+use crate::dice::roll_die;
+use crate::rules::injury_tags::{self, Check, Component, Cure, Effect, ItemKind, MagicClass};
+use crate::rules::lingering::Side;
+
+/// Injuries a creature remembers for their in-fight effects (more are
+/// counted but only the first ones act).
+pub const REMEMBERED: usize = 8;
+
+fn ability(a: injury_tags::Ability) -> Ability {
+    match a {
+        injury_tags::Ability::Strength => Ability::Str,
+        injury_tags::Ability::Dexterity => Ability::Dex,
+        injury_tags::Ability::Constitution => Ability::Con,
+        injury_tags::Ability::Intelligence => Ability::Int,
+        injury_tags::Ability::Wisdom => Ability::Wis,
+        injury_tags::Ability::Charisma => Ability::Cha,
+    }
+}
+
+fn uniform<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+impl Encounter {
+    fn injury_rules(&self) -> Option<&CombatInjuries> {
+        self.rules.injuries.as_ref()
+    }
+
+    /// A natural 1 on an attack roll: the attacker may be injured.
+    pub(super) fn fumbled<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        attacker: usize,
+        out: &mut TrialOutcome,
+    ) {
+        if let Some(rules) = self.injury_rules() {
+            if rules.trigger.on_crit_miss {
+                self.maybe_injure(rng, arena, attacker, rules, out);
+            }
+        }
+    }
+
+    /// A critical hit taken: the target may be injured.
+    pub(super) fn critically_hit<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        target: usize,
+        out: &mut TrialOutcome,
+    ) {
+        if let Some(rules) = self.injury_rules() {
+            if rules.trigger.on_crit_hit && arena.fighters[target].state != State::Dead {
+                self.maybe_injure(rng, arena, target, rules, out);
+            }
+        }
+    }
+
+    pub(super) fn maybe_injure<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        who: usize,
+        rules: &CombatInjuries,
+        out: &mut TrialOutcome,
+    ) {
+        let side = if arena.fighters[who].party {
+            Side::Pc
+        } else {
+            Side::Monster
+        };
+        if !rules.trigger.applies_to.covers(side) || uniform(rng) >= rules.table.chance {
+            return;
+        }
+        let index = rules.table.lookup(roll_die(rng, 100) as u8);
+        let entry = &rules.table.entries[index];
+        let f = &mut arena.fighters[who];
+        let same_before = f.injuries[..usize::from(f.n_injuries).min(REMEMBERED)]
+            .iter()
+            .filter(|&&i| usize::from(i) == index)
+            .count() as u32;
+        if usize::from(f.n_injuries) < REMEMBERED {
+            f.injuries[usize::from(f.n_injuries)] = index as u8;
+        }
+        f.n_injuries = f.n_injuries.saturating_add(1);
+        if f.party {
+            out.injuries += 1;
+            if let Some(count) = out.pc_injury_entries.get_mut(index) {
+                *count = count.saturating_add(1);
+            }
+        }
+        if entry.drops_to_zero_at(same_before + 1) && matches!(f.state, State::Up) {
+            f.hp_lost += i64::from(f.hp);
+            f.hp = 0;
+            if f.party {
+                f.state = State::Dying;
+                f.tally = Tally::default();
+                f.went_down = true;
+                f.raging = false;
+            } else {
+                f.state = State::Dead;
+            }
+        }
+        if let Some((die, _)) = entry.item_table() {
+            match entry.broken_item(roll_die(rng, u32::from(die)) as u8) {
+                Some(ItemKind::Weapon) => f.lasting_effects |= effect::WEAPON_BROKEN,
+                Some(ItemKind::ArmorOrShield) => f.lasting_effects |= effect::ARMOR_BROKEN,
+                _ => {}
+            }
+        }
+        self.recompute_effects(arena, who);
+    }
+
+    /// The effects in force: lasting ones plus those of the remembered injuries.
+    pub(super) fn recompute_effects(&self, arena: &mut Arena, who: usize) {
+        let f = &mut arena.fighters[who];
+        let mut effects = f.lasting_effects;
+        let mut eyes = 0u32;
+        if let Some(rules) = self.injury_rules() {
+            for &i in &f.injuries[..usize::from(f.n_injuries).min(REMEMBERED)] {
+                let entry = &rules.table.entries[usize::from(i)];
+                for e in &entry.effects {
+                    match e {
+                        Effect::Disadvantage { on } if on.contains(&Check::RangedAttacks) => {
+                            effects |= effect::DIS_RANGED;
+                        }
+                        Effect::OneHandOnly => effects |= effect::NO_TWO_HANDED,
+                        Effect::BlindedWhenAllLost { .. } => {
+                            eyes += 1;
+                            if entry.blinds_after(eyes) {
+                                effects |= effect::BLINDED;
+                            }
+                        }
+                        Effect::ActionOrBonusAction => effects |= effect::ACTION_OR_BONUS,
+                        Effect::SpellFailure { .. } => effects |= effect::SPELL_FAILURE,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        f.effects = effects;
+        f.eyes_lost = eyes.min(255) as u8;
+    }
+
+    /// Magical healing (a spell or a potion) cures every injury that "any
+    /// magical healing" cures (RULES.md §1).
+    pub(super) fn cure_by_magical_healing(&self, arena: &mut Arena, who: usize) {
+        let Some(rules) = self.injury_rules() else {
+            return;
+        };
+        let f = &mut arena.fighters[who];
+        let remembered = usize::from(f.n_injuries).min(REMEMBERED);
+        let kept: Vec<u8> = f.injuries[..remembered]
+            .iter()
+            .copied()
+            .filter(|&i| {
+                !rules.table.entries[usize::from(i)].cures.iter().any(|c| {
+                    matches!(
+                        c,
+                        Cure::Magic {
+                            class: MagicClass::MagicalHealing
+                        }
+                    )
+                })
+            })
+            .collect();
+        if kept.len() == remembered {
+            return;
+        }
+        f.injuries = [0; REMEMBERED];
+        f.injuries[..kept.len()].copy_from_slice(&kept);
+        f.n_injuries = kept.len() as u8;
+        self.recompute_effects(arena, who);
+    }
+
+    /// Whether the creature loses its action this turn to an action-loss
+    /// save (one save per such injury).
+    pub(super) fn loses_action<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &Arena,
+        me: usize,
+    ) -> bool {
+        let Some(rules) = self.injury_rules() else {
+            return false;
+        };
+        let f = &arena.fighters[me];
+        let spec = self.spec(f.spec);
+        for &i in &f.injuries[..usize::from(f.n_injuries).min(REMEMBERED)] {
+            let entry = &rules.table.entries[usize::from(i)];
+            for e in &entry.effects {
+                if let Effect::ActionLossSave { ability: a, .. } = e {
+                    let total = i32::from(roll_die(rng, 20) as u8) + spec.save(ability(*a));
+                    if entry.action_lost(total, rules.bad_weather) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether a spell the creature casts now fails (a verbal component and
+    /// a d20 of 1, for knocked-out teeth).
+    pub(super) fn spell_fails<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &Arena,
+        me: usize,
+    ) -> bool {
+        let Some(rules) = self.injury_rules() else {
+            return false;
+        };
+        let f = &arena.fighters[me];
+        if f.effects & effect::SPELL_FAILURE == 0 {
+            return false;
+        }
+        let roll = roll_die(rng, 20) as u8;
+        f.injuries[..usize::from(f.n_injuries).min(REMEMBERED)]
+            .iter()
+            .any(|&i| rules.table.entries[usize::from(i)].spell_fails(Component::Verbal, roll))
+    }
+}
