@@ -12,7 +12,8 @@ fn main() {
     divan::main();
 }
 
-const TRIALS: u64 = 200_000;
+/// Eight whole chunks, so two threads get equal work.
+const TRIALS: u64 = 8 * woundsim::engine::CHUNK_TRIALS;
 
 const REFERENCE: &str = r#"
 version = 1
