@@ -194,6 +194,8 @@ pub struct TrialOutcome {
     pub injuries: u32,
     /// Lingering injuries taken by PCs, by table entry.
     pub pc_injury_entries: [u8; 100],
+    /// Per PC: lingering injuries taken.
+    pub pc_injuries: [u8; MAX_PCS],
 }
 
 impl Default for TrialOutcome {
@@ -209,6 +211,7 @@ impl Default for TrialOutcome {
             wounds: [0; 3],
             injuries: 0,
             pc_injury_entries: [0; 100],
+            pc_injuries: [0; MAX_PCS],
         }
     }
 }

@@ -63,6 +63,9 @@ fn metric_defs(pcs: &[String], injuries: &[String]) -> Vec<MetricDef> {
         for id in injuries {
             defs.push(p(format!("p_injury_{id}")));
         }
+        for pc in pcs {
+            defs.push(p(format!("p_injured_{pc}")));
+        }
     }
     defs
 }
@@ -97,6 +100,7 @@ fn values(o: &TrialOutcome, pcs: usize, entries: usize, out: &mut Vec<i64>) {
                 .iter()
                 .map(|&c| i64::from(c > 0)),
         );
+        out.extend(o.pc_injuries[..pcs].iter().map(|&c| i64::from(c > 0)));
     }
 }
 
@@ -298,6 +302,22 @@ pub fn simulate(
         },
     ];
     if !injuries.is_empty() {
+        let mut per_pc: Vec<(String, String)> = vec![("p_injury".into(), "any PC".into())];
+        if let Some(first) = variants.first() {
+            per_pc.extend(
+                first
+                    .rules
+                    .party
+                    .iter()
+                    .map(|c| (format!("p_injured_{}", c.name), c.name.clone())),
+            );
+        }
+        charts.push(ChartSpec::Shares {
+            file: "pc-injuries".into(),
+            title: format!("{}: lingering-injury rate per PC ({how})", header.name),
+            x_label: "Party member".into(),
+            categories: per_pc,
+        });
         charts.push(ChartSpec::Bars {
             file: "injuries".into(),
             title: format!("{}: lingering injuries by table entry ({how})", header.name),

@@ -100,6 +100,10 @@ impl Encounter {
         f.n_injuries = f.n_injuries.saturating_add(1);
         if f.party {
             out.injuries += 1;
+            // PCs come first among the fighters, in party order.
+            if let Some(count) = out.pc_injuries.get_mut(who) {
+                *count = count.saturating_add(1);
+            }
             if let Some(count) = out.pc_injury_entries.get_mut(index) {
                 *count = count.saturating_add(1);
             }
