@@ -127,6 +127,22 @@ pub enum LinePoints {
 }
 
 impl ScenarioResult {
+    /// A result for `header`'s scenario with no figures yet; `trials = 0`
+    /// in the header marks exact figures (their seed is written as 0).
+    pub fn for_header(header: &crate::scenario::ScenarioHeader, variants: Vec<String>) -> Self {
+        ScenarioResult {
+            scenario: header.name.clone(),
+            description: header.description.clone(),
+            seed: if header.trials == 0 { 0 } else { header.seed },
+            trials: header.trials,
+            confidence: header.confidence,
+            variants,
+            figures: Vec::new(),
+            distributions: Vec::new(),
+            charts: Vec::new(),
+        }
+    }
+
     /// The figure for `metric` of `variant`, if any.
     pub fn figure(&self, variant: &str, metric: &str) -> Option<&Figure> {
         self.figures

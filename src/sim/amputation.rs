@@ -522,14 +522,9 @@ pub fn finish(
         });
     }
     ScenarioResult {
-        scenario: header.name.clone(),
-        description: header.description.clone(),
-        seed: if header.trials == 0 { 0 } else { header.seed },
-        trials: header.trials,
-        confidence: header.confidence,
-        variants: variants.iter().map(|v| v.name.clone()).collect(),
         figures,
         distributions,
         charts,
+        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
     }
 }

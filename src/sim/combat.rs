@@ -330,14 +330,9 @@ pub fn simulate(
         });
     }
     Ok(ScenarioResult {
-        scenario: header.name.clone(),
-        description: header.description.clone(),
-        seed: header.seed,
-        trials: header.trials,
-        confidence: header.confidence,
-        variants: variants.iter().map(|v| v.name.clone()).collect(),
         figures,
         distributions,
         charts,
+        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
     })
 }

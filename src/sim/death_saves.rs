@@ -450,12 +450,6 @@ pub fn finish(
         )
     };
     ScenarioResult {
-        scenario: header.name.clone(),
-        description: header.description.clone(),
-        seed: if exact { 0 } else { header.seed },
-        trials: header.trials,
-        confidence: header.confidence,
-        variants: variants.iter().map(|v| v.name.clone()).collect(),
         figures,
         distributions,
         charts: vec![
@@ -475,6 +469,7 @@ pub fn finish(
                 x_label: "Death saves rolled (count)".into(),
             },
         ],
+        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
     }
 }
 

@@ -387,12 +387,6 @@ fn finish(
         .unwrap_or_default();
     let max_hp = variants.first().map_or(0, |v| v.rules.rules.max_hp);
     ScenarioResult {
-        scenario: header.name.clone(),
-        description: header.description.clone(),
-        seed: if exact { 0 } else { header.seed },
-        trials: header.trials,
-        confidence: header.confidence,
-        variants: variants.iter().map(|v| v.name.clone()).collect(),
         figures,
         distributions,
         charts: vec![
@@ -437,5 +431,6 @@ fn finish(
                 percent: true,
             },
         ],
+        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
     }
 }

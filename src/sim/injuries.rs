@@ -546,12 +546,6 @@ pub fn finish(
     let entries = table.map(|t| t.entries.as_slice()).unwrap_or_default();
     let label = |e: &crate::rules::lingering::Injury| format!("{} ({}-{})", e.name, e.low, e.high);
     ScenarioResult {
-        scenario: header.name.clone(),
-        description: header.description.clone(),
-        seed: if exact { 0 } else { header.seed },
-        trials: header.trials,
-        confidence: header.confidence,
-        variants: variants.iter().map(|v| v.name.clone()).collect(),
         figures,
         distributions,
         charts: vec![
@@ -604,5 +598,6 @@ pub fn finish(
                 ],
             },
         ],
+        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
     }
 }
