@@ -215,6 +215,12 @@ fn list(out: &mut dyn Write) -> Result<(), AppError> {
          last failed save 2 -> minor, 1 -> moderate, 0 -> severe; one of each; a taken slot escalates; none free = dead\n",
     );
     text.push_str(&limb_table());
+    text.push_str(&format!(
+        "  bestiary (SRD 5.1, data/bestiary.toml): {}\n  PC templates: CLASS-LEVEL, CLASS one of {}, LEVEL 1..={}\n",
+        crate::combat::bestiary::names().join(", "),
+        crate::combat::templates::CLASSES.join(", "),
+        crate::combat::templates::MAX_LEVEL
+    ));
     let injuries = scenario::injury_table::default_table_result()?;
     text.push_str(&format!(
         "  lingering injuries (RULES.md §1; data/lingering-injuries.toml): on a critical hit taken or a natural 1 \
