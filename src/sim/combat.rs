@@ -185,8 +185,11 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
             }
             for (i, &x) in vals.iter().enumerate() {
                 acc.metrics[v][i].push(x);
-                if let Some(&b) = base.get(i) {
-                    acc.diffs[v][i].push(x - b);
+                // The baseline's difference to itself is never reported.
+                if v > 0 {
+                    if let Some(&b) = base.get(i) {
+                        acc.diffs[v][i].push(x - b);
+                    }
                 }
             }
             acc.rounds[v].add(i64::from(outcome.rounds).clamp(1, ROUNDS_BINS), 1);
