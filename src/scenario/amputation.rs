@@ -52,7 +52,7 @@ use super::amputation_healing::{RawReattach, reattach};
 use super::amputation_parts::{
     Opt, RawCreature, RawCutter, RawPoison, creature, cutters, dice_or_int, int, poison,
 };
-use super::{Locator, Named, ScenarioError, pick};
+use super::{Locator, ScenarioError, pick};
 use crate::rules::amputation::{AmputationRules, Target};
 use crate::rules::limbs::{DamageType, DamageTypes, LimbEffect, Purpose, limb_effect};
 
@@ -79,14 +79,7 @@ pub struct RawSettings {
     reattach: Opt<RawReattach>,
 }
 
-impl Named for RawSettings {
-    fn name(&self) -> Option<&Spanned<String>> {
-        self.name.as_ref()
-    }
-    fn description(&self) -> Option<&str> {
-        self.description.as_deref()
-    }
-}
+super::impl_named!(RawSettings);
 
 /// Where a table starts (or the start of the file), and the table itself.
 fn table<'a, T: Default>(t: &'a Opt<T>, empty: &'a T) -> (usize, &'a T) {

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::creature::RawCreature;
-use super::{Locator, Named, ScenarioError, injury_table, pick, values};
+use super::{Locator, ScenarioError, injury_table, pick, values};
 use crate::combat::creature::CreatureSpec;
 use crate::combat::encounter::{Encounter, MAX_PCS};
 use crate::combat::policy::{
@@ -63,14 +63,7 @@ pub struct RawSettings {
     bad_weather: Option<Spanned<bool>>,
 }
 
-impl Named for RawSettings {
-    fn name(&self) -> Option<&Spanned<String>> {
-        self.name.as_ref()
-    }
-    fn description(&self) -> Option<&str> {
-        self.description.as_deref()
-    }
-}
+super::impl_named!(RawSettings);
 
 fn int(
     loc: &Locator,

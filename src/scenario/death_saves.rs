@@ -15,7 +15,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::values::int;
-use super::{Locator, Named, ScenarioError, pick};
+use super::{Locator, ScenarioError, pick};
 use crate::dice::RollMode;
 use crate::rules::death_saves::{DeathSaveRules, Tally};
 use crate::rules::permanent_wounds::{Severity, WoundPolicy, WoundSlots};
@@ -38,14 +38,7 @@ pub struct RawSettings {
     existing_wounds: Option<Spanned<Vec<Spanned<Severity>>>>,
 }
 
-impl Named for RawSettings {
-    fn name(&self) -> Option<&Spanned<String>> {
-        self.name.as_ref()
-    }
-    fn description(&self) -> Option<&str> {
-        self.description.as_deref()
-    }
-}
+super::impl_named!(RawSettings);
 
 /// Validates one variant: `variant` overrides `base` key by key.
 pub fn build(

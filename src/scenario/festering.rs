@@ -23,7 +23,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::values::int as ranged;
-use super::{Locator, Named, ScenarioError, pick};
+use super::{Locator, ScenarioError, pick};
 use crate::dice::RollMode;
 use crate::rules::festering::{FesteringRules, LostHp, MagicArrival, Timing};
 
@@ -65,14 +65,7 @@ pub struct RawSettings {
     max_hp_curve: Option<Spanned<Vec<Spanned<i64>>>>,
 }
 
-impl Named for RawSettings {
-    fn name(&self) -> Option<&Spanned<String>> {
-        self.name.as_ref()
-    }
-    fn description(&self) -> Option<&str> {
-        self.description.as_deref()
-    }
-}
+super::impl_named!(RawSettings);
 
 impl RawSettings {
     fn has_magic(&self) -> bool {

@@ -48,7 +48,7 @@ use toml::Spanned;
 
 use super::injury_table::{self, RawEntry};
 use super::values::int as ranged;
-use super::{Locator, Named, ScenarioError, pick};
+use super::{Locator, ScenarioError, pick};
 use crate::dice::RollMode;
 use crate::rules::healing::{
     PriceList, Resources, RestorationReading, SPELLS, full_caster_slots, spell_index,
@@ -158,14 +158,7 @@ pub struct RawSettings {
     item_prices: Option<PriceMap>,
 }
 
-impl Named for RawSettings {
-    fn name(&self) -> Option<&Spanned<String>> {
-        self.name.as_ref()
-    }
-    fn description(&self) -> Option<&str> {
-        self.description.as_deref()
-    }
-}
+super::impl_named!(RawSettings);
 
 fn flag(v: Option<(&Spanned<bool>, String)>, default: bool) -> bool {
     v.map_or(default, |(b, _)| *b.get_ref())

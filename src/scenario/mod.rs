@@ -283,6 +283,21 @@ struct RawScenario<S> {
     variants: Vec<Spanned<S>>,
 }
 
+/// Implements [`Named`] for a settings table with `name` and `description` fields.
+macro_rules! impl_named {
+    ($table:ty) => {
+        impl $crate::scenario::Named for $table {
+            fn name(&self) -> Option<&toml::Spanned<String>> {
+                self.name.as_ref()
+            }
+            fn description(&self) -> Option<&str> {
+                self.description.as_deref()
+            }
+        }
+    };
+}
+pub(crate) use impl_named;
+
 /// The variant-naming fields every settings table has.
 pub trait Named {
     /// `name = "..."` with its place.
