@@ -241,12 +241,41 @@ pub struct Encounter {
     all: Vec<CreatureSpec>,
 }
 
+/// Who is still in the fight, counted in one pass at the end of a round.
+struct SideTally {
+    party_up: bool,
+    dying: bool,
+    monsters_up: usize,
+    monsters_down: usize,
+}
+
+impl SideTally {
+    fn of(fighters: &[Fighter]) -> Self {
+        let mut t = SideTally {
+            party_up: false,
+            dying: false,
+            monsters_up: 0,
+            monsters_down: 0,
+        };
+        for f in fighters {
+            match (f.party, f.state) {
+                (true, State::Up) => t.party_up = true,
+                (false, State::Up) => t.monsters_up += 1,
+                (false, State::Down) => t.monsters_down += 1,
+                (_, State::Dying) => t.dying = true,
+                _ => {}
+            }
+        }
+        t
+    }
+}
+
 /// Reusable per-thread buffers.
 #[derive(Default)]
 pub struct Arena {
     fighters: Vec<Fighter>,
     order: Vec<usize>,
-    keys: Vec<i32>,
+    keys: Vec<u64>,
     scratch: Vec<usize>,
 }
 
@@ -411,12 +440,10 @@ impl Encounter {
         out: &mut TrialOutcome,
     ) -> (bool, u32, bool) {
         let monsters_total = self.monsters.len().max(1) as f64;
-        arena.order.clear();
-        for (i, f) in arena.fighters.iter_mut().enumerate() {
+        for f in arena.fighters.iter_mut() {
             let spec = &self.spec(f.spec);
             f.initiative = i32::from(roll_die(rng, 20) as u8) + spec.initiative;
             f.raging = false;
-            arena.order.push(i);
         }
         self.initiative_order(arena);
         let mut decided_at = None;
@@ -435,34 +462,36 @@ impl Encounter {
                 let me = arena.order[k];
                 self.take_turn(rng, arena, me, decided_at.is_some(), out);
             }
-            // Morale: the rest flee when too few are left standing.
-            if self.rules.monsters_flee_below > 0.0 {
-                let standing = arena
-                    .fighters
-                    .iter()
-                    .filter(|f| !f.party && f.state == State::Up)
-                    .count();
-                if standing > 0
-                    && (standing as f64) < self.rules.monsters_flee_below * monsters_total
-                {
-                    for f in arena
-                        .fighters
-                        .iter_mut()
-                        .filter(|f| !f.party && f.state == State::Up)
-                    {
-                        f.state = State::Fled;
-                    }
-                }
+            // The dead and the fled take no more turns in this fight
+            // (compacted without branches: who died is unpredictable).
+            let mut kept = 0;
+            for k in 0..arena.order.len() {
+                let i = arena.order[k];
+                arena.order[kept] = i;
+                kept += usize::from(!matches!(arena.fighters[i].state, State::Dead | State::Fled));
             }
-            let party_up = arena
-                .fighters
-                .iter()
-                .any(|f| f.party && f.state == State::Up);
-            let monsters_active = !self.monsters_beaten(arena);
+            arena.order.truncate(kept);
+            let mut tally = SideTally::of(&arena.fighters);
+            // Morale: the rest flee when too few are left standing.
+            if self.rules.monsters_flee_below > 0.0
+                && tally.monsters_up > 0
+                && (tally.monsters_up as f64) < self.rules.monsters_flee_below * monsters_total
+            {
+                for f in arena
+                    .fighters
+                    .iter_mut()
+                    .filter(|f| !f.party && f.state == State::Up)
+                {
+                    f.state = State::Fled;
+                }
+                tally.monsters_up = 0;
+            }
+            let party_up = tally.party_up;
+            let monsters_active = tally.monsters_up + tally.monsters_down > 0;
+            let dying = tally.dying;
             if decided_at.is_none() && (!party_up || !monsters_active) {
                 decided_at = Some(round);
             }
-            let dying = arena.fighters.iter().any(|f| f.state == State::Dying);
             if decided_at.is_some() && !dying {
                 return (
                     party_up && !monsters_active,
@@ -476,16 +505,31 @@ impl Encounter {
     /// Sorts `arena.order` by initiative: the higher total first, then the
     /// higher modifier, then PCs, then list order.
     fn initiative_order(&self, arena: &mut Arena) {
+        // One distinct integer per creature, the smaller acting first: the
+        // order key negated in the high half, the index (the tie-break) in
+        // the low half.
         arena.keys.clear();
-        for f in &arena.fighters {
-            arena
-                .keys
-                .push((f.initiative * 64 + self.spec(f.spec).initiative) * 2 + i32::from(f.party));
+        for (i, f) in arena.fighters.iter().enumerate() {
+            let key = (f.initiative * 64 + self.spec(f.spec).initiative) * 2 + i32::from(f.party);
+            let descending = (i64::from(i32::MAX) - i64::from(key)) as u64;
+            arena.keys.push(descending << 32 | i as u64);
         }
         let keys = &arena.keys;
-        arena
-            .order
-            .sort_unstable_by(|&a, &b| keys[b].cmp(&keys[a]).then(a.cmp(&b)));
+        arena.order.clear();
+        if keys.len() <= 16 {
+            // A small field: place each creature at its rank, counted without
+            // branches (sorting a few random keys mispredicts at every step).
+            arena.order.resize(keys.len(), 0);
+            for (i, &k) in keys.iter().enumerate() {
+                let rank = keys.iter().filter(|&&other| other < k).count();
+                arena.order[rank] = i;
+            }
+        } else {
+            arena.keys.sort_unstable();
+            arena
+                .order
+                .extend(arena.keys.iter().map(|&k| (k & 0xFFFF_FFFF) as usize));
+        }
     }
 
     fn monsters_beaten(&self, arena: &Arena) -> bool {
@@ -552,14 +596,15 @@ impl Encounter {
         }
         // Skull fracture and the like: the action may be lost (bonus actions stay).
         let action = !self.loses_action(rng, arena, me);
-        let action_used = self.support(rng, arena, me, fight_over, action);
+        let action_used = self.can_support(&arena.fighters[me], fight_over)
+            && self.support(rng, arena, me, fight_over, action);
         if action_used || fight_over || !action {
             return;
         }
         if let Some(breath) = spec.breath {
             if arena.fighters[me].breath_ready && self.enemies_up(arena, me) > 0 {
                 arena.fighters[me].breath_ready = false;
-                self.collect_targets(arena, me, false);
+                self.collect_targets(arena, me);
                 let n = usize::from(breath.targets).min(arena.scratch.len());
                 // A random subset of the conscious enemies is caught in the area.
                 for j in 0..n {
@@ -688,7 +733,23 @@ impl Encounter {
         out.wounds[severity as usize] += 1;
     }
 
-    /// Healing, potions and stabilising; returns whether the action was spent.
+    /// Whether the policy has a PC stabilise a dying ally now.
+    #[inline]
+    fn stabilizes(&self, fight_over: bool) -> bool {
+        match self.rules.stabilize {
+            Stabilize::Never => false,
+            Stabilize::AfterFight => fight_over,
+            Stabilize::Always => true,
+        }
+    }
+
+    /// Whether [`Self::support`] can do anything for this creature: most
+    /// turns (every monster without healing) skip it.
+    #[inline]
+    fn can_support(&self, f: &Fighter, fight_over: bool) -> bool {
+        f.heal_uses > 0 || f.potions > 0 || (f.party && self.stabilizes(fight_over))
+    }
+
     /// Healing, potions and stabilising; `action` says whether the creature
     /// still has its action (bonus-action healing needs none). Returns
     /// whether the turn's action is spent.
@@ -702,6 +763,7 @@ impl Encounter {
     ) -> bool {
         let spec = self.spec(arena.fighters[me].spec);
         let party = arena.fighters[me].party;
+        let stabilize = self.stabilizes(fight_over);
         let needs = |f: &Fighter, when: HealWhen| -> bool {
             match when {
                 HealWhen::Never => false,
@@ -712,19 +774,23 @@ impl Encounter {
             }
         };
         let when = self.rules.heal_when;
-        // The ally most in need: dying first, then the lowest HP share.
+        let allies = self.side(party, arena.fighters.len());
+        // The ally most in need: dying first, then the lowest HP share (the
+        // first in list order on a tie).
         let patient = |arena: &Arena, self_only: bool| -> Option<usize> {
-            arena
-                .fighters
-                .iter()
-                .enumerate()
-                .filter(|(i, f)| f.party == party && (!self_only || *i == me) && needs(f, when))
-                .min_by(|(_, a), (_, b)| {
-                    let key =
-                        |f: &Fighter| (f.state != State::Dying, f.hp * 1000 / f.max_hp.max(1));
-                    key(a).cmp(&key(b))
-                })
-                .map(|(i, _)| i)
+            if self_only {
+                return needs(&arena.fighters[me], when).then_some(me);
+            }
+            let mut best: Option<((bool, i32), usize)> = None;
+            for (k, f) in arena.fighters[allies.clone()].iter().enumerate() {
+                if needs(f, when) {
+                    let key = (f.state != State::Dying, f.hp * 1000 / f.max_hp.max(1));
+                    if best.is_none_or(|(b, _)| key < b) {
+                        best = Some((key, k));
+                    }
+                }
+            }
+            best.map(|(_, k)| allies.start + k)
         };
         if let Some(heal) = spec.heal {
             if arena.fighters[me].heal_uses > 0 && (heal.bonus_action || action) {
@@ -747,28 +813,23 @@ impl Encounter {
         }
         // A potion (2d4 + 2) poured into a dying ally, as an action.
         if arena.fighters[me].potions > 0 && when != HealWhen::Never {
-            if let Some(t) = arena
-                .fighters
+            if let Some(k) = arena.fighters[allies.clone()]
                 .iter()
-                .position(|f| f.party == party && f.state == State::Dying)
+                .position(|f| f.state == State::Dying)
             {
+                let t = allies.start + k;
                 arena.fighters[me].potions -= 1;
                 let amount = POTION.sample(rng) as i32;
                 self.heal(arena, t, amount, true);
                 return true;
             }
         }
-        let stabilize = match self.rules.stabilize {
-            Stabilize::Never => false,
-            Stabilize::AfterFight => fight_over,
-            Stabilize::Always => true,
-        };
         if stabilize && party {
-            if let Some(t) = arena
-                .fighters
+            if let Some(k) = arena.fighters[allies.clone()]
                 .iter()
-                .position(|f| f.party && f.state == State::Dying)
+                .position(|f| f.state == State::Dying)
             {
+                let t = allies.start + k;
                 if i32::from(roll_die(rng, 20) as u8) + spec.medicine >= 10 {
                     arena.fighters[t].state = State::Stable;
                 }
@@ -795,38 +856,54 @@ impl Encounter {
         }
     }
 
+    /// Indices of one side's creatures among `n` fighters: the fighters of
+    /// a trial are the party, then the monsters.
+    #[inline]
+    fn side(&self, party: bool, n: usize) -> std::ops::Range<usize> {
+        if party {
+            0..self.party.len()
+        } else {
+            self.party.len()..n
+        }
+    }
+
+    /// Indices of the creatures on the other side from `me`.
+    #[inline]
+    fn enemies_of(&self, arena: &Arena, me: usize) -> std::ops::Range<usize> {
+        self.side(!arena.fighters[me].party, arena.fighters.len())
+    }
+
     fn enemies_up(&self, arena: &Arena, me: usize) -> usize {
-        let party = arena.fighters[me].party;
-        arena
-            .fighters
+        arena.fighters[self.enemies_of(arena, me)]
             .iter()
-            .filter(|f| f.party != party && f.state == State::Up)
+            .filter(|f| f.state == State::Up)
             .count()
     }
 
-    /// Fills `arena.scratch` with enemies of `me`: conscious ones, or downed PCs.
-    fn collect_targets(&self, arena: &mut Arena, me: usize, downed: bool) {
-        let party = arena.fighters[me].party;
+    /// Fills `arena.scratch` with the conscious enemies of `me`.
+    fn collect_targets(&self, arena: &mut Arena, me: usize) {
+        let range = self.enemies_of(arena, me);
         arena.scratch.clear();
-        for (i, f) in arena.fighters.iter().enumerate() {
-            let wanted = if downed {
-                matches!(f.state, State::Dying | State::Stable)
-            } else {
-                f.state == State::Up
-            };
-            if f.party != party && wanted {
+        for i in range {
+            if arena.fighters[i].state == State::Up {
                 arena.scratch.push(i);
             }
         }
     }
 
+    /// The enemy `me` attacks with an attack of `reach`, if any. Scans the
+    /// enemy side in index order (no allocation): the same choice, and the
+    /// same random draws, as picking from the list of candidates.
     fn choose_target<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
-        arena: &mut Arena,
+        arena: &Arena,
         me: usize,
         reach: Reach,
     ) -> Option<usize> {
+        let range = self.enemies_of(arena, me);
+        let enemies = &arena.fighters[range.clone()];
+        let first = range.start;
         let monster = !arena.fighters[me].party;
         if monster && reach == Reach::Melee {
             let go_for_downed = match self.rules.attack_downed {
@@ -837,31 +914,54 @@ impl Encounter {
                 }
             };
             if go_for_downed {
-                self.collect_targets(arena, me, true);
-                if let Some(&t) = arena.scratch.first() {
-                    return Some(t);
+                if let Some(k) = enemies
+                    .iter()
+                    .position(|f| matches!(f.state, State::Dying | State::Stable))
+                {
+                    return Some(first + k);
                 }
             }
         }
-        self.collect_targets(arena, me, false);
-        if arena.scratch.is_empty() {
-            return None;
-        }
-        let pick = match self.rules.targeting {
+        let up = |f: &Fighter| f.state == State::Up;
+        let k = match self.rules.targeting {
             Targeting::Random => {
-                arena.scratch[crate::dice::uniform_below(rng, arena.scratch.len() as u64) as usize]
+                let n = enemies.iter().filter(|f| up(f)).count();
+                if n == 0 {
+                    return None;
+                }
+                let r = crate::dice::uniform_below(rng, n as u64) as usize;
+                // The r-th conscious enemy, found without an early exit: a
+                // data-dependent loop exit mispredicts on every attack.
+                let (mut pick, mut seen) = (0, 0);
+                for (k, f) in enemies.iter().enumerate() {
+                    let is_up = up(f);
+                    pick = if is_up && seen == r { k } else { pick };
+                    seen += usize::from(is_up);
+                }
+                pick
             }
-            Targeting::FocusFire => arena.scratch[0],
-            Targeting::LowestHp => *arena
-                .scratch
-                .iter()
-                .min_by_key(|&&i| (arena.fighters[i].hp, i))?,
-            Targeting::HighestThreat => *arena
-                .scratch
-                .iter()
-                .max_by(|&&a, &&b| self.threat[a].total_cmp(&self.threat[b]).then(b.cmp(&a)))?,
+            Targeting::FocusFire => enemies.iter().position(up)?,
+            Targeting::LowestHp => {
+                let mut best: Option<(i32, usize)> = None;
+                for (k, f) in enemies.iter().enumerate() {
+                    if up(f) && best.is_none_or(|(hp, _)| f.hp < hp) {
+                        best = Some((f.hp, k));
+                    }
+                }
+                best?.1
+            }
+            Targeting::HighestThreat => {
+                let threat = &self.threat[range];
+                let mut best: Option<usize> = None;
+                for (k, f) in enemies.iter().enumerate() {
+                    if up(f) && best.is_none_or(|b| threat[k] > threat[b]) {
+                        best = Some(k);
+                    }
+                }
+                best?
+            }
         };
-        Some(pick)
+        Some(first + k)
     }
 
     fn saving_throw<R: Rng + ?Sized>(

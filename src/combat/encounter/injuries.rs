@@ -194,12 +194,18 @@ impl Encounter {
 
     /// Whether the creature loses its action this turn to an action-loss
     /// save (one save per such injury).
+    #[inline]
     pub(super) fn loses_action<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
         arena: &Arena,
         me: usize,
     ) -> bool {
+        arena.fighters[me].n_injuries > 0 && self.action_loss_saves(rng, arena, me)
+    }
+
+    /// The action-loss saves of an injured creature.
+    fn action_loss_saves<R: Rng + ?Sized>(&self, rng: &mut R, arena: &Arena, me: usize) -> bool {
         let Some(rules) = self.injury_rules() else {
             return false;
         };
