@@ -94,7 +94,7 @@ enum State {
 }
 
 /// One creature's state in a trial.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Fighter {
     spec: usize,
     party: bool,
@@ -239,6 +239,8 @@ pub struct Encounter {
     one_handed: Vec<Vec<Attack>>,
     /// The party then the monsters, indexed like the fighters of a trial.
     all: Vec<CreatureSpec>,
+    /// The fighters at the start of a trial, copied into the arena.
+    initial: Vec<Fighter>,
 }
 
 /// Who is still in the fight, counted in one pass at the end of a round.
@@ -275,7 +277,7 @@ impl SideTally {
 pub struct Arena {
     fighters: Vec<Fighter>,
     order: Vec<usize>,
-    keys: Vec<u64>,
+    keys: Vec<i32>,
     scratch: Vec<usize>,
 }
 
@@ -341,7 +343,12 @@ impl Encounter {
             .chain(&monsters)
             .map(one_handed_attacks)
             .collect();
-        let all = party.iter().chain(&monsters).cloned().collect();
+        let all: Vec<CreatureSpec> = party.iter().chain(&monsters).cloned().collect();
+        let initial = all
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| Fighter::new(i, spec, i < party.len(), &rules))
+            .collect();
         Encounter {
             party,
             monsters,
@@ -349,6 +356,7 @@ impl Encounter {
             threat,
             one_handed,
             all,
+            initial,
         }
     }
 
@@ -360,12 +368,7 @@ impl Encounter {
     /// Runs one trial: the whole chain of encounters.
     pub fn run<R: Rng + ?Sized>(&self, rng: &mut R, arena: &mut Arena) -> TrialOutcome {
         arena.fighters.clear();
-        for (i, spec) in self.all.iter().enumerate() {
-            let party = i < self.party.len();
-            arena
-                .fighters
-                .push(Fighter::new(i, spec, party, &self.rules));
-        }
+        arena.fighters.extend_from_slice(&self.initial);
         let mut out = TrialOutcome {
             party_win: true,
             ..Default::default()
@@ -505,30 +508,37 @@ impl Encounter {
     /// Sorts `arena.order` by initiative: the higher total first, then the
     /// higher modifier, then PCs, then list order.
     fn initiative_order(&self, arena: &mut Arena) {
-        // One distinct integer per creature, the smaller acting first: the
-        // order key negated in the high half, the index (the tie-break) in
-        // the low half.
+        // One integer per creature, the smaller acting first: the order key
+        // negated. With d20 + modifier in -9..=40 and the modifier in
+        // -10..=20 the key is in -1172..=5161, so 16384 - key is positive
+        // and fits 15 bits.
         arena.keys.clear();
-        for (i, f) in arena.fighters.iter().enumerate() {
+        for f in &arena.fighters {
             let key = (f.initiative * 64 + self.spec(f.spec).initiative) * 2 + i32::from(f.party);
-            let descending = (i64::from(i32::MAX) - i64::from(key)) as u64;
-            arena.keys.push(descending << 32 | i as u64);
+            arena.keys.push(16384 - key);
         }
-        let keys = &arena.keys;
+        let n = arena.keys.len();
         arena.order.clear();
-        if keys.len() <= 16 {
-            // A small field: place each creature at its rank, counted without
+        arena.order.resize(n, 0);
+        if n <= 16 {
+            // A small field: the index as the low 4 bits makes the keys
+            // distinct; each creature goes to its rank, counted without
             // branches (sorting a few random keys mispredicts at every step).
-            arena.order.resize(keys.len(), 0);
-            for (i, &k) in keys.iter().enumerate() {
-                let rank = keys.iter().filter(|&&other| other < k).count();
+            let mut packed = [0i32; 16];
+            for (i, &k) in arena.keys.iter().enumerate() {
+                packed[i] = k << 4 | i as i32;
+            }
+            let packed = &packed[..n];
+            for (i, &k) in packed.iter().enumerate() {
+                let rank = packed.iter().filter(|&&other| other < k).count();
                 arena.order[rank] = i;
             }
         } else {
-            arena.keys.sort_unstable();
-            arena
-                .order
-                .extend(arena.keys.iter().map(|&k| (k & 0xFFFF_FFFF) as usize));
+            for (i, slot) in arena.order.iter_mut().enumerate() {
+                *slot = i;
+            }
+            let keys = &arena.keys;
+            arena.order.sort_by_key(|&i| keys[i]);
         }
     }
 

@@ -55,12 +55,7 @@ fn setup(
 ) -> (Encounter, Arena) {
     let enc = Encounter::new(party, monsters, rules);
     let mut arena = Arena::default();
-    for (i, spec) in enc.all.iter().enumerate() {
-        let party = i < enc.party.len();
-        arena
-            .fighters
-            .push(Fighter::new(i, spec, party, &enc.rules));
-    }
+    arena.fighters.extend_from_slice(&enc.initial);
     (enc, arena)
 }
 
