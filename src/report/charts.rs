@@ -1,8 +1,8 @@
-//! Charts (plotters): grouped bars with interval whiskers ([`grouped`]),
-//! horizontal bars ([`hbars`]) and line charts with interval bands
-//! ([`lines`]), as PNG and SVG. They share one layout — title on top, legend
-//! in its own column right of the plot ([`frame`]) — and one rule for value
-//! axes: from 0, and never above 100% for a proportion ([`axis`]).
+//! Charts (plotters): grouped bars with interval whiskers (`grouped`),
+//! horizontal bars (`hbars`) and line charts with interval bands
+//! (`lines`), as PNG and SVG. They share one layout — title on top, legend
+//! in its own column right of the plot (`frame`) — and one rule for value
+//! axes: from 0, and never above 100% for a proportion (`axis`).
 //!
 //! Text is drawn with DejaVu Sans embedded in the binary (the `dejavu`
 //! crate), registered with plotters' pure-Rust `ab_glyph` font backend, so
