@@ -42,32 +42,33 @@ pub enum Swatch {
     Line,
 }
 
-/// Fills the canvas, draws the title and a legend naming series `j` in
-/// [`colour`]`(j)` for each of `names`, and returns the area left for the
-/// plot (leave [`TOP`] pixels above its frame). Names too long for a third of the width are shortened with `…`.
-pub fn layout<DB: DrawingBackend>(
+/// Fills the canvas, draws the title and a legend naming each of `series`
+/// (`(name, data)`; series `j` is drawn in [`colour`]`(j)`), and returns the
+/// area left for the plot (leave [`TOP`] pixels above its frame). Names too
+/// long for a third of the width are shortened with `…`.
+pub fn layout<DB: DrawingBackend, T>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
-    names: &[&str],
+    series: &[(String, T)],
     swatch: Swatch,
 ) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
     let body = root
         .margin(MARGIN, MARGIN, MARGIN, MARGIN)
         .titled(title, (FONT, TITLE_SIZE).into_font().style(FontStyle::Bold))?;
-    if names.is_empty() {
+    if series.is_empty() {
         return Ok(body);
     }
     let (width, height) = body.dim_in_pixel();
     let (width, height) = (width as i32, height as i32);
     // Shrink the lines (and the font) if many series would overflow the height.
-    let line = ((height - TOP - 2 * PAD) / names.len() as i32).clamp(12, LEGEND_LINE);
+    let line = ((height - TOP - 2 * PAD) / series.len() as i32).clamp(12, LEGEND_LINE);
     let font = (FONT, (line as u32).saturating_sub(6).clamp(8, LEGEND_SIZE)).into_font();
     let style = TextStyle::from(font).pos(Pos::new(HPos::Left, VPos::Center));
     let room = (width / 3 - 2 * PAD - SWATCH - GAP).max(40);
-    let mut labels = Vec::with_capacity(names.len());
+    let mut labels = Vec::with_capacity(series.len());
     let mut widest = 0;
-    for name in names {
+    for (name, _) in series {
         let (label, w) = fit(&body, name, &style, room)?;
         widest = widest.max(w);
         labels.push(label);

@@ -108,8 +108,7 @@ impl GroupedBars {
         &self,
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let names: Vec<&str> = self.series.iter().map(|(n, _)| n.as_str()).collect();
-        let plot = layout(root, &self.title, &names, Swatch::Bar)?;
+        let plot = layout(root, &self.title, &self.series, Swatch::Bar)?;
         let groups = self.groups.len().max(1);
         let mut chart = ChartBuilder::on(&plot)
             .margin_top(TOP)

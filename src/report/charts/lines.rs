@@ -128,8 +128,7 @@ impl Lines {
         &self,
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let names: Vec<&str> = self.series.iter().map(|(n, _)| n.as_str()).collect();
-        let plot = layout(root, &self.title, &names, Swatch::Line)?;
+        let plot = layout(root, &self.title, &self.series, Swatch::Line)?;
         let (y_range, scale) = (self.y_range(), self.scale());
         let mut chart = ChartBuilder::on(&plot)
             .margin_top(TOP)
