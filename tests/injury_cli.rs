@@ -3,21 +3,13 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
+mod common;
+
+use common::cli::{fixture, woundsim};
+use common::fuzz::{mutate, parses_or_names_the_file};
 use predicates::prelude::*;
 use proptest::prelude::*;
 use woundsim::scenario;
-
-fn woundsim() -> Command {
-    Command::cargo_bin("woundsim").unwrap()
-}
-
-fn fixture(path: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(path)
-        .display()
-        .to_string()
-}
 
 #[test]
 fn injury_scenarios_write_their_metrics_and_charts() {
@@ -230,16 +222,9 @@ proptest! {
 
     #[test]
     fn the_parser_never_panics_on_mutated_injury_scenarios(at in 0usize..VALID.len(), cut in 0usize..20, insert in "[ -~\n]{0,12}") {
-        let mut text = VALID.to_string();
-        let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
-        let end = (at + cut).min(text.len());
-        text.replace_range(at..end, &insert);
+        let text = mutate(VALID, at, cut, &insert);
         for kind in ["injuries", "festering"] {
-            let t = text.replace("\"injuries\"", &format!("\"{kind}\""));
-            match scenario::parse("fuzz.toml", &t) {
-                Ok(s) => prop_assert!(!s.variant_names().is_empty()),
-                Err(e) => prop_assert!(e.to_string().starts_with("fuzz.toml:")),
-            }
+            parses_or_names_the_file(&text.replace("\"injuries\"", &format!("\"{kind}\"")))?;
         }
     }
 }
