@@ -27,6 +27,8 @@ pub struct ScenarioResult {
     pub distributions: Vec<DistributionRow>,
     /// Charts to draw.
     pub charts: Vec<ChartSpec>,
+    /// Long per-item lists of figures that the stdout table shortens.
+    pub item_rows: Vec<ItemRows>,
 }
 
 /// One figure: a metric of a variant with its interval.
@@ -53,6 +55,23 @@ pub struct DistributionRow {
     pub count: u64,
     /// Share of trials in the bin with its interval.
     pub share: Estimate,
+}
+
+/// A long list of per-item figures — the same few metrics for every item,
+/// such as each of the 23 injury-table entries — that the stdout table
+/// shortens to the items ranked first; `summary.csv` keeps every figure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ItemRows {
+    /// What the items are, plural, for the table: `injury-table entries`.
+    pub items: String,
+    /// What the first metric of every item measures, for the table:
+    /// `probability per triggering event`.
+    pub ranked_by: String,
+    /// Each item's metrics, in table order. The items are ranked by their
+    /// first metric's estimate for the first variant, highest first.
+    pub metrics: Vec<Vec<String>>,
+    /// How many items the table shows.
+    pub shown: usize,
 }
 
 /// A chart to draw from a result.
@@ -140,6 +159,7 @@ impl ScenarioResult {
             figures: Vec::new(),
             distributions: Vec::new(),
             charts: Vec::new(),
+            item_rows: Vec::new(),
         }
     }
 

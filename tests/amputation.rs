@@ -3,89 +3,55 @@
 //! beyond 4.5 standard errors), determinism across thread counts, and
 //! independent closed-form checks of the exact solver.
 
-use woundsim::engine::stats::z_for_level;
-use woundsim::engine::{Engine, NoProgress};
+mod common;
+
+use common::{Tolerance, binomial_sigma, interval_sigma, run};
 use woundsim::results::ScenarioResult;
-use woundsim::scenario::{self, Scenario, builtin};
+use woundsim::scenario::{self, builtin};
 
-const SIGMAS: f64 = 4.5;
-
-fn run(scenario: &Scenario, trials: u64, threads: usize) -> ScenarioResult {
-    let mut s = scenario.clone();
-    s.header.trials = trials;
-    let engine = Engine::new(threads).unwrap();
-    woundsim::sim::simulate(&s, &engine, &NoProgress).unwrap()
-}
-
-/// Every Monte Carlo figure and bin has an exact counterpart within 4.5 σ.
+/// Every Monte Carlo figure and bin has an exact counterpart within 4.5 σ:
+/// unconditional proportions by their binomial σ; conditional rates, means
+/// and paired differences by the interval's own σ, floored at `1 / n` for
+/// the degenerate intervals of rare events; shares of reattachment attempts
+/// over the attempts' count; a floor of 1e-9 for rounding.
 fn assert_agree(mc: &ScenarioResult, exact: &ScenarioResult) {
-    let z = z_for_level(mc.confidence);
     let n = mc.trials as f64;
-    let mut checked = 0;
-    for f in &mc.figures {
-        let e = exact
-            .figure(&f.variant, &f.metric)
-            .unwrap_or_else(|| panic!("exact lacks {}/{}", f.variant, f.metric))
-            .estimate
-            .value;
-        let est = f.estimate;
-        let unconditional = f.metric.starts_with("p_")
-            && !f.metric.ends_with("_diff")
-            && !f.metric.ends_with("_if_severed");
-        let sigma = if unconditional {
-            (e * (1.0 - e) / n).sqrt()
-        } else {
-            // Conditional rates and means, paired differences: the interval's own σ,
-            // floored for degenerate intervals of rare events.
-            ((est.high - est.low) / (2.0 * z)).max(1.0 / n)
-        };
-        let tolerance = SIGMAS * sigma + 1e-9;
-        assert!(
-            (est.value - e).abs() <= tolerance,
-            "{}/{}/{}: Monte Carlo {} vs exact {e} (tolerance {tolerance})",
-            mc.scenario,
-            f.variant,
-            f.metric,
-            est.value,
-        );
-        checked += 1;
-    }
-    for row in &mc.distributions {
-        let e = exact
-            .distributions
-            .iter()
-            .find(|r| {
-                r.variant == row.variant && r.distribution == row.distribution && r.bin == row.bin
-            })
-            .map_or(0.0, |r| r.share.value);
-        let conditional = [
-            "heals_used",
-            "reattached_within_uses",
-            "spells_used",
-            "potions_used",
-        ]
-        .contains(&row.distribution.as_str());
-        let m = if conditional {
-            // Shares of reattachment attempts: their own count is the denominator.
-            let attempts = mc
-                .figure(&row.variant, "p_severed_in_time")
-                .map_or(n, |f| f.estimate.value * n);
-            attempts.max(1.0)
-        } else {
-            n
-        };
-        let sigma = (e * (1.0 - e) / m).sqrt();
-        assert!(
-            (row.share.value - e).abs() <= SIGMAS * sigma + 1e-9,
-            "{}/{}/{} bin {}: {} vs exact {e}",
-            mc.scenario,
-            row.variant,
-            row.distribution,
-            row.bin,
-            row.share.value
-        );
-    }
-    assert!(checked > 0);
+    common::assert_agree(
+        mc,
+        exact,
+        &Tolerance {
+            sigma: &|f, e| {
+                let unconditional = f.metric.starts_with("p_")
+                    && !f.metric.ends_with("_diff")
+                    && !f.metric.ends_with("_if_severed");
+                Some(if unconditional {
+                    binomial_sigma(e, n)
+                } else {
+                    interval_sigma(mc, f).max(1.0 / n)
+                })
+            },
+            floor: &|_| 1e-9,
+            bin_trials: &|row| {
+                let conditional = [
+                    "heals_used",
+                    "reattached_within_uses",
+                    "spells_used",
+                    "potions_used",
+                ]
+                .contains(&row.distribution.as_str());
+                if conditional {
+                    let attempts = mc
+                        .figure(&row.variant, "p_severed_in_time")
+                        .map_or(n, |f| f.estimate.value * n);
+                    attempts.max(1.0)
+                } else {
+                    n
+                }
+            },
+            bin_floor: 1e-9,
+            missing_bin_is_zero: true,
+        },
+    );
 }
 
 #[test]

@@ -1,20 +1,9 @@
 //! End-to-end tests of the `woundsim` binary on temporary folders.
 
-use std::path::Path;
+mod common;
 
-use assert_cmd::Command;
+use common::cli::{fixture, woundsim};
 use predicates::prelude::*;
-
-fn woundsim() -> Command {
-    Command::cargo_bin("woundsim").unwrap()
-}
-
-fn fixture(path: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(path)
-        .display()
-        .to_string()
-}
 
 #[test]
 fn run_without_scenarios_writes_the_default_suite() {

@@ -2,72 +2,42 @@
 //! an independent oracle. Fixed seeds, so deterministic: a failure means a
 //! real disagreement beyond 4.5 standard errors, never bad luck.
 
+mod common;
+
+use common::{Tolerance, binomial_sigma, interval_sigma};
 use woundsim::dice::RollMode;
-use woundsim::engine::stats::z_for_level;
-use woundsim::engine::{Engine, NoProgress};
 use woundsim::results::ScenarioResult;
 use woundsim::rules::death_saves::{DeathSaveRules, Tally};
 use woundsim::rules::permanent_wounds::{Severity, WoundPolicy, WoundSlots};
 use woundsim::scenario::{self, Scenario, builtin};
 
-const SIGMAS: f64 = 4.5;
-
+/// Proportions: the binomial σ at the exact value; means and paired
+/// differences: the interval's own σ; a floor of 1e-12 for rounding.
 fn assert_agree(mc: &ScenarioResult, exact: &ScenarioResult) {
-    let z = z_for_level(mc.confidence);
-    let mut checked = 0;
-    for f in &mc.figures {
-        let e = exact
-            .figure(&f.variant, &f.metric)
-            .expect("exact has every metric")
-            .estimate
-            .value;
-        let est = f.estimate;
-        let n = mc.trials as f64;
-        let sigma = if f.metric.starts_with("p_") && !f.metric.ends_with("_diff") {
-            (e * (1.0 - e) / n).sqrt()
-        } else {
-            (est.high - est.low) / (2.0 * z)
-        };
-        let tolerance = SIGMAS * sigma + 1e-12;
-        assert!(
-            (est.value - e).abs() <= tolerance,
-            "{}/{}/{}: Monte Carlo {} vs exact {} (tolerance {tolerance})",
-            mc.scenario,
-            f.variant,
-            f.metric,
-            est.value,
-            e
-        );
-        checked += 1;
-    }
-    for row in &mc.distributions {
-        let e = exact
-            .distributions
-            .iter()
-            .find(|r| {
-                r.variant == row.variant && r.distribution == row.distribution && r.bin == row.bin
-            })
-            .expect("exact has every bin")
-            .share
-            .value;
-        let sigma = (e * (1.0 - e) / mc.trials as f64).sqrt();
-        assert!(
-            (row.share.value - e).abs() <= SIGMAS * sigma + 1e-12,
-            "{}/{} bin {}: {} vs exact {e}",
-            row.variant,
-            row.distribution,
-            row.bin,
-            row.share.value
-        );
-    }
-    assert!(checked > 0);
+    let n = mc.trials as f64;
+    common::assert_agree(
+        mc,
+        exact,
+        &Tolerance {
+            sigma: &|f, e| {
+                Some(
+                    if f.metric.starts_with("p_") && !f.metric.ends_with("_diff") {
+                        binomial_sigma(e, n)
+                    } else {
+                        interval_sigma(mc, f)
+                    },
+                )
+            },
+            floor: &|_| 1e-12,
+            bin_trials: &|_| n,
+            bin_floor: 1e-12,
+            missing_bin_is_zero: false,
+        },
+    );
 }
 
 fn run(scenario: &Scenario, trials: u64) -> ScenarioResult {
-    let mut s = scenario.clone();
-    s.header.trials = trials;
-    let engine = Engine::new(2).unwrap();
-    woundsim::sim::simulate(&s, &engine, &NoProgress).unwrap()
+    common::run(scenario, trials, 2)
 }
 
 #[test]
@@ -84,6 +54,21 @@ fn builtin_scenarios_agree_with_exact_mode() {
         assert!(exact.is_exact());
         assert_agree(&mc, &exact);
     }
+}
+
+#[test]
+#[should_panic(expected = "death-saves/raw/p_dead: Monte Carlo")]
+fn the_shared_check_catches_a_disagreement() {
+    // The exact p_dead off by 0.002, about 13 σ at 10^7 trials (4.5 σ = 0.0007).
+    let s = builtin::find("death-saves").unwrap().unwrap();
+    let mut exact = woundsim::exact::solve(&s).unwrap();
+    let dead = exact
+        .figures
+        .iter_mut()
+        .find(|f| f.variant == "raw" && f.metric == "p_dead")
+        .unwrap();
+    dead.estimate.value += 0.002;
+    assert_agree(&run(&s, 10_000_000), &exact);
 }
 
 #[test]

@@ -6,19 +6,12 @@
 
 use std::path::Path;
 
+mod common;
+
+use common::{SIGMAS, Tolerance, binomial_sigma, interval_sigma, run};
 use woundsim::engine::stats::z_for_level;
-use woundsim::engine::{Engine, NoProgress};
 use woundsim::results::ScenarioResult;
 use woundsim::scenario::{self, Scenario, builtin};
-
-const SIGMAS: f64 = 4.5;
-
-fn run(scenario: &Scenario, trials: u64, threads: usize) -> ScenarioResult {
-    let mut s = scenario.clone();
-    s.header.trials = trials;
-    let engine = Engine::new(threads).unwrap();
-    woundsim::sim::simulate(&s, &engine, &NoProgress).unwrap()
-}
 
 /// The exact CDF of a distribution of a variant at `x` (normalised, so
 /// conditional distributions such as days until closed work too).
@@ -36,87 +29,65 @@ fn exact_cdf(exact: &ScenarioResult, variant: &str, distribution: &str, x: f64) 
         / total
 }
 
+/// Quantiles (`q50_`, `q90_`, `q99_`): the exact CDF at the Monte Carlo
+/// quantile must reach the level, and stay below it one step earlier,
+/// within the sampling error of the level. Other figures: the interval's
+/// own σ, with a relative floor of 1e-9. Bins: the binomial σ over all
+/// trials, or over the closed wounds for days until closed.
 fn assert_agree(mc: &ScenarioResult, exact: &ScenarioResult) -> usize {
-    let z = z_for_level(mc.confidence);
-    let mut checked = 0;
-    for f in &mc.figures {
-        let e = exact
-            .figure(&f.variant, &f.metric)
-            .unwrap_or_else(|| panic!("exact lacks {}/{}", f.variant, f.metric))
-            .estimate
-            .value;
+    let quantile = |f: &woundsim::results::Figure, e: f64| {
         let est = f.estimate;
         let what = format!("{}/{}/{}", mc.scenario, f.variant, f.metric);
-        if let Some((level, dist)) = ["q50_", "q90_", "q99_"]
+        let (level, dist) = ["q50_", "q90_", "q99_"]
             .iter()
-            .find_map(|p| f.metric.strip_prefix(p).map(|rest| (p, rest)))
-        {
-            // Quantiles: the exact CDF at the Monte Carlo quantile must
-            // reach the level, and stay below it one step earlier, within
-            // the sampling error of the level.
-            let q: f64 = level[1..3].parse::<f64>().unwrap() / 100.0;
-            let share_closed = if dist == "days_until_closed" {
-                1.0 - exact.figure(&f.variant, "p_death").unwrap().estimate.value
-            } else {
-                1.0
-            };
-            let n = mc.trials as f64 * share_closed;
-            let tol = SIGMAS * (q * (1.0 - q) / n).sqrt() + 1e-9;
-            let at = exact_cdf(exact, &f.variant, dist, est.value);
-            let before = exact_cdf(exact, &f.variant, dist, est.value - 1.0);
-            assert!(
-                at >= q - tol && before <= q + tol,
-                "{what}: Monte Carlo quantile {} has exact CDF {before}..{at} around level {q} (tolerance {tol}); exact quantile {e}",
-                est.value
-            );
-            assert!(
-                est.low <= est.value && est.value <= est.high,
-                "{what}: {est:?}"
-            );
+            .find_map(|p| f.metric.strip_prefix(p).map(|rest| (p, rest)))?;
+        let q: f64 = level[1..3].parse::<f64>().unwrap() / 100.0;
+        let share_closed = if dist == "days_until_closed" {
+            1.0 - exact.figure(&f.variant, "p_death").unwrap().estimate.value
         } else {
-            let sigma = (est.high - est.low) / (2.0 * z);
-            let tol = SIGMAS * sigma + 1e-9 * e.abs().max(1.0);
-            assert!(
-                (est.value - e).abs() <= tol,
-                "{what}: Monte Carlo {} vs exact {e} (tolerance {tol})",
-                est.value
-            );
-        }
-        checked += 1;
-    }
-    for row in &mc.distributions {
-        let e = exact
-            .distributions
-            .iter()
-            .find(|r| {
-                r.variant == row.variant && r.distribution == row.distribution && r.bin == row.bin
-            })
-            .expect("exact has every bin")
-            .share
-            .value;
-        // Shares are of all trials, except days until closed: of closed wounds.
-        let n: u64 = if row.distribution == "days_until_closed" {
-            mc.distributions
-                .iter()
-                .filter(|r| r.variant == row.variant && r.distribution == row.distribution)
-                .map(|r| r.count)
-                .sum()
-        } else {
-            mc.trials
+            1.0
         };
-        let p = e;
-        let sigma = (p * (1.0 - p) / n.max(1) as f64).sqrt();
+        let n = mc.trials as f64 * share_closed;
+        let tol = SIGMAS * binomial_sigma(q, n) + 1e-9;
+        let at = exact_cdf(exact, &f.variant, dist, est.value);
+        let before = exact_cdf(exact, &f.variant, dist, est.value - 1.0);
         assert!(
-            (row.share.value - p).abs() <= SIGMAS * sigma + 1e-9,
-            "{}/{} bin {}: {} vs exact {p}",
-            row.variant,
-            row.distribution,
-            row.bin,
-            row.share.value
+            at >= q - tol && before <= q + tol,
+            "{what}: Monte Carlo quantile {} has exact CDF {before}..{at} around level {q} (tolerance {tol}); exact quantile {e}",
+            est.value
         );
-    }
-    assert!(checked > 0);
-    checked
+        assert!(
+            est.low <= est.value && est.value <= est.high,
+            "{what}: {est:?}"
+        );
+        Some(())
+    };
+    common::assert_agree(
+        mc,
+        exact,
+        &Tolerance {
+            sigma: &|f, e| match quantile(f, e) {
+                Some(()) => None,
+                None => Some(interval_sigma(mc, f)),
+            },
+            floor: &|e| 1e-9 * e.abs().max(1.0),
+            bin_trials: &|row| {
+                // Shares are of all trials, except days until closed: of closed wounds.
+                let n: u64 = if row.distribution == "days_until_closed" {
+                    mc.distributions
+                        .iter()
+                        .filter(|r| r.variant == row.variant && r.distribution == row.distribution)
+                        .map(|r| r.count)
+                        .sum()
+                } else {
+                    mc.trials
+                };
+                n.max(1) as f64
+            },
+            bin_floor: 1e-9,
+            missing_bin_is_zero: false,
+        },
+    )
 }
 
 fn builtin_named(name: &str) -> Scenario {
@@ -281,22 +252,7 @@ fn thread_count_never_changes_injury_or_festering_figures() {
         let one = run(&s, trials, 1);
         for threads in [2, 3] {
             let many = run(&s, trials, threads);
-            assert_eq!(one.figures.len(), many.figures.len());
-            for (a, b) in one.figures.iter().zip(&many.figures) {
-                assert_eq!(a.metric, b.metric);
-                assert_eq!(
-                    a.estimate.value.to_bits(),
-                    b.estimate.value.to_bits(),
-                    "{}",
-                    a.metric
-                );
-                assert_eq!(
-                    a.estimate.low.to_bits(),
-                    b.estimate.low.to_bits(),
-                    "{}",
-                    a.metric
-                );
-            }
+            common::assert_bit_identical(&one, &many);
         }
     }
 }

@@ -3,21 +3,13 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
+mod common;
+
+use common::cli::{fixture, woundsim};
+use common::fuzz::{mutate, parses_or_names_the_file};
 use predicates::prelude::*;
 use proptest::prelude::*;
 use woundsim::scenario;
-
-fn woundsim() -> Command {
-    Command::cargo_bin("woundsim").unwrap()
-}
-
-fn fixture(path: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(path)
-        .display()
-        .to_string()
-}
 
 #[test]
 fn injury_scenarios_write_their_metrics_and_charts() {
@@ -93,6 +85,75 @@ fn injury_scenarios_write_their_metrics_and_charts() {
     assert!(svg.contains("Probability of death (%)") && svg.contains("medicine+9"));
 }
 
+/// The block of `scenario` in the stdout table, from its `==` line to its footer.
+fn block<'a>(stdout: &'a str, scenario: &str) -> Vec<&'a str> {
+    stdout
+        .lines()
+        .skip_while(|l| !l.starts_with(&format!("== {scenario} (")))
+        .take_while(|l| !l.starts_with("   p_* in percent"))
+        .collect()
+}
+
+#[test]
+fn the_injury_table_on_stdout_is_an_overview_and_the_csv_stays_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = woundsim()
+        .args([
+            "run",
+            "lingering-injuries",
+            "injury-costs",
+            "--trials",
+            "20000",
+            "--seed",
+            "3",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let stdout = String::from_utf8(out).unwrap();
+    let summary_path = dir.path().join("summary.csv");
+    let summary = std::fs::read_to_string(&summary_path).unwrap();
+    for scenario in ["lingering-injuries", "injury-costs"] {
+        let lines = block(&stdout, scenario);
+        // Was 160 rows: the headline metrics, then the top 5 of 23 entries.
+        assert!(lines.len() <= 80, "{scenario}: {} lines", lines.len());
+        for headline in [
+            "p_any_injury_campaign ",
+            "mean_heal_gp_per_campaign ",
+            "p_uncurable_per_injury ",
+            "mean_heal_gp_per_campaign_diff ",
+        ] {
+            assert!(
+                lines.iter().any(|l| l.starts_with(headline)),
+                "{scenario}: no {headline}"
+            );
+        }
+        let entry_rows = lines.iter().filter(|l| l.contains("_entry_")).count();
+        assert_eq!(entry_rows, 25, "{scenario}");
+        let note = format!(
+            "   ... 18 more injury-table entries (90 metrics) in {}",
+            summary_path.display()
+        );
+        assert!(lines.contains(&note.as_str()), "{scenario}: no `{note}`");
+        // summary.csv has all five metrics of all 23 entries for every variant.
+        let variant = summary
+            .lines()
+            .find(|l| l.starts_with(&format!("{scenario},")))
+            .and_then(|l| l.split(',').nth(1))
+            .unwrap();
+        let prefix = format!("{scenario},{variant},");
+        let in_csv = summary
+            .lines()
+            .filter(|l| l.starts_with(&prefix) && l.contains("_entry_"))
+            .count();
+        assert_eq!(in_csv, 23 * 5, "{scenario}/{variant}");
+    }
+}
+
 #[test]
 fn exact_mode_covers_the_injury_types() {
     let dir = tempfile::tempdir().unwrap();
@@ -161,16 +222,9 @@ proptest! {
 
     #[test]
     fn the_parser_never_panics_on_mutated_injury_scenarios(at in 0usize..VALID.len(), cut in 0usize..20, insert in "[ -~\n]{0,12}") {
-        let mut text = VALID.to_string();
-        let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
-        let end = (at + cut).min(text.len());
-        text.replace_range(at..end, &insert);
+        let text = mutate(VALID, at, cut, &insert);
         for kind in ["injuries", "festering"] {
-            let t = text.replace("\"injuries\"", &format!("\"{kind}\""));
-            match scenario::parse("fuzz.toml", &t) {
-                Ok(s) => prop_assert!(!s.variant_names().is_empty()),
-                Err(e) => prop_assert!(e.to_string().starts_with("fuzz.toml:")),
-            }
+            parses_or_names_the_file(&text.replace("\"injuries\"", &format!("\"{kind}\"")))?;
         }
     }
 }

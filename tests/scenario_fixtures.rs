@@ -4,6 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+mod common;
+
+use common::fuzz::{mutate, parses_or_names_the_file};
 use proptest::prelude::*;
 use woundsim::scenario;
 
@@ -191,25 +194,11 @@ proptest! {
 
     #[test]
     fn parser_never_panics_on_mutated_scenarios(at in 0usize..VALID.len(), cut in 0usize..20, insert in "[ -~\n]{0,12}") {
-        let mut text = VALID.to_string();
-        let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
-        let end = (at + cut).min(text.len());
-        text.replace_range(at..end, &insert);
-        match scenario::parse("fuzz.toml", &text) {
-            Ok(s) => prop_assert!(!s.variant_names().is_empty()),
-            Err(e) => prop_assert!(e.to_string().starts_with("fuzz.toml:")),
-        }
+        parses_or_names_the_file(&mutate(VALID, at, cut, &insert))?;
     }
 
     #[test]
     fn parser_never_panics_on_mutated_amputation_scenarios(at in 0usize..VALID_AMPUTATION.len(), cut in 0usize..20, insert in "[ -~\n]{0,12}") {
-        let mut text = VALID_AMPUTATION.to_string();
-        let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
-        let end = (at + cut).min(text.len());
-        text.replace_range(at..end, &insert);
-        match scenario::parse("fuzz.toml", &text) {
-            Ok(s) => prop_assert!(!s.variant_names().is_empty()),
-            Err(e) => prop_assert!(e.to_string().starts_with("fuzz.toml:")),
-        }
+        parses_or_names_the_file(&mutate(VALID_AMPUTATION, at, cut, &insert))?;
     }
 }

@@ -118,8 +118,9 @@ fn report_written(
 ) -> Result<(), AppError> {
     let files = report::write_all(results, dir)?;
     if !quiet {
+        let summary = dir.join("summary.csv");
         for r in results {
-            print(out, &table::render(r));
+            print(out, &table::render(r, &summary));
             print(out, "\n");
         }
         print(

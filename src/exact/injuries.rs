@@ -19,7 +19,7 @@ use crate::scenario::injuries::InjuryScenario;
 use crate::scenario::{ScenarioHeader, Variant};
 use crate::sim::injuries::{
     CAMPAIGN_BINS, CAMPAIGN_COUNTS, CAMPAIGN_DIFFS, CAMPAIGN_MEANS, Compiled, PER_ENCOUNTER,
-    applicable, finish,
+    applicable, entry_metrics, finish,
 };
 
 /// Probability that a roll in `mode` keeps a natural accepted by `pred`.
@@ -243,19 +243,14 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<InjuryScenario>]) -> S
         }
         for (i, e) in t.entries.iter().enumerate() {
             let q = ch * f64::from(e.width()) / 100.0;
+            let [m_event, m_encounter, m_gold, m_days, m_uncurable] = entry_metrics(&e.id);
             if may_trigger {
-                push(format!("p_entry_{}_per_event", e.id), q);
+                push(m_event, q);
             }
-            push(
-                format!("p_entry_{}_per_encounter", e.id),
-                at_least_one(&[(a * q, na), (b * q, nb)]),
-            );
-            push(format!("mean_heal_gp_entry_{}", e.id), expected[i].gold);
-            push(
-                format!("mean_downtime_days_entry_{}", e.id),
-                expected[i].days,
-            );
-            push(format!("p_uncurable_entry_{}", e.id), expected[i].uncurable);
+            push(m_encounter, at_least_one(&[(a * q, na), (b * q, nb)]));
+            push(m_gold, expected[i].gold);
+            push(m_days, expected[i].days);
+            push(m_uncurable, expected[i].uncurable);
         }
         let per_campaign = two_binomials_head(n1, a * ch, n2, b * ch, CAMPAIGN_BINS - 1);
         rows.extend(

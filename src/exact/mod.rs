@@ -45,6 +45,6 @@ pub fn solve(scenario: &Scenario) -> Result<ScenarioResult, NoExactSolution> {
             kind: scenario.kind(),
         }),
         Model::Injuries(variants) => Ok(injuries::solve(&header, variants)),
-        Model::Festering(variants) => Ok(crate::sim::festering::exact(&header, variants)),
+        Model::Festering(variants) => Ok(festering::solve(&header, variants)),
     }
 }

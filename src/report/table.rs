@@ -1,11 +1,17 @@
 //! The human-readable table printed on stdout: one block per scenario, one
 //! row per metric, one column per variant. Proportions are shown in percent;
 //! every Monte Carlo figure carries its interval.
+//!
+//! A long per-item list of figures ([`ItemRows`], e.g. five metrics for each
+//! of the 23 injury-table entries) is shortened to the items ranked first,
+//! with a line saying how many more are in `summary.csv`; the headline
+//! metrics are always printed in full.
 
 use std::fmt::Write;
+use std::path::Path;
 
 use crate::engine::stats::Estimate;
-use crate::results::ScenarioResult;
+use crate::results::{ItemRows, ScenarioResult};
 
 fn is_proportion(metric: &str) -> bool {
     metric.starts_with("p_")
@@ -30,8 +36,43 @@ fn cell(metric: &str, e: &Estimate, exact: bool) -> String {
     }
 }
 
-/// Renders the table of one result.
-pub fn render(result: &ScenarioResult) -> String {
+/// One printed line of the block: a row of cells, or a note across them.
+enum Line {
+    Cells(Vec<String>),
+    Note(String),
+}
+
+/// The items of `list` to print, ranked (their indices), and the count of
+/// metrics (rows) of those left out. Items with no figure are skipped.
+fn pick(result: &ScenarioResult, list: &ItemRows, present: &[&str]) -> (Vec<usize>, usize, usize) {
+    let baseline = result.variants.first().map_or("", String::as_str);
+    let rows_of = |i: usize| {
+        list.metrics[i]
+            .iter()
+            .filter(|m| present.contains(&m.as_str()))
+            .count()
+    };
+    let mut ranked: Vec<(usize, f64)> = (0..list.metrics.len())
+        .filter(|&i| rows_of(i) > 0)
+        .map(|i| {
+            let key = list.metrics[i]
+                .first()
+                .and_then(|m| result.figure(baseline, m))
+                .map_or(f64::NEG_INFINITY, |f| f.estimate.value);
+            (i, if key.is_nan() { f64::NEG_INFINITY } else { key })
+        })
+        .collect();
+    // Stable: ties keep table order.
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let shown: Vec<usize> = ranked.iter().take(list.shown).map(|r| r.0).collect();
+    let hidden_items = ranked.len() - shown.len();
+    let hidden_rows = ranked.iter().skip(list.shown).map(|r| rows_of(r.0)).sum();
+    (shown, hidden_items, hidden_rows)
+}
+
+/// Renders the table of one result; `summary` is where the full set of
+/// figures is written (named where the table leaves rows out).
+pub fn render(result: &ScenarioResult, summary: &Path) -> String {
     let exact = result.is_exact();
     let mut metrics: Vec<&str> = Vec::new();
     for f in &result.figures {
@@ -39,23 +80,72 @@ pub fn render(result: &ScenarioResult) -> String {
             metrics.push(&f.metric);
         }
     }
-    let mut rows: Vec<Vec<String>> = vec![
-        std::iter::once("metric".to_string())
-            .chain(result.variants.iter().cloned())
-            .collect(),
-    ];
-    for metric in &metrics {
-        let mut row = vec![metric.to_string()];
+    let row = |metric: &str| {
+        let mut cells = vec![metric.to_string()];
         for variant in &result.variants {
-            row.push(match result.figure(variant, metric) {
+            cells.push(match result.figure(variant, metric) {
                 Some(f) => cell(metric, &f.estimate, exact),
                 None => "-".into(),
             });
         }
-        rows.push(row);
+        Line::Cells(cells)
+    };
+    let in_a_list = |m: &str| {
+        result
+            .item_rows
+            .iter()
+            .any(|l| l.metrics.iter().flatten().any(|x| x == m))
+    };
+    let header = std::iter::once("metric".to_string())
+        .chain(result.variants.iter().cloned())
+        .collect();
+    let mut lines = vec![Line::Cells(header)];
+    lines.extend(metrics.iter().filter(|m| !in_a_list(m)).map(|m| row(m)));
+    let baseline = result.variants.first().map_or("", String::as_str);
+    for list in &result.item_rows {
+        let (shown, hidden_items, hidden_rows) = pick(result, list, &metrics);
+        if shown.is_empty() {
+            continue;
+        }
+        let total = shown.len() + hidden_items;
+        lines.push(Line::Note(if hidden_items == 0 {
+            format!("{} ({total}):", list.items)
+        } else {
+            format!(
+                "{}: the {} of {total} with the highest {} for `{baseline}`:",
+                list.items,
+                shown.len(),
+                list.ranked_by
+            )
+        }));
+        for &i in &shown {
+            lines.extend(
+                list.metrics[i]
+                    .iter()
+                    .filter(|m| metrics.contains(&m.as_str()))
+                    .map(|m| row(m)),
+            );
+        }
+        if hidden_items > 0 {
+            lines.push(Line::Note(format!(
+                "... {hidden_items} more {} ({hidden_rows} metrics) in {}",
+                list.items,
+                summary.display()
+            )));
+        }
     }
-    let widths: Vec<usize> = (0..rows[0].len())
-        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+    let columns = result.variants.len() + 1;
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            lines
+                .iter()
+                .filter_map(|l| match l {
+                    Line::Cells(cells) => Some(cells[c].chars().count()),
+                    Line::Note(_) => None,
+                })
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let mut out = String::new();
     let how = if exact {
@@ -72,25 +162,131 @@ pub fn render(result: &ScenarioResult) -> String {
     if !result.description.is_empty() {
         let _ = writeln!(out, "   {}", result.description);
     }
-    for row in &rows {
-        let line: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(i, (text, w))| {
-                if i == 0 {
-                    format!("{text:<w$}")
-                } else {
-                    format!("{text:>w$}")
-                }
-            })
-            .collect();
-        let _ = writeln!(out, "{}", line.join("  ").trim_end());
+    for line in &lines {
+        match line {
+            Line::Note(text) => {
+                let _ = writeln!(out, "   {text}");
+            }
+            Line::Cells(cells) => {
+                let line: Vec<String> = cells
+                    .iter()
+                    .zip(&widths)
+                    .enumerate()
+                    .map(|(i, (text, w))| {
+                        if i == 0 {
+                            format!("{text:<w$}")
+                        } else {
+                            format!("{text:>w$}")
+                        }
+                    })
+                    .collect();
+                let _ = writeln!(out, "{}", line.join("  ").trim_end());
+            }
+        }
     }
     let _ = writeln!(
         out,
-        "   p_* in percent; *_diff = variant minus `{}` on the same random rolls",
-        result.variants.first().map_or("", String::as_str)
+        "   p_* in percent; *_diff = variant minus `{baseline}` on the same random rolls",
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::render;
+    use crate::engine::stats::Estimate;
+    use crate::results::{Figure, ItemRows, ScenarioResult};
+    use crate::scenario::ScenarioHeader;
+
+    /// An exact result of two variants: a headline metric and a list of
+    /// `items` items with two metrics each (`p_item_<k>`, `mean_cost_<k>`);
+    /// item `k` has probability `k / 100`, so the last items rank first.
+    fn result(items: usize, shown: usize) -> ScenarioResult {
+        let header = ScenarioHeader {
+            name: "s".into(),
+            description: "a test".into(),
+            trials: 0,
+            seed: 0,
+            confidence: 0.95,
+        };
+        let variants = vec!["base".to_string(), "other".to_string()];
+        let mut figures = Vec::new();
+        for v in &variants {
+            let mut push = |metric: String, value: f64| {
+                figures.push(Figure {
+                    variant: v.clone(),
+                    metric,
+                    estimate: Estimate::exact(value),
+                })
+            };
+            push("p_headline".into(), 0.5);
+            for k in 0..items {
+                push(format!("p_item_{k}"), k as f64 / 100.0);
+                push(format!("mean_cost_{k}"), 10.0 * k as f64);
+            }
+        }
+        ScenarioResult {
+            figures,
+            item_rows: vec![ItemRows {
+                items: "table entries".into(),
+                ranked_by: "probability".into(),
+                metrics: (0..items)
+                    .map(|k| vec![format!("p_item_{k}"), format!("mean_cost_{k}")])
+                    .collect(),
+                shown,
+            }],
+            ..ScenarioResult::for_header(&header, variants)
+        }
+    }
+
+    #[test]
+    fn long_item_lists_show_the_top_items_and_count_the_rest() {
+        let text = render(&result(23, 5), Path::new("out/summary.csv"));
+        assert!(text.contains("\np_headline "), "{text}");
+        // The five most probable items, highest first, each with its rows.
+        let order: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|m| m.starts_with("p_item_") || m.starts_with("mean_cost_"))
+            .collect();
+        let expected: Vec<String> = (18..23)
+            .rev()
+            .flat_map(|k| [format!("p_item_{k}"), format!("mean_cost_{k}")])
+            .collect();
+        assert_eq!(order, expected, "{text}");
+        assert!(
+            text.contains(
+                "   table entries: the 5 of 23 with the highest probability for `base`:\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("   ... 18 more table entries (36 metrics) in out/summary.csv\n"),
+            "{text}"
+        );
+        // Header, description, column row, headline, list note, 10 item rows, note, footer.
+        assert_eq!(text.lines().count(), 17, "{text}");
+    }
+
+    #[test]
+    fn short_item_lists_are_printed_in_full() {
+        let text = render(&result(3, 5), Path::new("summary.csv"));
+        assert!(text.contains("   table entries (3):\n"), "{text}");
+        assert!(!text.contains("more table entries"), "{text}");
+        for k in 0..3 {
+            assert!(text.contains(&format!("\np_item_{k} ")), "{text}");
+        }
+    }
+
+    #[test]
+    fn results_without_item_lists_print_every_metric_in_order() {
+        let mut r = result(23, 5);
+        r.item_rows.clear();
+        let text = render(&r, Path::new("summary.csv"));
+        assert_eq!(text.lines().count(), 3 + 1 + 46 + 1, "{text}");
+        assert!(text.contains("\np_item_0 ") && text.contains("\nmean_cost_22 "));
+        assert!(!text.contains("summary.csv"), "{text}");
+    }
 }

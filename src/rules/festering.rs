@@ -16,7 +16,12 @@
 //! At each whole day the day's max-HP loss comes first (RULES.md: the
 //! creature dies "if its max HP reaches 0 first"), then magical healing, then
 //! the day's check. The wound ends on day `E = min(T, D)`; the creature dies
-//! if its loss reaches its max HP by then.
+//! if its loss reaches its max HP by then. [`distribution`] gives the exact
+//! distribution of that ending in closed form.
+
+pub mod distribution;
+
+pub use distribution::WoundDistribution;
 
 use crate::dice::RollMode;
 

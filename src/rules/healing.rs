@@ -332,7 +332,7 @@ impl Plan {
                 }
             }
             Plan::Tending(rules) => {
-                let d = crate::exact::festering::solve_one(rules, rules.max_hp);
+                let d = rules.distribution(rules.max_hp);
                 Expected {
                     gold: 0.0,
                     days: d.mean_days_open,

@@ -1,5 +1,5 @@
 //! Monte Carlo festering wounds (RULES.md §1) on common random numbers, and
-//! the figures of exact mode in the same shape.
+//! the result shape (metrics, charts) that exact mode fills in too.
 //!
 //! Trial `t` draws one `u64` from the chunk stream; it seeds two per-trial
 //! generators, one for the daily Medicine checks and one for the day magical
@@ -15,7 +15,6 @@ use crate::dice::uniform_below;
 use crate::engine::accum::{Histogram, Moments};
 use crate::engine::stats::{Estimate, wilson, z_for_level};
 use crate::engine::{Engine, EngineError, Merge, Progress, RunShape};
-use crate::exact::festering::{FesteringExact, solve_one};
 use crate::results::{ChartSpec, DistributionRow, Figure, LinePoints, ScenarioResult};
 use crate::rules::festering::{Ending, FesteringRules, MagicArrival};
 use crate::rules::healing::tending_day;
@@ -24,7 +23,7 @@ use crate::scenario::{ScenarioHeader, Variant};
 use crate::sim::quantile;
 
 /// Paired metrics: reported as `<name>_diff` against the first variant.
-const DIFF_METRICS: [&str; 3] = ["p_death", "mean_max_hp_lost", "mean_days_open"];
+pub const DIFF_METRICS: [&str; 3] = ["p_death", "mean_max_hp_lost", "mean_days_open"];
 
 /// One variant's counts.
 #[derive(Clone, Debug)]
@@ -263,88 +262,6 @@ pub fn simulate(
     Ok(finish(header, variants, figures, rows))
 }
 
-/// Exact figures and distributions of every variant.
-pub fn exact(header: &ScenarioHeader, variants: &[Variant<FesteringScenario>]) -> ScenarioResult {
-    let mut figures = Vec::new();
-    let mut rows = Vec::new();
-    let solved: Vec<FesteringExact> = variants
-        .iter()
-        .map(|v| solve_one(&v.rules.rules, v.rules.rules.max_hp))
-        .collect();
-    for (variant, e) in variants.iter().zip(&solved) {
-        let mut push = |metric: String, value: f64| {
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric,
-                estimate: Estimate::exact(value),
-            });
-        };
-        push("p_death".into(), e.p_death);
-        push("p_closed_by_tending".into(), e.p_tended);
-        push("p_closed_by_magic".into(), e.p_magic);
-        push("mean_max_hp_lost".into(), mean(&e.loss));
-        for (q, prefix) in quantile::LEVELS {
-            if let Some(v) = quantile::from_pmf(0, &e.loss, q) {
-                push(format!("{prefix}_max_hp_lost"), v);
-            }
-        }
-        push("mean_max_hp_lost_lasting".into(), e.mean_lasting);
-        push("mean_days_open".into(), e.mean_days_open);
-        let closed_mass: f64 = e.closed.iter().sum();
-        if closed_mass > 0.0 {
-            push(
-                "mean_days_until_closed".into(),
-                mean(&e.closed) / closed_mass,
-            );
-            for (q, prefix) in quantile::LEVELS {
-                if let Some(v) = quantile::from_pmf(0, &e.closed, q) {
-                    push(format!("{prefix}_days_until_closed"), v);
-                }
-            }
-        }
-        for &h in &variant.rules.curve {
-            push(
-                format!("p_death_max_hp_{h}"),
-                solve_one(&variant.rules.rules, h).p_death,
-            );
-        }
-        let conditional: Vec<f64> = e.closed.iter().map(|p| p / closed_mass).collect();
-        let closed_rows = Some(("days_until_closed", &conditional)).filter(|_| closed_mass > 0.0);
-        for (name, pmf) in std::iter::once(("max_hp_lost", &e.loss)).chain(closed_rows) {
-            rows.extend(pmf.iter().enumerate().map(|(bin, &p)| DistributionRow {
-                variant: variant.name.clone(),
-                distribution: name.into(),
-                bin: bin as i64,
-                count: 0,
-                share: Estimate::exact(p),
-            }));
-        }
-    }
-    if let Some(base) = solved.first() {
-        for (variant, e) in variants.iter().zip(&solved).skip(1) {
-            let values = [
-                e.p_death - base.p_death,
-                mean(&e.loss) - mean(&base.loss),
-                e.mean_days_open - base.mean_days_open,
-            ];
-            for (name, value) in DIFF_METRICS.iter().zip(values) {
-                figures.push(Figure {
-                    variant: variant.name.clone(),
-                    metric: format!("{name}_diff"),
-                    estimate: Estimate::exact(value),
-                });
-            }
-        }
-    }
-    let mut header = header.clone();
-    header.trials = 0;
-    finish(&header, variants, figures, rows)
-}
-
-fn mean(pmf: &[f64]) -> f64 {
-    pmf.iter().enumerate().map(|(k, p)| k as f64 * p).sum()
-}
-
 /// Variants that differ from the first only in the tender's Medicine
 /// modifier (and its roll): the "one curve per Medicine modifier" set.
 fn medicine_series(variants: &[Variant<FesteringScenario>]) -> Vec<String> {
@@ -368,7 +285,7 @@ fn medicine_series(variants: &[Variant<FesteringScenario>]) -> Vec<String> {
 }
 
 /// Assembles a result with its charts (shared by Monte Carlo and exact mode).
-fn finish(
+pub fn finish(
     header: &ScenarioHeader,
     variants: &[Variant<FesteringScenario>],
     figures: Vec<Figure>,

@@ -23,7 +23,7 @@ use crate::dice::{RollMode, roll_die, uniform_below};
 use crate::engine::accum::Moments;
 use crate::engine::stats::{Estimate, wilson, z_for_level};
 use crate::engine::{Engine, EngineError, Merge, Progress, RunShape};
-use crate::results::{ChartSpec, DistributionRow, Figure, ScenarioResult};
+use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, ScenarioResult};
 use crate::rules::healing::{Plan, Remedy};
 use crate::rules::lingering::{CureClass, Effect, InjuryTable};
 use crate::scenario::injuries::InjuryScenario;
@@ -435,29 +435,15 @@ pub fn simulate(
             push("p_uncurable_per_event".into(), wilson(uncured, a.events, z));
         }
         for (i, e) in t.entries.iter().enumerate() {
+            let [m_event, m_encounter, m_gold, m_days, m_uncurable] = entry_metrics(&e.id);
             if a.events > 0 {
-                push(
-                    format!("p_entry_{}_per_event", e.id),
-                    wilson(a.entry[i], a.events, z),
-                );
+                push(m_event, wilson(a.entry[i], a.events, z));
             }
-            push(
-                format!("p_entry_{}_per_encounter", e.id),
-                wilson(a.enc_entry[i], a.encounters, z),
-            );
+            push(m_encounter, wilson(a.enc_entry[i], a.encounters, z));
             if a.entry[i] > 0 {
-                push(
-                    format!("mean_heal_gp_entry_{}", e.id),
-                    a.gold[i].estimate(z),
-                );
-                push(
-                    format!("mean_downtime_days_entry_{}", e.id),
-                    a.days[i].estimate(z),
-                );
-                push(
-                    format!("p_uncurable_entry_{}", e.id),
-                    wilson(a.uncurable[i], a.entry[i], z),
-                );
+                push(m_gold, a.gold[i].estimate(z));
+                push(m_days, a.days[i].estimate(z));
+                push(m_uncurable, wilson(a.uncurable[i], a.entry[i], z));
             }
         }
     }
@@ -598,6 +584,27 @@ pub fn finish(
                 ],
             },
         ],
+        item_rows: vec![ItemRows {
+            items: "injury-table entries".into(),
+            ranked_by: "probability per triggering event".into(),
+            metrics: entries
+                .iter()
+                .map(|e| entry_metrics(&e.id).to_vec())
+                .collect(),
+            shown: 5,
+        }],
         ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
     }
+}
+
+/// The metrics of one injury-table entry, in table order; the first ranks
+/// the entries in the stdout table.
+pub fn entry_metrics(id: &str) -> [String; 5] {
+    [
+        format!("p_entry_{id}_per_event"),
+        format!("p_entry_{id}_per_encounter"),
+        format!("mean_heal_gp_entry_{id}"),
+        format!("mean_downtime_days_entry_{id}"),
+        format!("p_uncurable_entry_{id}"),
+    ]
 }

@@ -1,11 +1,14 @@
 //! Horizontal grouped bars: one row per category (e.g. the 23 injury-table
 //! entries), one bar per variant, with interval whiskers. Long category
-//! labels read left of the rows instead of crowding under narrow columns.
+//! labels read left of the rows instead of crowding under narrow columns; a
+//! proportion axis ends at 100% at most ([`super::axis`]).
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::axis::{Quantity, upper_bound};
+use super::frame::{LABEL_SIZE, Swatch, TOP, layout, style_mesh};
 use super::{FONT, colour};
 use crate::engine::stats::Estimate;
 use crate::results::ScenarioResult;
@@ -76,33 +79,39 @@ impl HBars {
         (1280, (220 + per_row * self.rows.len() as u32).max(600))
     }
 
+    /// The value axis, in drawn units: from 0 to at most 100 for proportions.
+    pub fn x_range(&self) -> std::ops::Range<f64> {
+        let (quantity, scale) = if self.percent {
+            (Quantity::Probability, 100.0)
+        } else {
+            (Quantity::Amount, 1.0)
+        };
+        let values = self
+            .series
+            .iter()
+            .flat_map(|(_, v)| v.iter().flat_map(|e| [e.value, e.high]))
+            .map(|x| x / scale);
+        0.0..upper_bound(values, quantity) * scale
+    }
+
     /// Draws the chart.
     pub fn draw<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        root.fill(&WHITE)?;
-        let top = self
-            .series
-            .iter()
-            .flat_map(|(_, v)| v.iter().map(|e| e.high.max(e.value)))
-            .fold(0.0f64, f64::max);
-        let x_max = if top > 0.0 { top * 1.12 } else { 1.0 };
+        let plot = layout(root, &self.title, &self.series, Swatch::Bar)?;
         let rows = self.rows.len().max(1);
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, (FONT, 24).into_font().style(FontStyle::Bold))
-            .margin(24)
+        let mut chart = ChartBuilder::on(&plot)
+            .margin_top(TOP)
+            .margin_right(8)
             .x_label_area_size(70)
             .y_label_area_size(330)
-            .build_cartesian_2d(0f64..x_max, 0f64..rows as f64)?;
+            .build_cartesian_2d(self.x_range(), 0f64..rows as f64)?;
         let percent = self.percent;
-        chart
-            .configure_mesh()
+        style_mesh(&mut chart.configure_mesh())
             .disable_y_mesh()
             .y_labels(0)
             .x_desc(&self.value_label)
-            .label_style((FONT, 17))
-            .axis_desc_style((FONT, 19))
             .x_label_formatter(&|x| {
                 if percent {
                     format!("{x:.2}")
@@ -116,18 +125,12 @@ impl HBars {
         let height = (1.0 - 2.0 * pad) / n;
         // Row 0 at the top.
         let y_of = |row: usize| (rows - 1 - row) as f64;
-        for (j, (name, values)) in self.series.iter().enumerate() {
+        for (j, (_, values)) in self.series.iter().enumerate() {
             let colour = colour(j);
-            let bars = values.iter().enumerate().map(move |(i, e)| {
+            chart.draw_series(values.iter().enumerate().map(move |(i, e)| {
                 let y1 = y_of(i) + 1.0 - pad - j as f64 * height;
                 Rectangle::new([(0.0, y1 - height * 0.9), (e.value, y1)], colour.filled())
-            });
-            chart
-                .draw_series(bars)?
-                .label(name.as_str())
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 7), (x + 16, y + 7)], colour.filled())
-                });
+            }))?;
             if self.show_intervals {
                 for (i, e) in values.iter().enumerate() {
                     let centre = y_of(i) + 1.0 - pad - (j as f64 + 0.45) * height;
@@ -144,19 +147,45 @@ impl HBars {
                 }
             }
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font((FONT, 17))
-            .draw()?;
-        let style =
-            TextStyle::from((FONT, 17).into_font()).pos(Pos::new(HPos::Right, VPos::Center));
+        let style = TextStyle::from((FONT, LABEL_SIZE).into_font())
+            .pos(Pos::new(HPos::Right, VPos::Center));
         for (i, label) in self.rows.iter().enumerate() {
             let (x, y) = chart.backend_coord(&(0.0, y_of(i) + 0.5));
             root.draw(&Text::new(label.clone(), (x - 10, y), style.clone()))?;
         }
         root.present()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HBars;
+    use crate::engine::stats::Estimate;
+    use crate::results::Figure;
+
+    #[test]
+    fn a_probability_axis_ends_at_100_percent() {
+        let variants: Vec<String> = (0..8).map(|k| format!("v{k}")).collect();
+        let figures = variants
+            .iter()
+            .map(|v| Figure {
+                variant: v.clone(),
+                metric: "p_uncurable_entry_lose_an_eye".into(),
+                estimate: Estimate {
+                    value: 1.0,
+                    low: 0.97,
+                    high: 1.0,
+                },
+            })
+            .collect();
+        let result = super::super::test_result(variants, figures, Vec::new());
+        let rows = [(
+            "p_uncurable_entry_lose_an_eye".to_string(),
+            "eye".to_string(),
+        )];
+        let share = HBars::new(&result, "t", "Uncurable (%)", &rows, true);
+        assert_eq!(share.x_range(), 0.0..100.0);
+        let amount = HBars::new(&result, "t", "Gold (gp)", &rows, false);
+        assert!((amount.x_range().end - 1.05).abs() < 1e-12);
     }
 }

@@ -1,12 +1,17 @@
 //! Line charts: one curve per variant over numeric x values (metrics at
 //! given x, or a distribution's shares by bin), with interval bands for
 //! Monte Carlo results — e.g. death probability from a festering wound
-//! against max HP, one curve per Medicine modifier.
+//! against max HP, one curve per Medicine modifier. A proportion curve's
+//! axis ends at 100% at most ([`super::axis`]).
+
+use std::ops::Range;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{FONT, colour};
+use super::axis::{Quantity, upper_bound};
+use super::colour;
+use super::frame::{Swatch, TOP, layout, style_mesh};
 use crate::engine::stats::Estimate;
 use crate::results::{LinePoints, ScenarioResult};
 
@@ -15,9 +20,11 @@ pub struct Lines {
     title: String,
     x_label: String,
     y_label: String,
-    /// `(variant, points (x, scaled estimate))`.
+    /// `(variant, points (x, estimate in data units))`.
     series: Vec<(String, Vec<(f64, Estimate)>)>,
     bands: bool,
+    /// Proportions, drawn in percent.
+    percent: bool,
 }
 
 impl Lines {
@@ -32,12 +39,6 @@ impl Lines {
         points: &LinePoints,
         percent: bool,
     ) -> Self {
-        let scale = if percent { 100.0 } else { 1.0 };
-        let scaled = |e: Estimate| Estimate {
-            value: e.value * scale,
-            low: e.low * scale,
-            high: e.high * scale,
-        };
         let series = variants
             .iter()
             .map(|v| {
@@ -45,14 +46,14 @@ impl Lines {
                     LinePoints::Metrics(list) => list
                         .iter()
                         .filter_map(|(x, metric)| {
-                            result.figure(v, metric).map(|f| (*x, scaled(f.estimate)))
+                            result.figure(v, metric).map(|f| (*x, f.estimate))
                         })
                         .collect(),
                     LinePoints::Distribution(name) => result
                         .distributions
                         .iter()
                         .filter(|r| &r.variant == v && &r.distribution == name)
-                        .map(|r| (r.bin as f64, scaled(r.share)))
+                        .map(|r| (r.bin as f64, r.share))
                         .collect(),
                 };
                 (
@@ -66,10 +67,7 @@ impl Lines {
         let x_label = if result.is_exact() {
             x_label.to_string()
         } else {
-            format!(
-                "{x_label} (bands: {}% intervals)",
-                result.confidence * 100.0
-            )
+            format!("{x_label}; bands: {}% intervals", result.confidence * 100.0)
         };
         Lines {
             title: title.to_string(),
@@ -77,7 +75,52 @@ impl Lines {
             y_label: y_label.to_string(),
             series,
             bands: !result.is_exact(),
+            percent,
         }
+    }
+
+    fn points(&self) -> impl Iterator<Item = &(f64, Estimate)> {
+        self.series.iter().flat_map(|(_, p)| p.iter())
+    }
+
+    fn scale(&self) -> f64 {
+        if self.percent { 100.0 } else { 1.0 }
+    }
+
+    /// The x axis: the points' range (0..1 with fewer than two x values).
+    pub fn x_range(&self) -> Range<f64> {
+        let x_min = self.points().map(|p| p.0).fold(f64::INFINITY, f64::min);
+        let x_max = self.points().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
+        if x_min.is_finite() && x_max > x_min {
+            x_min..x_max
+        } else {
+            0.0..1.0
+        }
+    }
+
+    /// How many x tick labels to ask for: one per whole number when every x
+    /// is whole and there are at most 20 of them (counts, rounds), else
+    /// plotters' default, so no two ticks round to the same label.
+    pub fn x_ticks(&self) -> usize {
+        let range = self.x_range();
+        let whole = self.points().all(|p| p.0.fract() == 0.0);
+        let span = range.end - range.start;
+        if whole && span <= 20.0 {
+            span as usize + 1
+        } else {
+            10
+        }
+    }
+
+    /// The y axis, in drawn units: from 0 to at most 100 for proportions.
+    pub fn y_range(&self) -> Range<f64> {
+        let quantity = if self.percent {
+            Quantity::Probability
+        } else {
+            Quantity::Amount
+        };
+        let values = self.points().flat_map(|(_, e)| [e.value, e.high]);
+        0.0..upper_bound(values, quantity) * self.scale()
     }
 
     /// Draws the chart.
@@ -85,69 +128,113 @@ impl Lines {
         &self,
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        root.fill(&WHITE)?;
-        let all = || self.series.iter().flat_map(|(_, p)| p.iter());
-        let x_min = all().map(|p| p.0).fold(f64::INFINITY, f64::min);
-        let x_max = all().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
-        let (x_min, x_max) = if x_min.is_finite() && x_max > x_min {
-            (x_min, x_max)
-        } else {
-            (0.0, 1.0)
-        };
-        let top = all()
-            .map(|p| p.1.high.max(p.1.value))
-            .fold(0.0f64, f64::max);
-        let y_max = if top > 0.0 {
-            top * (1.1 + 0.04 * self.series.len() as f64)
-        } else {
-            1.0
-        };
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, (FONT, 24).into_font().style(FontStyle::Bold))
-            .margin(24)
+        let plot = layout(root, &self.title, &self.series, Swatch::Line)?;
+        let (y_range, scale) = (self.y_range(), self.scale());
+        let mut chart = ChartBuilder::on(&plot)
+            .margin_top(TOP)
+            .margin_right(8)
             .x_label_area_size(70)
             .y_label_area_size(90)
-            .build_cartesian_2d(x_min..x_max, 0f64..y_max)?;
-        chart
-            .configure_mesh()
+            .build_cartesian_2d(self.x_range(), y_range)?;
+        style_mesh(&mut chart.configure_mesh())
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
-            .label_style((FONT, 18))
-            .axis_desc_style((FONT, 20))
-            .light_line_style(RGBColor(235, 235, 235))
+            .x_labels(self.x_ticks())
             .y_label_formatter(&|y| format!("{y:.1}"))
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_label_formatter(&|x| {
+                if x.fract() == 0.0 {
+                    format!("{x:.0}")
+                } else {
+                    format!("{x:.1}")
+                }
+            })
             .draw()?;
-        for (j, (name, pts)) in self.series.iter().enumerate() {
+        for (j, (_, pts)) in self.series.iter().enumerate() {
             let colour = colour(j);
             if self.bands && pts.len() > 1 {
-                let mut outline: Vec<(f64, f64)> = pts.iter().map(|(x, e)| (*x, e.high)).collect();
-                outline.extend(pts.iter().rev().map(|(x, e)| (*x, e.low)));
+                let mut outline: Vec<(f64, f64)> =
+                    pts.iter().map(|(x, e)| (*x, e.high * scale)).collect();
+                outline.extend(pts.iter().rev().map(|(x, e)| (*x, e.low * scale)));
                 chart.draw_series([Polygon::new(outline, colour.mix(0.18).filled())])?;
             }
-            chart
-                .draw_series(LineSeries::new(
-                    pts.iter().map(|(x, e)| (*x, e.value)),
-                    colour.stroke_width(3),
-                ))?
-                .label(name.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 22, y)], colour.stroke_width(3))
-                });
+            chart.draw_series(LineSeries::new(
+                pts.iter().map(|(x, e)| (*x, e.value * scale)),
+                colour.stroke_width(3),
+            ))?;
             if pts.len() <= 40 {
                 chart.draw_series(
                     pts.iter()
-                        .map(|(x, e)| Circle::new((*x, e.value), 4, colour.filled())),
+                        .map(|(x, e)| Circle::new((*x, e.value * scale), 4, colour.filled())),
                 )?;
             }
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font((FONT, 18))
-            .draw()?;
         root.present()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lines;
+    use crate::engine::stats::{Estimate, wilson};
+    use crate::results::{DistributionRow, LinePoints};
+
+    /// A cumulative curve reaching 100% (P(severed within N rounds)), for
+    /// 12 variants: the old legend headroom drew its axis to about 160%.
+    fn cumulative(trials: u64) -> crate::results::ScenarioResult {
+        let variants: Vec<String> = (0..12).map(|k| format!("variant-{k}")).collect();
+        let mut rows = Vec::new();
+        for v in &variants {
+            for bin in 1..=8u64 {
+                let count = trials * bin.min(4) / 4;
+                rows.push(DistributionRow {
+                    variant: v.clone(),
+                    distribution: "severed_by_round".into(),
+                    bin: bin as i64,
+                    count,
+                    share: if trials == 0 {
+                        Estimate::exact(bin.min(4) as f64 / 4.0)
+                    } else {
+                        wilson(count, trials, 1.96)
+                    },
+                });
+            }
+        }
+        super::super::test_result(variants, Vec::new(), rows)
+    }
+
+    fn chart(result: &crate::results::ScenarioResult, percent: bool) -> Lines {
+        Lines::new(
+            result,
+            "t",
+            "Rounds",
+            "Severed (%)",
+            &result.variants,
+            &LinePoints::Distribution("severed_by_round".into()),
+            percent,
+        )
+    }
+
+    #[test]
+    fn a_cumulative_probability_axis_ends_at_100_percent() {
+        for trials in [0, 20_000] {
+            let mut result = cumulative(trials);
+            result.trials = trials;
+            let range = chart(&result, true).y_range();
+            assert_eq!(range.start, 0.0);
+            assert_eq!(range.end, 100.0, "{trials} trials: {range:?}");
+        }
+    }
+
+    #[test]
+    fn raw_values_are_not_capped() {
+        let mut result = cumulative(0);
+        result.trials = 0;
+        for row in &mut result.distributions {
+            row.share = Estimate::exact(row.share.value * 30.0);
+        }
+        let range = chart(&result, false).y_range();
+        assert!((range.end - 31.5).abs() < 1e-9, "{range:?}");
+        assert_eq!(chart(&result, false).x_range(), 1.0..8.0);
+        assert_eq!(chart(&result, false).x_ticks(), 8);
     }
 }

@@ -1,0 +1,16 @@
+//! The `woundsim` binary and fixture paths for the end-to-end tests.
+
+use std::path::Path;
+
+/// A command running the built `woundsim` binary.
+pub fn woundsim() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("woundsim").unwrap()
+}
+
+/// The absolute path of `path`, relative to the crate root.
+pub fn fixture(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .display()
+        .to_string()
+}
