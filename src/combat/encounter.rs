@@ -29,6 +29,9 @@ use crate::rules::permanent_wounds::{Severity, WoundSlots};
 /// Most PCs in a party (metrics are kept per PC).
 pub const MAX_PCS: usize = 8;
 
+/// Most monsters in an encounter (a side's creatures are indexed by a byte).
+pub const MAX_SIDE: usize = 256;
+
 /// A potion of healing: 2d4 + 2.
 const POTION: DiceExpr = DiceExpr {
     count: 2,
@@ -471,7 +474,10 @@ impl Encounter {
             for k in 0..arena.order.len() {
                 let i = arena.order[k];
                 arena.order[kept] = i;
-                kept += usize::from(!matches!(arena.fighters[i].state, State::Dead | State::Fled));
+                kept += usize::from(!matches!(
+                    arena.fighters[i].state,
+                    State::Dead | State::Fled
+                ));
             }
             arena.order.truncate(kept);
             let mut tally = SideTally::of(&arena.fighters);
@@ -935,20 +941,19 @@ impl Encounter {
         let up = |f: &Fighter| f.state == State::Up;
         let k = match self.rules.targeting {
             Targeting::Random => {
-                let n = enemies.iter().filter(|f| up(f)).count();
+                // One branch-free pass lists the conscious enemies (write
+                // every index, advance past the conscious ones): a branch on
+                // each enemy's state would mispredict.
+                let mut listed = [0u8; MAX_SIDE];
+                let mut n = 0;
+                for (k, f) in enemies.iter().enumerate() {
+                    listed[n] = k as u8;
+                    n += usize::from(up(f));
+                }
                 if n == 0 {
                     return None;
                 }
-                let r = crate::dice::uniform_below(rng, n as u64) as usize;
-                // The r-th conscious enemy, found without an early exit: a
-                // data-dependent loop exit mispredicts on every attack.
-                let (mut pick, mut seen) = (0, 0);
-                for (k, f) in enemies.iter().enumerate() {
-                    let is_up = up(f);
-                    pick = if is_up && seen == r { k } else { pick };
-                    seen += usize::from(is_up);
-                }
-                pick
+                usize::from(listed[crate::dice::uniform_below(rng, n as u64) as usize])
             }
             Targeting::FocusFire => enemies.iter().position(up)?,
             Targeting::LowestHp => {

@@ -7,7 +7,7 @@ use toml::Spanned;
 use super::creature::RawCreature;
 use super::{Locator, ScenarioError, injury_table, pick, values};
 use crate::combat::creature::CreatureSpec;
-use crate::combat::encounter::{Encounter, MAX_PCS};
+use crate::combat::encounter::{Encounter, MAX_PCS, MAX_SIDE};
 use crate::combat::policy::{
     AttackDowned, Between, CombatInjuries, EncounterRules, HealWhen, Stabilize, Targeting,
 };
@@ -117,6 +117,16 @@ fn creatures(
     }
     if out.is_empty() {
         return Err(loc.error(list.span().start, &field, format!("`{key}` is empty")));
+    }
+    if !party && out.len() > MAX_SIDE {
+        return Err(loc.error(
+            list.span().start,
+            &field,
+            format!(
+                "an encounter has at most {MAX_SIDE} monsters, got {}",
+                out.len()
+            ),
+        ));
     }
     if party {
         if out.len() > MAX_PCS {

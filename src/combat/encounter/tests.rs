@@ -570,6 +570,42 @@ fn initiative_ties_go_to_the_higher_modifier_then_the_pcs() {
     );
 }
 
+/// The order `initiative_order` must produce: higher total first, then the
+/// higher modifier, then PCs, then list order.
+fn reference_order(enc: &Encounter, arena: &Arena) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..arena.fighters.len()).collect();
+    let key = |i: usize| {
+        let f = &arena.fighters[i];
+        (f.initiative, enc.spec(f.spec).initiative, f.party)
+    };
+    order.sort_by(|&a, &b| key(b).cmp(&key(a)).then(a.cmp(&b)));
+    order
+}
+
+#[test]
+fn initiative_order_is_the_same_for_small_and_large_fields() {
+    // 15 goblins take the branch-free rank path (16 creatures at most), 40
+    // take the sort: both must give the reference order, ties included.
+    for monsters in [15, 40] {
+        let mut goblins = Vec::new();
+        for k in 0..monsters {
+            let mut g = goblin();
+            g.initiative = [0, 2, -1][k % 3];
+            goblins.push(g);
+        }
+        let (enc, mut arena) = setup(vec![fighter()], goblins, EncounterRules::default());
+        for (i, f) in arena.fighters.iter_mut().enumerate() {
+            f.initiative = 10 + (i * 7 % 5) as i32 + enc.all[i].initiative;
+        }
+        enc.initiative_order(&mut arena);
+        assert_eq!(
+            arena.order,
+            reference_order(&enc, &arena),
+            "{monsters} goblins"
+        );
+    }
+}
+
 #[test]
 fn a_lost_arm_forces_a_one_handed_attack() {
     let orc = bestiary::lookup("orc").unwrap(); // greataxe (two-handed), javelin (ranged)
