@@ -504,7 +504,7 @@ fn monsters_finish_the_downed_only_when_the_policy_says() {
     arena.fighters[1].hp = 0;
     arena.fighters[1].state = State::Dying;
     assert_eq!(
-        enc.choose_target(&mut script(&[]), &mut arena, 2, Reach::Melee),
+        enc.choose_target(&mut script(&[]), &arena, 2, Reach::Melee),
         Some(1)
     );
     let (enc, mut arena) = setup(
@@ -515,7 +515,7 @@ fn monsters_finish_the_downed_only_when_the_policy_says() {
     arena.fighters[1].hp = 0;
     arena.fighters[1].state = State::Dying;
     assert_eq!(
-        enc.choose_target(&mut script(&[(1, 1)]), &mut arena, 2, Reach::Melee),
+        enc.choose_target(&mut script(&[(1, 1)]), &arena, 2, Reach::Melee),
         Some(0)
     );
 }
@@ -529,7 +529,7 @@ fn targeting_policies_pick_as_named() {
     let (enc, mut arena) = setup(vec![fighter()], vec![goblin(), goblin(), goblin()], rules);
     arena.fighters[2].hp = 3;
     assert_eq!(
-        enc.choose_target(&mut script(&[]), &mut arena, 0, Reach::Melee),
+        enc.choose_target(&mut script(&[]), &arena, 0, Reach::Melee),
         Some(2)
     );
     let rules = EncounterRules {
@@ -539,7 +539,7 @@ fn targeting_policies_pick_as_named() {
     let (enc, mut arena) = setup(vec![fighter()], vec![goblin(), goblin()], rules);
     arena.fighters[1].state = State::Dead;
     assert_eq!(
-        enc.choose_target(&mut script(&[]), &mut arena, 0, Reach::Melee),
+        enc.choose_target(&mut script(&[]), &arena, 0, Reach::Melee),
         Some(2)
     );
 }
