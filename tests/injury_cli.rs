@@ -324,3 +324,37 @@ fn good_fixture_keys_reach_the_rules() {
     assert_eq!(v[2].rules.rules.magic, MagicArrival::Uniform(2, 9));
     assert_eq!(v[2].rules.rules.roll, RollMode::Disadvantage);
 }
+
+#[test]
+fn combat_tables_show_the_top_injuries_of_the_first_variant_that_has_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = woundsim()
+        .args(["run", "combat-hobgoblins", "--trials", "5000", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let stdout = String::from_utf8(out).unwrap();
+    let lines = block(&stdout, "combat-hobgoblins");
+    // Was 104 rows: every entry's rate and its difference, for 23 entries.
+    assert!(lines.len() <= 75, "{} lines", lines.len());
+    // The first variant (RAW) has no injuries: the ranking uses the next.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("the 5 of 23") && l.contains("`lingering-injuries`")),
+        "no ranking note"
+    );
+    let entry_rows = lines
+        .iter()
+        .filter(|l| l.starts_with("p_injury_") && !l.starts_with("p_injury_diff "))
+        .count();
+    assert_eq!(entry_rows, 10, "5 entries, each with its _diff");
+    let note = format!(
+        "   ... 18 more injury-table entries (36 metrics) in {}",
+        dir.path().join("summary.csv").display()
+    );
+    assert!(lines.contains(&note.as_str()), "no `{note}`");
+}

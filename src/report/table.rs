@@ -45,7 +45,7 @@ enum Line {
 /// The items of `list` to print, ranked (their indices), and the count of
 /// metrics (rows) of those left out. Items with no figure are skipped.
 fn pick(result: &ScenarioResult, list: &ItemRows, present: &[&str]) -> (Vec<usize>, usize, usize) {
-    let baseline = result.variants.first().map_or("", String::as_str);
+    let baseline = ranking_variant(result, list);
     let rows_of = |i: usize| {
         list.metrics[i]
             .iter()
@@ -68,6 +68,23 @@ fn pick(result: &ScenarioResult, list: &ItemRows, present: &[&str]) -> (Vec<usiz
     let hidden_items = ranked.len() - shown.len();
     let hidden_rows = ranked.iter().skip(list.shown).map(|r| rows_of(r.0)).sum();
     (shown, hidden_items, hidden_rows)
+}
+
+/// The variant whose figures rank a list's items: the first one in which
+/// any of them is above zero (a rule-set comparison often starts with a
+/// variant that has the rule, and so the items, turned off).
+fn ranking_variant<'a>(result: &'a ScenarioResult, list: &ItemRows) -> &'a str {
+    result
+        .variants
+        .iter()
+        .find(|v| {
+            list.metrics
+                .iter()
+                .filter_map(|m| m.first())
+                .any(|m| result.figure(v, m).is_some_and(|f| f.estimate.value > 0.0))
+        })
+        .or(result.variants.first())
+        .map_or("", String::as_str)
 }
 
 /// Renders the table of one result; `summary` is where the full set of
@@ -103,6 +120,7 @@ pub fn render(result: &ScenarioResult, summary: &Path) -> String {
     lines.extend(metrics.iter().filter(|m| !in_a_list(m)).map(|m| row(m)));
     let baseline = result.variants.first().map_or("", String::as_str);
     for list in &result.item_rows {
+        let ranked_for = ranking_variant(result, list);
         let (shown, hidden_items, hidden_rows) = pick(result, list, &metrics);
         if shown.is_empty() {
             continue;
@@ -112,7 +130,7 @@ pub fn render(result: &ScenarioResult, summary: &Path) -> String {
             format!("{} ({total}):", list.items)
         } else {
             format!(
-                "{}: the {} of {total} with the highest {} for `{baseline}`:",
+                "{}: the {} of {total} with the highest {} for `{ranked_for}`:",
                 list.items,
                 shown.len(),
                 list.ranked_by

@@ -13,7 +13,7 @@ use crate::combat::encounter::{Arena, Encounter, TrialOutcome};
 use crate::engine::accum::{Histogram, IntMoments};
 use crate::engine::stats::{wilson, z_for_level};
 use crate::engine::{Engine, EngineError, Merge, Progress, RunShape};
-use crate::results::{ChartSpec, DistributionRow, Figure, ScenarioResult, thousands};
+use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, ScenarioResult, thousands};
 use crate::scenario::{ScenarioHeader, Variant};
 
 /// Rounds beyond this share the last bin of the `rounds` distribution.
@@ -332,10 +332,27 @@ pub fn simulate(
             percent: true,
         });
     }
+    let item_rows = if injuries.is_empty() {
+        Vec::new()
+    } else {
+        vec![ItemRows {
+            items: "injury-table entries".into(),
+            ranked_by: "probability that some PC takes it".into(),
+            metrics: injuries
+                .iter()
+                .map(|(id, _)| {
+                    let p = format!("p_injury_{id}");
+                    vec![p.clone(), format!("{p}_diff")]
+                })
+                .collect(),
+            shown: 5,
+        }]
+    };
     Ok(ScenarioResult {
         figures,
         distributions,
         charts,
+        item_rows,
         ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
     })
 }
