@@ -146,3 +146,43 @@ fn exact_mode_refuses_combat() {
     let err = woundsim::exact::solve(&s).unwrap_err().to_string();
     assert!(err.contains("have no exact solution"), "{err}");
 }
+
+#[test]
+fn a_combat_scenario_can_replace_and_override_the_injury_table() {
+    // One entry covering the whole d100 whose action-loss save (DC 30) is
+    // always failed: an injured creature never acts again.
+    let text = r#"
+        version = 1
+        name = "custom-table"
+        type = "combat"
+        trials = 20000
+        seed = 5
+        [options]
+        party = [{ template = "fighter-3", name = "fighter" }]
+        monsters = [{ creature = "orc", count = 2 }]
+        lingering_injuries = true
+        injury_chance = 1.0
+        table = [
+          { id = "concussion", name = "Concussion", d100 = [1, 100], effects = [{ tag = "action_loss_save", ability = "constitution", dc = 30, when = "always" }], cures = [] },
+        ]
+        [[variant]]
+        name = "deadly"
+        [[variant]]
+        name = "harmless"
+        override = [
+          { id = "concussion", name = "Concussion", d100 = [1, 100], effects = [], cures = [] },
+        ]
+    "#;
+    let s = scenario::parse("custom.toml", text).unwrap();
+    let engine = Engine::new(2).unwrap();
+    let r = woundsim::sim::simulate(&s, &engine, &NoProgress).unwrap();
+    let value = |v: &str, m: &str| r.figure(v, m).unwrap().estimate.value;
+    assert!(r.figure("deadly", "p_injury_lose_an_eye").is_none());
+    for v in ["deadly", "harmless"] {
+        assert!(value(v, "p_injury") > 0.1, "{v}: crits and fumbles happen");
+        assert_eq!(value(v, "p_injury_concussion"), value(v, "p_injury"), "{v}");
+    }
+    // The overridden entry has no effect, so the party wins more often.
+    let diff = r.figure("harmless", "p_party_win_diff").unwrap().estimate;
+    assert!(diff.low > 0.0, "{diff:?}");
+}

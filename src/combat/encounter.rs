@@ -1032,6 +1032,7 @@ impl Encounter {
         let ac = self.spec(defender.spec).ac - if armor_broken { 2 } else { 0 };
         let threat_crit = natural >= crit_range;
         if !threat_crit && i32::from(natural) + attack.to_hit < ac {
+            self.missed(rng, arena, me, out);
             return;
         }
         // Any hit within 5 ft on an unconscious creature is a critical hit.

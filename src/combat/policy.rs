@@ -78,6 +78,9 @@ pub struct CombatInjuries {
     pub table: crate::rules::lingering::InjuryTable,
     /// Which events trigger it, for whom.
     pub trigger: crate::rules::lingering::Trigger,
+    /// Which of a creature's own missed attacks can injure it (with
+    /// `trigger.on_crit_miss`): natural 1s only, or any miss.
+    pub miss_trigger: crate::rules::lingering::MissTrigger,
     /// Rain, sleet, hail or snow during the fights.
     pub bad_weather: bool,
 }

@@ -262,6 +262,21 @@ impl AppliesTo {
     }
 }
 
+/// Which of the creature's own attack rolls can injure it. The seed says
+/// "при критическом попадании или промахе" — "on a critical hit or miss";
+/// RULES.md reads a critical miss (natural 1), but "or a miss" (any miss)
+/// is a grammatical reading too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissTrigger {
+    /// A natural 1 (RULES.md default).
+    #[default]
+    #[serde(rename = "natural_1")]
+    Natural1,
+    /// Any miss: a natural 1, or a roll below what it needs to hit.
+    AnyMiss,
+}
+
 /// The trigger: which events roll on the table (RULES.md §1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Trigger {

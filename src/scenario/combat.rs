@@ -1,10 +1,13 @@
 //! Schema of `type = "combat"` scenarios: a party, monsters and the
-//! encounter options (see `README.md`, "Combat").
+//! encounter options (see `README.md`, "Combat"). The injury table is the
+//! built-in one unless `table` replaces it or `override` changes entries,
+//! validated as for `type = "injuries"`.
 
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::creature::RawCreature;
+use super::injury_table::RawEntry;
 use super::{Locator, ScenarioError, injury_table, pick, values};
 use crate::combat::creature::CreatureSpec;
 use crate::combat::encounter::{Encounter, MAX_PCS, MAX_SIDE};
@@ -13,7 +16,7 @@ use crate::combat::policy::{
 };
 use crate::dice::RollMode;
 use crate::rules::death_saves::DeathSaveRules;
-use crate::rules::lingering::{AppliesTo, Trigger};
+use crate::rules::lingering::{AppliesTo, MissTrigger, Trigger};
 use crate::rules::permanent_wounds::{Severity, WoundPolicy, WoundSlots};
 
 /// The `type` value of this schema.
@@ -57,6 +60,10 @@ pub struct RawSettings {
     death_save_roll: Option<Spanned<RollMode>>,
     lingering_injuries: Option<Spanned<bool>>,
     injury_chance: Option<Spanned<f64>>,
+    table: Option<Spanned<Vec<Spanned<RawEntry>>>>,
+    #[serde(rename = "override")]
+    overrides: Option<Spanned<Vec<Spanned<RawEntry>>>>,
+    miss_trigger: Option<Spanned<MissTrigger>>,
     on_crit_hit: Option<Spanned<bool>>,
     on_crit_miss: Option<Spanned<bool>>,
     applies_to: Option<Spanned<AppliesTo>>,
@@ -258,17 +265,26 @@ pub fn build(
         "lingering_injuries",
         false,
     ) {
-        let mut table = injury_table::default_table_result()?;
-        if let Some((c, field)) = pick(
-            &variant.injury_chance,
-            &base.injury_chance,
-            path,
-            "injury_chance",
-        ) {
-            table.chance = injury_table::chance(loc, c, &field)?;
-        }
+        let table = injury_table::build(
+            loc,
+            pick(
+                &variant.injury_chance,
+                &base.injury_chance,
+                path,
+                "injury_chance",
+            ),
+            pick(&variant.table, &base.table, path, "table"),
+            pick(&variant.overrides, &base.overrides, path, "override"),
+        )?;
         Some(CombatInjuries {
             table,
+            miss_trigger: pick(
+                &variant.miss_trigger,
+                &base.miss_trigger,
+                path,
+                "miss_trigger",
+            )
+            .map_or(MissTrigger::Natural1, |(m, _)| *m.get_ref()),
             trigger: Trigger {
                 on_crit_hit: flag(&variant.on_crit_hit, &base.on_crit_hit, "on_crit_hit", true),
                 on_crit_miss: flag(

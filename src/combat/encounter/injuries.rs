@@ -1,5 +1,6 @@
 //! Lingering injuries in combat (RULES.md §1): a critical hit taken or a
-//! natural 1 rolled may roll on the injury table, and the entry's tags act
+//! natural 1 rolled (or, under the seed's `any_miss` reading, any miss) may
+//! roll on the injury table, and the entry's tags act
 //! in the fight — action-loss saves (skull fracture, internal injury, broken
 //! ribs, a painful scar in bad weather), action *or* bonus action (punctured
 //! lung) and the second punctured lung dropping the creature to 0 HP,
@@ -15,7 +16,7 @@ use crate::combat::creature::Ability;
 use crate::combat::policy::CombatInjuries;
 use crate::dice::roll_die;
 use crate::rules::injury_tags::{self, Check, Component, Cure, Effect, ItemKind, MagicClass};
-use crate::rules::lingering::Side;
+use crate::rules::lingering::{MissTrigger, Side};
 
 /// Injuries a creature remembers for their in-fight effects (more are
 /// counted but only the first ones act).
@@ -51,6 +52,23 @@ impl Encounter {
     ) {
         if let Some(rules) = self.injury_rules() {
             if rules.trigger.on_crit_miss {
+                self.maybe_injure(rng, arena, attacker, rules, out);
+            }
+        }
+    }
+
+    /// A miss that is not a natural 1: the attacker may be injured when
+    /// the scenario reads the trigger as any miss (the seed's other reading).
+    #[inline]
+    pub(super) fn missed<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        attacker: usize,
+        out: &mut TrialOutcome,
+    ) {
+        if let Some(rules) = self.injury_rules() {
+            if rules.trigger.on_crit_miss && rules.miss_trigger == MissTrigger::AnyMiss {
                 self.maybe_injure(rng, arena, attacker, rules, out);
             }
         }

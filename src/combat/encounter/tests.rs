@@ -626,6 +626,7 @@ fn injury_rules() -> EncounterRules {
         injuries: Some(crate::combat::policy::CombatInjuries {
             table,
             trigger: crate::rules::lingering::Trigger::default(),
+            miss_trigger: crate::rules::lingering::MissTrigger::Natural1,
             bad_weather: false,
         }),
         ..Default::default()
@@ -694,6 +695,39 @@ fn a_natural_one_can_injure_the_attacker() {
     assert_eq!(entry_of(&enc, &arena, 1), vec!["lose_an_arm_or_hand"]);
     assert_ne!(arena.fighters[1].effects & effect::NO_TWO_HANDED, 0);
     assert_eq!(out.injuries, 0, "PC injuries only are counted");
+}
+
+#[test]
+fn an_ordinary_miss_injures_the_attacker_only_under_the_any_miss_reading() {
+    let g = goblin(); // +4 to hit against the fighter's AC 16: a 5 misses
+    let mut rules = injury_rules();
+    let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], rules.clone());
+    let mut out = TrialOutcome::default();
+    enc.attack(
+        &mut script(&[(5, 20)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!(
+        arena.fighters[1].n_injuries, 0,
+        "natural_1: a plain miss is safe"
+    );
+    if let Some(i) = rules.injuries.as_mut() {
+        i.miss_trigger = crate::rules::lingering::MissTrigger::AnyMiss;
+    }
+    let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], rules);
+    enc.attack(
+        &mut script(&[(5, 20), CHANCE, (3, 100)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!(entry_of(&enc, &arena, 1), vec!["lose_an_arm_or_hand"]);
 }
 
 #[test]
