@@ -2,6 +2,8 @@
 //! mode, results do not depend on the thread count, and the shipped combat
 //! scenarios run.
 
+mod common;
+
 use woundsim::engine::stats::z_for_level;
 use woundsim::engine::{Engine, NoProgress};
 use woundsim::rules::death_saves::DeathSaveRules;
@@ -72,22 +74,7 @@ fn combat_results_do_not_depend_on_threads() {
     s.header.trials = 70_000; // two chunks
     let one = woundsim::sim::simulate(&s, &Engine::new(1).unwrap(), &NoProgress).unwrap();
     let three = woundsim::sim::simulate(&s, &Engine::new(3).unwrap(), &NoProgress).unwrap();
-    assert_eq!(one.figures.len(), three.figures.len());
-    for (a, b) in one.figures.iter().zip(&three.figures) {
-        assert_eq!(a.metric, b.metric);
-        assert_eq!(
-            a.estimate.value.to_bits(),
-            b.estimate.value.to_bits(),
-            "{}",
-            a.metric
-        );
-        assert_eq!(
-            a.estimate.low.to_bits(),
-            b.estimate.low.to_bits(),
-            "{}",
-            a.metric
-        );
-    }
+    common::assert_bit_identical(&one, &three);
     assert_eq!(one.distributions, three.distributions);
 }
 

@@ -1025,14 +1025,14 @@ impl Encounter {
         let natural = d20(rng, mode(advantage, disadvantage));
         let crit_range = self.rules.crit_range.unwrap_or(spec.crit_range);
         if natural == 1 {
-            self.fumbled(rng, arena, me, out);
+            self.missed(rng, arena, me, true, out);
             return;
         }
         let armor_broken = defender.effects & effect::ARMOR_BROKEN != 0;
         let ac = self.spec(defender.spec).ac - if armor_broken { 2 } else { 0 };
         let threat_crit = natural >= crit_range;
         if !threat_crit && i32::from(natural) + attack.to_hit < ac {
-            self.missed(rng, arena, me, out);
+            self.missed(rng, arena, me, false, out);
             return;
         }
         // Any hit within 5 ft on an unconscious creature is a critical hit.

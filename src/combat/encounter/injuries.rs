@@ -42,33 +42,21 @@ impl Encounter {
         self.rules.injuries.as_ref()
     }
 
-    /// A natural 1 on an attack roll: the attacker may be injured.
-    pub(super) fn fumbled<R: Rng + ?Sized>(
-        &self,
-        rng: &mut R,
-        arena: &mut Arena,
-        attacker: usize,
-        out: &mut TrialOutcome,
-    ) {
-        if let Some(rules) = self.injury_rules() {
-            if rules.trigger.on_crit_miss {
-                self.maybe_injure(rng, arena, attacker, rules, out);
-            }
-        }
-    }
-
-    /// A miss that is not a natural 1: the attacker may be injured when
-    /// the scenario reads the trigger as any miss (the seed's other reading).
+    /// A missed attack roll (`natural_one`: a natural 1): the attacker may
+    /// be injured — on a natural 1, or on any miss under the seed's
+    /// `any_miss` reading.
     #[inline]
     pub(super) fn missed<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
         arena: &mut Arena,
         attacker: usize,
+        natural_one: bool,
         out: &mut TrialOutcome,
     ) {
         if let Some(rules) = self.injury_rules() {
-            if rules.trigger.on_crit_miss && rules.miss_trigger == MissTrigger::AnyMiss {
+            let counts = natural_one || rules.miss_trigger == MissTrigger::AnyMiss;
+            if rules.trigger.on_crit_miss && counts {
                 self.maybe_injure(rng, arena, attacker, rules, out);
             }
         }
