@@ -262,14 +262,13 @@ impl SideTally {
             monsters_up: 0,
             monsters_down: 0,
         };
+        // Counted without branches: the states are the fight's coin flips.
         for f in fighters {
-            match (f.party, f.state) {
-                (true, State::Up) => t.party_up = true,
-                (false, State::Up) => t.monsters_up += 1,
-                (false, State::Down) => t.monsters_down += 1,
-                (_, State::Dying) => t.dying = true,
-                _ => {}
-            }
+            let up = f.state == State::Up;
+            t.party_up |= f.party & up;
+            t.monsters_up += usize::from(!f.party & up);
+            t.monsters_down += usize::from(!f.party & (f.state == State::Down));
+            t.dying |= f.state == State::Dying;
         }
         t
     }
