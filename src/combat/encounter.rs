@@ -564,37 +564,16 @@ impl Encounter {
     ) {
         let spec = self.spec(arena.fighters[me].spec);
         arena.fighters[me].once_used = false;
-        match arena.fighters[me].state {
-            State::Dead | State::Fled | State::Stable => return,
-            State::Dying => {
-                if !self.death_save(rng, arena, me, out) {
-                    return;
+        if arena.fighters[me].state == State::Up {
+            let f = &mut arena.fighters[me];
+            if let Some(regen) = spec.regeneration {
+                if !f.regen_blocked {
+                    f.hp = (f.hp + regen.hp).min(f.max_hp);
                 }
+                f.regen_blocked = false;
             }
-            State::Down => {
-                // A regenerating monster at 0 HP: back up unless blocked, else dead.
-                let f = &mut arena.fighters[me];
-                match spec.regeneration {
-                    Some(regen) if !f.regen_blocked => {
-                        f.hp = regen.hp.min(f.max_hp);
-                        f.state = State::Up;
-                        f.regen_blocked = false;
-                    }
-                    _ => {
-                        f.state = State::Dead;
-                        return;
-                    }
-                }
-            }
-            State::Up => {
-                let f = &mut arena.fighters[me];
-                if let Some(regen) = spec.regeneration {
-                    if !f.regen_blocked {
-                        f.hp = (f.hp + regen.hp).min(f.max_hp);
-                    }
-                    f.regen_blocked = false;
-                }
-            }
+        } else if !self.turn_at_zero_hp(rng, arena, me, out) {
+            return;
         }
         // Start-of-turn bonus actions: rage, breath recharge.
         {
@@ -678,6 +657,41 @@ impl Encounter {
                 continue;
             }
             self.attack(rng, arena, me, target, attack, out);
+        }
+    }
+
+    /// The start of the turn of a creature that is not up: a dying PC's
+    /// death save, a regenerating monster at 0 HP getting up (or dying);
+    /// the dead, fled and stable do nothing. Returns whether it acts.
+    #[cold]
+    fn turn_at_zero_hp<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        out: &mut TrialOutcome,
+    ) -> bool {
+        let spec = self.spec(arena.fighters[me].spec);
+        match arena.fighters[me].state {
+            State::Up => true,
+            State::Dead | State::Fled | State::Stable => false,
+            State::Dying => self.death_save(rng, arena, me, out),
+            State::Down => {
+                // A regenerating monster at 0 HP: back up unless blocked, else dead.
+                let f = &mut arena.fighters[me];
+                match spec.regeneration {
+                    Some(regen) if !f.regen_blocked => {
+                        f.hp = regen.hp.min(f.max_hp);
+                        f.state = State::Up;
+                        f.regen_blocked = false;
+                        true
+                    }
+                    _ => {
+                        f.state = State::Dead;
+                        false
+                    }
+                }
+            }
         }
     }
 
