@@ -132,7 +132,9 @@ impl Fighter {
     /// means dying), full resources, the scenario's existing wounds for PCs.
     fn new(index: usize, spec: &CreatureSpec, party: bool, rules: &EncounterRules) -> Self {
         let hp = spec.start_hp.unwrap_or(spec.max_hp);
-        let state = match (hp, party) {
+        // Only PCs make death saves: a party member with `is_pc = false`
+        // (a hireling, a familiar) dies at 0 HP like a monster.
+        let state = match (hp, party && spec.is_pc) {
             (0, true) => State::Dying,
             (0, false) => State::Dead,
             _ => State::Up,
@@ -1028,7 +1030,8 @@ impl Encounter {
                 }
                 let overflow = -f.hp;
                 f.hp = 0;
-                if !f.party {
+                if !(f.party && spec.is_pc) {
+                    f.went_down |= f.party;
                     f.state = if spec.regeneration.is_some() {
                         State::Down
                     } else {

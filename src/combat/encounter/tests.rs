@@ -785,3 +785,29 @@ fn knocked_out_teeth_fail_a_spell_on_a_one_and_a_broken_weapon_is_improvised() {
     );
     assert_eq!(arena.fighters[0].hp, 12 - 4);
 }
+
+#[test]
+fn a_party_member_that_is_not_a_pc_dies_at_zero() {
+    let mut hireling = fighter();
+    hireling.is_pc = false;
+    let (enc, mut arena) = setup(
+        vec![fighter(), hireling],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    let mut out = TrialOutcome::default();
+    let blow = Blow {
+        amount: 12,
+        types: DamageTypes::of([DamageType::Slashing]),
+        crit: false,
+    };
+    enc.deal_total(&mut script(&[]), &mut arena, 0, blow, &mut out);
+    enc.deal_total(&mut script(&[]), &mut arena, 1, blow, &mut out);
+    assert_eq!(
+        arena.fighters[0].state,
+        State::Dying,
+        "a PC makes death saves"
+    );
+    assert_eq!(arena.fighters[1].state, State::Dead, "a hireling dies");
+    assert!(arena.fighters[1].went_down);
+}
