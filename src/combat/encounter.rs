@@ -921,8 +921,9 @@ impl Encounter {
         if !threat_crit && i32::from(natural) + attack.to_hit < ac {
             return;
         }
-        // Any hit within 5 ft on an unconscious creature is a critical hit.
-        let crit = threat_crit || (unconscious && melee);
+        // Any hit within 5 ft on an unconscious creature is a critical hit
+        // (unless the table plays without critical hits).
+        let crit = self.rules.critical_hits && (threat_crit || (unconscious && melee));
         let roll = |rng: &mut R, dice: DiceExpr| -> i32 {
             (if crit { dice.doubled_dice() } else { dice }).sample(rng) as i32
         };
