@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Runs the encounters of benches/compare/*.toml in the model of the npm
 // package dnd-combat-simulator (BSD-2-Clause, Max Kasperowski,
-// github.com/Eddykasp/dnd-combat-sim) and prints one JSON object.
+// github.com/Eddykasp/dnd-combat-sim) and prints one JSON object, with
+// fights per second of wall time and of CPU time (the latter is less
+// sensitive to a machine loaded by other work).
 //
 //   node dnd-combat-simulator.js ENCOUNTER FIGHTS [--skip-dead]
 //
@@ -87,6 +89,7 @@ function main() {
   let rounds2 = 0;
   const deathsBy = Object.fromEntries(encounter.a.map(([id]) => [id, 0]));
   const start = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
   for (let i = 0; i < fights; i++) {
     combat.reset();
     // combat.runFight() without its return value, counting rounds.
@@ -110,6 +113,8 @@ function main() {
     if (dead < a.members.length) winsA++;
   }
   const wall = Number(process.hrtime.bigint() - start) / 1e9;
+  const cpuUsed = process.cpuUsage(cpuStart);
+  const cpu = (cpuUsed.user + cpuUsed.system) / 1e6;
   const pkg = require(`${process.env.DND_COMBAT_SIMULATOR || 'dnd-combat-simulator'}/package.json`);
   process.stdout.write(
     `${JSON.stringify({
@@ -127,7 +132,9 @@ function main() {
       rounds_sum_sq: rounds2,
       mean_rounds: rounds / fights,
       wall_s: wall,
+      cpu_s: cpu,
       fights_per_s: fights / wall,
+      fights_per_cpu_s: fights / cpu,
     })}\n`,
   );
 }

@@ -33,7 +33,7 @@ echo "building woundsim (release) ..." >&2
 cargo build --release --locked --quiet --manifest-path "$root/Cargo.toml"
 bin="${CARGO_TARGET_DIR:-$root/target}/release/woundsim"
 
-now() { date +%s.%N; }
+TIMEFORMAT='%R %U %S'
 
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ); $(nproc) cores ($(uname -m)); node $(node --version)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -42,11 +42,9 @@ for enc in "${encounters[@]}"; do
   node "$here/dnd-combat-simulator.js" "$enc" "$js_fights" >"$tmp/js-$enc.json"
   node "$here/dnd-combat-simulator.js" "$enc" "$js_fights" --skip-dead >"$tmp/js-$enc-skip.json"
   for threads in 1 2; do
-    t0=$(now)
-    "$bin" run "$here/$enc.toml" --trials "$ws_trials" --threads "$threads" --quiet \
-      --out "$tmp/ws-$enc-$threads"
-    t1=$(now)
-    echo "$t0 $t1" >"$tmp/ws-$enc-$threads.time"
+    # Wall, user and system seconds of the whole process.
+    { time "$bin" run "$here/$enc.toml" --trials "$ws_trials" --threads "$threads" --quiet \
+      --out "$tmp/ws-$enc-$threads"; } 2>"$tmp/ws-$enc-$threads.time"
   done
   # The thread count never changes woundsim's output.
   cmp -s "$tmp/ws-$enc-1/summary.csv" "$tmp/ws-$enc-2/summary.csv" ||
@@ -62,9 +60,10 @@ for (const line of fs.readFileSync(`${dir}/ws-${enc}-1/summary.csv`, 'utf8').tri
   const [, , metric, est, lo, hi, trials] = line.split(',');
   ws[metric] = { est: +est, lo: +lo, hi: +hi, n: +trials };
 }
+// [wall, cpu] seconds of the woundsim run on `t` threads.
 const wsTime = (t) => {
-  const [a, b] = fs.readFileSync(`${dir}/ws-${enc}-${t}.time`, 'utf8').trim().split(' ').map(Number);
-  return b - a;
+  const [wall, user, sys] = fs.readFileSync(`${dir}/ws-${enc}-${t}.time`, 'utf8').trim().split(/\s+/).map(Number);
+  return [wall, user + sys];
 };
 // A proportion: estimate, Wilson interval, standard error.
 function prop(k, n) {
@@ -117,13 +116,15 @@ for (const r of table) {
   console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
 }
 console.log('z: (dnd-combat-simulator - woundsim) / combined standard error; |z| > 4: the models differ');
-const wsRate = (t) => ws.p_party_win.n / wsTime(t);
-console.log(
-  `throughput (fights/s): dnd-combat-simulator ${fmt(js.fights_per_s)} (${fmt(jsSkip.fights_per_s)} with --skip-dead; ` +
-    `1 thread, ${js.node}); woundsim ${fmt(wsRate(1))} on 1 thread, ${fmt(wsRate(2))} on 2 ` +
-    `(${(wsRate(1) / js.fights_per_s).toFixed(1)}x and ${(wsRate(2) / js.fights_per_s).toFixed(1)}x; ` +
-    `woundsim wall time includes parsing and writing its reports)`,
-);
+const n = ws.p_party_win.n;
+const [w1, c1] = wsTime(1);
+const [w2, c2] = wsTime(2);
+console.log('throughput, fights per second of wall time (of CPU time):');
+console.log(`  dnd-combat-simulator (${js.node}, 1 thread): ${fmt(js.fights_per_s)} (${fmt(js.fights_per_cpu_s)}); ` +
+  `with --skip-dead ${fmt(jsSkip.fights_per_s)} (${fmt(jsSkip.fights_per_cpu_s)})`);
+console.log(`  woundsim, 1 thread: ${fmt(n / w1)} (${fmt(n / c1)}), ${(n / w1 / js.fights_per_s).toFixed(1)}x the package`);
+console.log(`  woundsim, 2 threads: ${fmt(n / w2)} (${fmt(n / c2)}), ${(n / w2 / js.fights_per_s).toFixed(1)}x the package`);
+console.log('  (woundsim times are of the whole process: parsing, simulating, writing reports)');
 EOF
 done
 echo
