@@ -128,6 +128,34 @@ fn more_hobgoblins_kill_more_pcs() {
 }
 
 #[test]
+fn critical_hits_off_reaches_the_rules_and_no_pc_takes_a_crit() {
+    let text = r#"
+        version = 1
+        name = "no-crits"
+        type = "combat"
+        trials = 20000
+        seed = 7
+        [options]
+        party = [{ template = "fighter-5", name = "fighter" }, { template = "wizard-5", name = "wizard" }]
+        monsters = [{ creature = "hobgoblin", count = 4 }]
+        [[variant]]
+        name = "raw"
+        [[variant]]
+        name = "no-crits"
+        critical_hits = false
+        "#;
+    let s = scenario::parse("no-crits.toml", text).unwrap();
+    let scenario::Model::Combat(v) = &s.model else {
+        panic!("a combat scenario");
+    };
+    assert!(v[0].rules.rules.critical_hits && !v[1].rules.rules.critical_hits);
+    let r = woundsim::sim::simulate(&s, &Engine::new(2).unwrap(), &NoProgress).unwrap();
+    let crits = |v: &str| r.figure(v, "mean_crits_taken").unwrap().estimate.value;
+    assert!(crits("raw") > 0.0);
+    assert_eq!(crits("no-crits"), 0.0);
+}
+
+#[test]
 fn exact_mode_refuses_combat() {
     let s = builtin::find("combat-ogres").unwrap().unwrap();
     let err = woundsim::exact::solve(&s).unwrap_err().to_string();

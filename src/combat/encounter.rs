@@ -135,7 +135,9 @@ impl Fighter {
     /// means dying), full resources, the scenario's existing wounds for PCs.
     fn new(index: usize, spec: &CreatureSpec, party: bool, rules: &EncounterRules) -> Self {
         let hp = spec.start_hp.unwrap_or(spec.max_hp);
-        let state = match (hp, party) {
+        // Only PCs make death saves: a party member with `is_pc = false`
+        // (a hireling, a familiar) dies at 0 HP like a monster.
+        let state = match (hp, party && spec.is_pc) {
             (0, true) => State::Dying,
             (0, false) => State::Dead,
             _ => State::Up,
@@ -1048,8 +1050,9 @@ impl Encounter {
             self.missed(rng, arena, me, false, out);
             return;
         }
-        // Any hit within 5 ft on an unconscious creature is a critical hit.
-        let crit = threat_crit || (unconscious && melee);
+        // Any hit within 5 ft on an unconscious creature is a critical hit
+        // (unless the table plays without critical hits).
+        let crit = self.rules.critical_hits && (threat_crit || (unconscious && melee));
         let roll = |rng: &mut R, dice: DiceExpr| -> i32 {
             (if crit { dice.doubled_dice() } else { dice }).sample(rng) as i32
         };
@@ -1157,7 +1160,8 @@ impl Encounter {
                 }
                 let overflow = -f.hp;
                 f.hp = 0;
-                if !f.party {
+                if !(f.party && spec.is_pc) {
+                    f.went_down |= f.party;
                     f.state = if spec.regeneration.is_some() {
                         State::Down
                     } else {

@@ -104,6 +104,12 @@ pub struct EncounterRules {
     pub round_cap: u32,
     /// Overrides every creature's critical range (e.g. 19) when set.
     pub crit_range: Option<u8>,
+    /// Critical hits exist (RAW). Without them (the "no critical hits"
+    /// table variant) a natural roll in the critical range still hits, but
+    /// it is an ordinary hit: dice not doubled, one death-save failure, no
+    /// lingering injury from a critical hit, and a melee hit on an
+    /// unconscious creature is an ordinary hit too.
+    pub critical_hits: bool,
     /// The remaining monsters flee once fewer than this share of them is left standing (0 = never).
     pub monsters_flee_below: f64,
     /// Fights in a row within one trial; wounds carry over.
@@ -127,6 +133,7 @@ impl Default for EncounterRules {
             massive_damage: true,
             round_cap: 50,
             crit_range: None,
+            critical_hits: true,
             monsters_flee_below: 0.0,
             encounters: 1,
             between: Between::default(),

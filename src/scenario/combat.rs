@@ -50,6 +50,7 @@ pub struct RawSettings {
     massive_damage: Option<Spanned<bool>>,
     round_cap: Option<Spanned<i64>>,
     crit_range: Option<Spanned<i64>>,
+    critical_hits: Option<Spanned<bool>>,
     monsters_flee_below: Option<Spanned<f64>>,
     encounters: Option<Spanned<i64>>,
     between_encounters: Option<Spanned<Between>>,
@@ -331,6 +332,12 @@ pub fn build(
             None => None,
             some => Some(int(loc, some, 2..=20, 20)? as u8),
         },
+        critical_hits: flag(
+            &variant.critical_hits,
+            &base.critical_hits,
+            "critical_hits",
+            true,
+        ),
         monsters_flee_below: probability(
             loc,
             pick(

@@ -117,12 +117,13 @@ impl Encounter {
         if entry.drops_to_zero_at(same_before + 1) && matches!(f.state, State::Up) {
             f.hp_lost += i64::from(f.hp);
             f.hp = 0;
-            if f.party {
+            if f.party && self.spec(f.spec).is_pc {
                 f.state = State::Dying;
                 f.tally = Tally::default();
                 f.went_down = true;
                 f.raging = false;
             } else {
+                f.went_down |= f.party;
                 f.state = State::Dead;
             }
         }

@@ -850,3 +850,148 @@ fn knocked_out_teeth_fail_a_spell_on_a_one_and_a_broken_weapon_is_improvised() {
     );
     assert_eq!(arena.fighters[0].hp, 12 - 4);
 }
+
+/// Rules of the "no critical hits" table variant.
+fn no_crits() -> EncounterRules {
+    EncounterRules {
+        critical_hits: false,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn without_critical_hits_a_natural_twenty_still_hits_but_does_not_double() {
+    let mut f = fighter();
+    f.ac = 100;
+    let g = goblin();
+    let (enc, mut arena) = setup(vec![f], vec![g.clone()], no_crits());
+    let mut out = TrialOutcome::default();
+    // Scimitar 1d6+2, one die only: 4 + 2 = 6 (the script would run out
+    // of dice if a second d6 were rolled).
+    enc.attack(
+        &mut script(&[(20, 20), (4, 6)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].hp, 12 - 6);
+    assert_eq!(arena.fighters[0].crits_taken, 0, "not a critical hit");
+    // A Champion's 19 also still hits (its critical range) without doubling.
+    let champion = template("fighter-3").unwrap();
+    let mut g = goblin();
+    g.ac = 100;
+    let (enc, mut arena) = setup(vec![champion.clone()], vec![g], no_crits());
+    enc.attack(
+        &mut script(&[(19, 20), (1, 8)]),
+        &mut arena,
+        0,
+        1,
+        &attack_of(&champion),
+        &mut out,
+    );
+    assert_eq!(arena.fighters[1].hp, 7 - (1 + 5));
+}
+
+#[test]
+fn without_critical_hits_a_natural_twenty_does_not_trigger_a_lingering_injury() {
+    let g = goblin();
+    let rules = EncounterRules {
+        critical_hits: false,
+        ..injury_rules()
+    };
+    let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], rules);
+    let mut out = TrialOutcome::default();
+    // Natural 20 and one d6: no injury chance is drawn.
+    enc.attack(
+        &mut script(&[(20, 20), (1, 6)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!((arena.fighters[0].n_injuries, out.injuries), (0, 0));
+    // A natural 1 is not a critical hit: it still may injure the attacker.
+    enc.attack(
+        &mut script(&[(1, 20), CHANCE, (3, 100)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!(entry_of(&enc, &arena, 1), vec!["lose_an_arm_or_hand"]);
+}
+
+#[test]
+fn without_critical_hits_a_natural_twenty_at_zero_is_one_failure() {
+    let g = goblin();
+    let rules = EncounterRules {
+        critical_hits: false,
+        ..Default::default()
+    };
+    let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], rules);
+    let mut out = TrialOutcome::default();
+    arena.fighters[0].hp = 0;
+    arena.fighters[0].state = State::Dying;
+    // A ranged natural 20 (no advantage at range): one failure, not two.
+    enc.attack(
+        &mut script(&[(20, 20), (1, 6)]),
+        &mut arena,
+        1,
+        0,
+        &g.attacks[1],
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].tally.failures, 1);
+    assert_eq!(arena.fighters[0].crits_taken, 0);
+}
+
+#[test]
+fn without_critical_hits_a_melee_hit_on_the_unconscious_is_ordinary() {
+    let g = goblin();
+    let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], no_crits());
+    let mut out = TrialOutcome::default();
+    arena.fighters[0].hp = 0;
+    arena.fighters[0].state = State::Dying;
+    // Advantage stays (two d20s: 2 and 15 → 15 + 4 = 19 hits AC 18), but the
+    // hit is ordinary: one d6 and one failure.
+    enc.attack(
+        &mut script(&[(2, 20), (15, 20), (1, 6)]),
+        &mut arena,
+        1,
+        0,
+        &attack_of(&g),
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].tally.failures, 1);
+    assert_eq!(arena.fighters[0].crits_taken, 0);
+}
+
+#[test]
+fn a_party_member_that_is_not_a_pc_dies_at_zero() {
+    let mut hireling = fighter();
+    hireling.is_pc = false;
+    let (enc, mut arena) = setup(
+        vec![fighter(), hireling],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    let mut out = TrialOutcome::default();
+    let blow = Blow {
+        amount: 12,
+        types: DamageTypes::of([DamageType::Slashing]),
+        crit: false,
+    };
+    enc.deal_total(&mut script(&[]), &mut arena, 0, blow, &mut out);
+    enc.deal_total(&mut script(&[]), &mut arena, 1, blow, &mut out);
+    assert_eq!(
+        arena.fighters[0].state,
+        State::Dying,
+        "a PC makes death saves"
+    );
+    assert_eq!(arena.fighters[1].state, State::Dead, "a hireling dies");
+    assert!(arena.fighters[1].went_down);
+}
