@@ -19,7 +19,7 @@
 
 use rand::Rng;
 
-use super::creature::{Ability, Attack, CreatureSpec, HealTarget, Reach};
+use super::creature::{Ability, Attack, Breath, CreatureSpec, HealTarget, Reach};
 use super::policy::{AttackDowned, Between, EncounterRules, HealWhen, Stabilize, Targeting};
 use crate::dice::{DiceExpr, RollMode, roll_die};
 use crate::rules::damage::{DamageType, DamageTypes};
@@ -599,34 +599,7 @@ impl Encounter {
         }
         if let Some(breath) = spec.breath {
             if arena.fighters[me].breath_ready && self.enemies_up(arena, me) > 0 {
-                arena.fighters[me].breath_ready = false;
-                self.collect_targets(arena, me);
-                let n = usize::from(breath.targets).min(arena.scratch.len());
-                // A random subset of the conscious enemies is caught in the area.
-                for j in 0..n {
-                    let pick = j
-                        + crate::dice::uniform_below(rng, (arena.scratch.len() - j) as u64)
-                            as usize;
-                    arena.scratch.swap(j, pick);
-                }
-                let rolled = breath.dice.sample(rng) as i32;
-                for j in 0..n {
-                    let t = arena.scratch[j];
-                    let saved = self.saving_throw(rng, arena, t, breath.save.0, breath.save.1);
-                    let amount = if saved { rolled / 2 } else { rolled };
-                    let total = self.after_defenses(arena, t, breath.kind, amount);
-                    self.deal_total(
-                        rng,
-                        arena,
-                        t,
-                        Blow {
-                            amount: total,
-                            types: DamageTypes::of([breath.kind]),
-                            crit: false,
-                        },
-                        out,
-                    );
-                }
+                self.breathe(rng, arena, me, breath, out);
                 return;
             }
         }
@@ -659,6 +632,46 @@ impl Encounter {
                 continue;
             }
             self.attack(rng, arena, me, target, attack, out);
+        }
+    }
+
+    /// A breath weapon: a random subset of the conscious enemies is caught
+    /// in the area, each saving for half damage.
+    #[inline(never)]
+    fn breathe<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        breath: Breath,
+        out: &mut TrialOutcome,
+    ) {
+        arena.fighters[me].breath_ready = false;
+        self.collect_targets(arena, me);
+        let n = usize::from(breath.targets).min(arena.scratch.len());
+        // A random subset of the conscious enemies is caught in the area.
+        for j in 0..n {
+            let pick =
+                j + crate::dice::uniform_below(rng, (arena.scratch.len() - j) as u64) as usize;
+            arena.scratch.swap(j, pick);
+        }
+        let rolled = breath.dice.sample(rng) as i32;
+        for j in 0..n {
+            let t = arena.scratch[j];
+            let saved = self.saving_throw(rng, arena, t, breath.save.0, breath.save.1);
+            let amount = if saved { rolled / 2 } else { rolled };
+            let total = self.after_defenses(arena, t, breath.kind, amount);
+            self.deal_total(
+                rng,
+                arena,
+                t,
+                Blow {
+                    amount: total,
+                    types: DamageTypes::of([breath.kind]),
+                    crit: false,
+                },
+                out,
+            );
         }
     }
 
