@@ -63,20 +63,25 @@ fn attack_of(spec: &CreatureSpec) -> Attack {
     spec.attacks[0].clone()
 }
 
+/// Creature 1 (the first monster, next to a one-PC party) makes its first
+/// attack against creature 0 (the PC) on scripted dice.
+fn monster_attacks(
+    enc: &Encounter,
+    arena: &mut Arena,
+    dice: &[(u64, u64)],
+    out: &mut TrialOutcome,
+) {
+    let attack = attack_of(&enc.all[1]);
+    enc.attack(&mut script(dice), arena, 1, 0, &attack, out);
+}
+
 #[test]
 fn a_natural_one_always_misses() {
     let mut g = goblin();
     g.attacks[0].to_hit = 100;
     let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], EncounterRules::default());
     let mut out = TrialOutcome::default();
-    enc.attack(
-        &mut script(&[(1, 20)]),
-        &mut arena,
-        1,
-        0,
-        &attack_of(&g),
-        &mut out,
-    );
+    monster_attacks(&enc, &mut arena, &[(1, 20)], &mut out);
     assert_eq!(arena.fighters[0].hp, fighter().max_hp);
 }
 
@@ -88,14 +93,7 @@ fn a_natural_twenty_hits_any_ac_and_doubles_the_dice() {
     let (enc, mut arena) = setup(vec![f], vec![g.clone()], EncounterRules::default());
     let mut out = TrialOutcome::default();
     // Scimitar 1d6+2 doubled: two d6 (3 and 4) + 2 = 9.
-    enc.attack(
-        &mut script(&[(20, 20), (3, 6), (4, 6)]),
-        &mut arena,
-        1,
-        0,
-        &attack_of(&g),
-        &mut out,
-    );
+    monster_attacks(&enc, &mut arena, &[(20, 20), (3, 6), (4, 6)], &mut out);
     assert_eq!(arena.fighters[0].hp, 12 - 9);
     assert_eq!(arena.fighters[0].crits_taken, 1);
 }
@@ -105,23 +103,9 @@ fn a_hit_needs_the_total_to_reach_ac() {
     let g = goblin(); // +4 to hit
     let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], EncounterRules::default()); // AC 18
     let mut out = TrialOutcome::default();
-    enc.attack(
-        &mut script(&[(13, 20)]),
-        &mut arena,
-        1,
-        0,
-        &attack_of(&g),
-        &mut out,
-    );
+    monster_attacks(&enc, &mut arena, &[(13, 20)], &mut out);
     assert_eq!(arena.fighters[0].hp, 12, "13 + 4 = 17 misses AC 18");
-    enc.attack(
-        &mut script(&[(14, 20), (1, 6)]),
-        &mut arena,
-        1,
-        0,
-        &attack_of(&g),
-        &mut out,
-    );
+    monster_attacks(&enc, &mut arena, &[(14, 20), (1, 6)], &mut out);
     assert_eq!(arena.fighters[0].hp, 12 - 3, "14 + 4 = 18 hits AC 18");
 }
 
@@ -338,12 +322,10 @@ fn melee_attacks_on_the_unconscious_have_advantage_and_crit() {
     arena.fighters[0].state = State::Dying;
     // Advantage: two d20s (2 and 15 → 15 + 4 = 19 hits AC 18); the hit is a crit:
     // two failures, and the dice are doubled (two d6).
-    enc.attack(
-        &mut script(&[(2, 20), (15, 20), (1, 6), (1, 6)]),
+    monster_attacks(
+        &enc,
         &mut arena,
-        1,
-        0,
-        &attack_of(&g),
+        &[(2, 20), (15, 20), (1, 6), (1, 6)],
         &mut out,
     );
     assert_eq!(arena.fighters[0].tally.failures, 2);
@@ -651,12 +633,10 @@ fn a_critical_hit_taken_can_injure_the_target() {
     let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], injury_rules());
     let mut out = TrialOutcome::default();
     // Natural 20, 2d6 damage (1, 1), then the injury: chance, d100 = 1 (lose an eye).
-    enc.attack(
-        &mut script(&[(20, 20), (1, 6), (1, 6), CHANCE, (1, 100)]),
+    monster_attacks(
+        &enc,
         &mut arena,
-        1,
-        0,
-        &attack_of(&g),
+        &[(20, 20), (1, 6), (1, 6), CHANCE, (1, 100)],
         &mut out,
     );
     assert_eq!(entry_of(&enc, &arena, 0), vec!["lose_an_eye"]);
@@ -668,14 +648,7 @@ fn a_critical_hit_taken_can_injure_the_target() {
     );
     // Without the rule, nothing happens.
     let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], EncounterRules::default());
-    enc.attack(
-        &mut script(&[(20, 20), (1, 6), (1, 6)]),
-        &mut arena,
-        1,
-        0,
-        &attack_of(&g),
-        &mut out,
-    );
+    monster_attacks(&enc, &mut arena, &[(20, 20), (1, 6), (1, 6)], &mut out);
     assert_eq!(arena.fighters[0].n_injuries, 0);
 }
 
@@ -684,14 +657,7 @@ fn a_natural_one_can_injure_the_attacker() {
     let g = goblin();
     let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], injury_rules());
     let mut out = TrialOutcome::default();
-    enc.attack(
-        &mut script(&[(1, 20), CHANCE, (3, 100)]),
-        &mut arena,
-        1,
-        0,
-        &attack_of(&g),
-        &mut out,
-    );
+    monster_attacks(&enc, &mut arena, &[(1, 20), CHANCE, (3, 100)], &mut out);
     assert_eq!(entry_of(&enc, &arena, 1), vec!["lose_an_arm_or_hand"]);
     assert_ne!(arena.fighters[1].effects & effect::NO_TWO_HANDED, 0);
     assert_eq!(out.injuries, 0, "PC injuries only are counted");
@@ -703,14 +669,7 @@ fn an_ordinary_miss_injures_the_attacker_only_under_the_any_miss_reading() {
     let mut rules = injury_rules();
     let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], rules.clone());
     let mut out = TrialOutcome::default();
-    enc.attack(
-        &mut script(&[(5, 20)]),
-        &mut arena,
-        1,
-        0,
-        &attack_of(&g),
-        &mut out,
-    );
+    monster_attacks(&enc, &mut arena, &[(5, 20)], &mut out);
     assert_eq!(
         arena.fighters[1].n_injuries, 0,
         "natural_1: a plain miss is safe"
@@ -719,14 +678,7 @@ fn an_ordinary_miss_injures_the_attacker_only_under_the_any_miss_reading() {
         i.miss_trigger = crate::rules::lingering::MissTrigger::AnyMiss;
     }
     let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], rules);
-    enc.attack(
-        &mut script(&[(5, 20), CHANCE, (3, 100)]),
-        &mut arena,
-        1,
-        0,
-        &attack_of(&g),
-        &mut out,
-    );
+    monster_attacks(&enc, &mut arena, &[(5, 20), CHANCE, (3, 100)], &mut out);
     assert_eq!(entry_of(&enc, &arena, 1), vec!["lose_an_arm_or_hand"]);
 }
 
@@ -839,15 +791,7 @@ fn knocked_out_teeth_fail_a_spell_on_a_one_and_a_broken_weapon_is_improvised() {
     );
     assert_ne!(arena.fighters[0].effects & effect::ARMOR_BROKEN, 0);
     // A goblin's 13 + 4 = 17 now hits the fighter's AC 18 - 2.
-    let g = goblin();
-    enc.attack(
-        &mut script(&[(13, 20), (2, 6)]),
-        &mut arena,
-        1,
-        0,
-        &attack_of(&g),
-        &mut out,
-    );
+    monster_attacks(&enc, &mut arena, &[(13, 20), (2, 6)], &mut out);
     assert_eq!(arena.fighters[0].hp, 12 - 4);
 }
 
@@ -868,14 +812,7 @@ fn without_critical_hits_a_natural_twenty_still_hits_but_does_not_double() {
     let mut out = TrialOutcome::default();
     // Scimitar 1d6+2, one die only: 4 + 2 = 6 (the script would run out
     // of dice if a second d6 were rolled).
-    enc.attack(
-        &mut script(&[(20, 20), (4, 6)]),
-        &mut arena,
-        1,
-        0,
-        &attack_of(&g),
-        &mut out,
-    );
+    monster_attacks(&enc, &mut arena, &[(20, 20), (4, 6)], &mut out);
     assert_eq!(arena.fighters[0].hp, 12 - 6);
     assert_eq!(arena.fighters[0].crits_taken, 0, "not a critical hit");
     // A Champion's 19 also still hits (its critical range) without doubling.
@@ -904,24 +841,10 @@ fn without_critical_hits_a_natural_twenty_does_not_trigger_a_lingering_injury() 
     let (enc, mut arena) = setup(vec![fighter()], vec![g.clone()], rules);
     let mut out = TrialOutcome::default();
     // Natural 20 and one d6: no injury chance is drawn.
-    enc.attack(
-        &mut script(&[(20, 20), (1, 6)]),
-        &mut arena,
-        1,
-        0,
-        &attack_of(&g),
-        &mut out,
-    );
+    monster_attacks(&enc, &mut arena, &[(20, 20), (1, 6)], &mut out);
     assert_eq!((arena.fighters[0].n_injuries, out.injuries), (0, 0));
     // A natural 1 is not a critical hit: it still may injure the attacker.
-    enc.attack(
-        &mut script(&[(1, 20), CHANCE, (3, 100)]),
-        &mut arena,
-        1,
-        0,
-        &attack_of(&g),
-        &mut out,
-    );
+    monster_attacks(&enc, &mut arena, &[(1, 20), CHANCE, (3, 100)], &mut out);
     assert_eq!(entry_of(&enc, &arena, 1), vec!["lose_an_arm_or_hand"]);
 }
 
@@ -958,14 +881,7 @@ fn without_critical_hits_a_melee_hit_on_the_unconscious_is_ordinary() {
     arena.fighters[0].state = State::Dying;
     // Advantage stays (two d20s: 2 and 15 → 15 + 4 = 19 hits AC 18), but the
     // hit is ordinary: one d6 and one failure.
-    enc.attack(
-        &mut script(&[(2, 20), (15, 20), (1, 6)]),
-        &mut arena,
-        1,
-        0,
-        &attack_of(&g),
-        &mut out,
-    );
+    monster_attacks(&enc, &mut arena, &[(2, 20), (15, 20), (1, 6)], &mut out);
     assert_eq!(arena.fighters[0].tally.failures, 1);
     assert_eq!(arena.fighters[0].crits_taken, 0);
 }
