@@ -1,7 +1,7 @@
 //! The round loop: a party against monsters under 5e combat rules (SRD 5.1)
 //! with death saves under fire and the permanent-wound option.
 //!
-//! Rules modelled, each with a clause test in `tests/combat_rules.rs`:
+//! Rules modelled, each with a clause test in `encounter/tests.rs`:
 //! initiative (d20 + modifier, ties to the higher modifier, then to the PCs);
 //! attack rolls against AC with advantage/disadvantage; a natural 1 always
 //! misses; a natural roll in the critical range always hits and doubles the
@@ -12,7 +12,13 @@
 //! against an unconscious creature has advantage and any hit is a critical
 //! hit; massive damage (damage at 0 HP, or the overflow past 0, of at least
 //! the PC's maximum) kills; healing at 0 HP wakes the PC and resets its
-//! tally; an ally can stabilise a dying PC with a DC 10 Medicine check.
+//! tally; an ally can stabilise a dying PC with a DC 10 Medicine check;
+//! becoming stable (three successes, a Medicine check, a permanent wound)
+//! resets both tallies. A fight is decided at the end of the first round
+//! in which one side has no one standing; once no PC stands the monsters
+//! leave or finish the downed, as [`WhenPartyFalls`] says (a PC back on
+//! its feet in a fight that goes on fights again). The exact chains of
+//! `tests/combat_endings.rs` check these endings.
 //!
 //! Creatures live in one flat `Vec` reused across trials: a trial allocates
 //! nothing.
@@ -20,7 +26,9 @@
 use rand::Rng;
 
 use super::creature::{Ability, Attack, Breath, CreatureSpec, HealTarget, Reach};
-use super::policy::{AttackDowned, Between, EncounterRules, HealWhen, Stabilize, Targeting};
+use super::policy::{
+    AttackDowned, Between, EncounterRules, HealWhen, Stabilize, Targeting, WhenPartyFalls,
+};
 use crate::dice::{DiceExpr, RollMode, roll_die};
 use crate::rules::damage::{DamageType, DamageTypes};
 use crate::rules::death_saves::{Resolution, SaveStep, Tally};
@@ -176,6 +184,18 @@ impl Fighter {
     }
 }
 
+impl Fighter {
+    /// Stable at 0 HP: it stops rolling death saves, and both tallies reset
+    /// to zero (SRD 5.1: "The number of both is reset to zero when you
+    /// regain any hit points or become stable"), so damage taken later
+    /// starts a fresh tally. Three successes, a Medicine check and a
+    /// permanent wound all end here.
+    fn become_stable(&mut self) {
+        self.state = State::Stable;
+        self.tally = Tally::default();
+    }
+}
+
 /// What one trial (a chain of encounters) produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TrialOutcome {
@@ -251,6 +271,8 @@ pub struct Encounter {
 /// Who is still in the fight, counted in one pass at the end of a round.
 struct SideTally {
     party_up: bool,
+    /// Some PC is at 0 HP and alive (dying or stable).
+    party_downed: bool,
     dying: bool,
     monsters_up: usize,
     monsters_down: usize,
@@ -260,6 +282,7 @@ impl SideTally {
     fn of(fighters: &[Fighter]) -> Self {
         let mut t = SideTally {
             party_up: false,
+            party_downed: false,
             dying: false,
             monsters_up: 0,
             monsters_down: 0,
@@ -268,6 +291,7 @@ impl SideTally {
         for f in fighters {
             let up = f.state == State::Up;
             t.party_up |= f.party & up;
+            t.party_downed |= f.party & matches!(f.state, State::Dying | State::Stable);
             t.monsters_up += usize::from(!f.party & up);
             t.monsters_down += usize::from(!f.party & (f.state == State::Down));
             t.dying |= f.state == State::Dying;
@@ -499,7 +523,14 @@ impl Encounter {
             let party_up = tally.party_up;
             let monsters_active = tally.monsters_up + tally.monsters_down > 0;
             let dying = tally.dying;
-            if decided_at.is_none() && (!party_up || !monsters_active) {
+            // With no PC standing the fight is over, unless the monsters
+            // stay to finish the downed: then it goes on while a PC is
+            // alive at 0 HP, and one back on its feet fights again.
+            let monsters_stay = self.rules.when_party_falls == WhenPartyFalls::FinishTheDowned
+                && monsters_active
+                && tally.party_downed;
+            let party_fell = !party_up && !monsters_stay;
+            if decided_at.is_none() && (party_fell || !monsters_active) {
                 decided_at = Some(round);
             }
             if decided_at.is_some() && !dying {
@@ -737,7 +768,7 @@ impl Encounter {
                 true
             }
             SaveStep::Resolved(Resolution::Stable) => {
-                f.state = State::Stable;
+                f.become_stable();
                 false
             }
             SaveStep::Resolved(Resolution::Dead) => {
@@ -765,7 +796,7 @@ impl Encounter {
             examples[crate::dice::uniform_below(rng, examples.len() as u64) as usize];
         let f = &mut arena.fighters[me];
         f.wounds = f.wounds.with(severity);
-        f.state = State::Stable;
+        f.become_stable();
         f.hp = 0;
         if self.rules.wound_effects {
             f.lasting_effects |= bits;
@@ -875,7 +906,7 @@ impl Encounter {
             {
                 let t = allies.start + k;
                 if i32::from(roll_die(rng, 20) as u8) + spec.medicine >= 10 {
-                    arena.fighters[t].state = State::Stable;
+                    arena.fighters[t].become_stable();
                 }
                 return true;
             }
@@ -966,6 +997,28 @@ impl Encounter {
                 }
             }
         }
+        if let Some(k) = self.pick_conscious(rng, enemies, range) {
+            return Some(first + k);
+        }
+        // No one is standing: monsters that stay finish the downed.
+        if monster && self.rules.when_party_falls == WhenPartyFalls::FinishTheDowned {
+            return enemies
+                .iter()
+                .position(|f| matches!(f.state, State::Dying | State::Stable))
+                .map(|k| first + k);
+        }
+        None
+    }
+
+    /// The conscious enemy (index within `enemies`, the fighters of
+    /// `range`) picked by the targeting policy, if any is conscious.
+    #[inline]
+    fn pick_conscious<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        enemies: &[Fighter],
+        range: std::ops::Range<usize>,
+    ) -> Option<usize> {
         let up = |f: &Fighter| f.state == State::Up;
         let k = match self.rules.targeting {
             Targeting::Random => {
@@ -1004,7 +1057,7 @@ impl Encounter {
                 best?
             }
         };
-        Some(first + k)
+        Some(k)
     }
 
     fn saving_throw<R: Rng + ?Sized>(

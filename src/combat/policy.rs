@@ -32,6 +32,22 @@ pub enum AttackDowned {
     Always,
 }
 
+/// What the monsters do once no PC is left standing (RULES.md §4: nothing
+/// in the rules decides it; it is the GM's call).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WhenPartyFalls {
+    /// The fight is over at the end of the round in which the last PC
+    /// falls: the monsters leave (or take captives), and the downed PCs
+    /// resolve their death saves on their own.
+    #[default]
+    MonstersLeave,
+    /// The monsters stay and attack the downed PCs (every attack, melee or
+    /// ranged, goes to a downed PC while none stands) until every PC is
+    /// dead or one is back on its feet, which rejoins the fight.
+    FinishTheDowned,
+}
+
 /// When a creature spends healing on an ally (or itself).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -94,6 +110,8 @@ pub struct EncounterRules {
     pub targeting: Targeting,
     /// Whether monsters attack downed PCs.
     pub attack_downed: AttackDowned,
+    /// What the monsters do once no PC is standing.
+    pub when_party_falls: WhenPartyFalls,
     /// When healing is spent.
     pub heal_when: HealWhen,
     /// When dying allies are stabilised with Medicine.
@@ -128,6 +146,7 @@ impl Default for EncounterRules {
             death_saves: DeathSaveRules::default(),
             targeting: Targeting::default(),
             attack_downed: AttackDowned::default(),
+            when_party_falls: WhenPartyFalls::default(),
             heal_when: HealWhen::default(),
             stabilize: Stabilize::default(),
             massive_damage: true,

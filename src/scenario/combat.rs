@@ -13,6 +13,7 @@ use crate::combat::creature::CreatureSpec;
 use crate::combat::encounter::{Encounter, MAX_PCS, MAX_SIDE};
 use crate::combat::policy::{
     AttackDowned, Between, CombatInjuries, EncounterRules, HealWhen, Stabilize, Targeting,
+    WhenPartyFalls,
 };
 use crate::dice::RollMode;
 use crate::rules::death_saves::DeathSaveRules;
@@ -45,6 +46,7 @@ pub struct RawSettings {
     targeting: Option<Spanned<Targeting>>,
     attack_downed: Option<Spanned<RawAttackDowned>>,
     attack_downed_chance: Option<Spanned<f64>>,
+    when_party_falls: Option<Spanned<WhenPartyFalls>>,
     heal_when: Option<Spanned<HealWhen>>,
     stabilize: Option<Spanned<Stabilize>>,
     massive_damage: Option<Spanned<bool>>,
@@ -312,6 +314,13 @@ pub fn build(
         death_saves,
         targeting,
         attack_downed,
+        when_party_falls: pick(
+            &variant.when_party_falls,
+            &base.when_party_falls,
+            path,
+            "when_party_falls",
+        )
+        .map_or(defaults.when_party_falls, |(w, _)| *w.get_ref()),
         heal_when: pick(&variant.heal_when, &base.heal_when, path, "heal_when")
             .map_or(defaults.heal_when, |(h, _)| *h.get_ref()),
         stabilize: pick(&variant.stabilize, &base.stabilize, path, "stabilize")

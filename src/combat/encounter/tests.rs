@@ -911,3 +911,178 @@ fn a_party_member_that_is_not_a_pc_dies_at_zero() {
     assert_eq!(arena.fighters[1].state, State::Dead, "a hireling dies");
     assert!(arena.fighters[1].went_down);
 }
+
+/// An ordinary blow of 3 slashing damage.
+fn ordinary_blow() -> Blow {
+    Blow {
+        amount: 3,
+        types: DamageTypes::of([DamageType::Slashing]),
+        crit: false,
+    }
+}
+
+/// Puts creature `who` at 0 HP, dying, with this tally.
+fn dying_with(arena: &mut Arena, who: usize, successes: u8, failures: u8) {
+    arena.fighters[who].hp = 0;
+    arena.fighters[who].state = State::Dying;
+    arena.fighters[who].tally = Tally {
+        successes,
+        failures,
+    };
+}
+
+#[test]
+fn three_successes_stabilise_and_reset_both_tallies() {
+    let rules = EncounterRules {
+        stabilize: Stabilize::Never,
+        ..Default::default()
+    };
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin()], rules);
+    let mut out = TrialOutcome::default();
+    dying_with(&mut arena, 0, 2, 2);
+    enc.take_turn(&mut script(&[(15, 20)]), &mut arena, 0, false, &mut out);
+    assert_eq!(arena.fighters[0].state, State::Stable);
+    assert_eq!(arena.fighters[0].tally, Tally::default());
+    // Damage starts a fresh tally: one failure, not a third.
+    enc.deal_total(&mut script(&[]), &mut arena, 0, ordinary_blow(), &mut out);
+    assert_eq!(arena.fighters[0].state, State::Dying);
+    assert_eq!(
+        arena.fighters[0].tally,
+        Tally {
+            successes: 0,
+            failures: 1
+        }
+    );
+}
+
+#[test]
+fn a_medicine_check_stabilises_and_resets_both_tallies() {
+    let rules = EncounterRules {
+        stabilize: Stabilize::Always,
+        ..Default::default()
+    };
+    let (enc, mut arena) = setup(vec![fighter(), fighter()], vec![goblin()], rules);
+    let mut out = TrialOutcome::default();
+    dying_with(&mut arena, 0, 2, 2);
+    arena.fighters[1].heal_uses = 0;
+    assert!(enc.support(&mut script(&[(15, 20)]), &mut arena, 1, false, true));
+    assert_eq!(arena.fighters[0].state, State::Stable);
+    assert_eq!(arena.fighters[0].tally, Tally::default());
+    enc.deal_total(&mut script(&[]), &mut arena, 0, ordinary_blow(), &mut out);
+    assert_eq!(
+        arena.fighters[0].state,
+        State::Dying,
+        "one failure, not dead"
+    );
+    assert_eq!(arena.fighters[0].tally.failures, 1);
+    // Stale successes would have stabilised it again after one more success.
+    enc.take_turn(&mut script(&[(15, 20)]), &mut arena, 0, false, &mut out);
+    assert_eq!(arena.fighters[0].state, State::Dying);
+    assert_eq!(arena.fighters[0].tally.successes, 1);
+}
+
+#[test]
+fn a_permanent_wound_stabilises_and_resets_both_tallies() {
+    let mut rules = EncounterRules::default();
+    rules.death_saves.wound_policy = WoundPolicy::AcceptLeastSevere;
+    let (enc, mut arena) = setup(vec![fighter()], vec![goblin()], rules);
+    let mut out = TrialOutcome::default();
+    dying_with(&mut arena, 0, 2, 2);
+    // The third failure becomes a minor wound (example drawn with a d4).
+    enc.deal_total(
+        &mut script(&[(1, 4)]),
+        &mut arena,
+        0,
+        ordinary_blow(),
+        &mut out,
+    );
+    assert_eq!(arena.fighters[0].state, State::Stable);
+    assert_eq!(arena.fighters[0].tally, Tally::default());
+    assert_eq!(out.wounds, [1, 0, 0]);
+    // The next blow is the first failure of a new tally, not a second wound.
+    enc.deal_total(&mut script(&[]), &mut arena, 0, ordinary_blow(), &mut out);
+    assert_eq!(arena.fighters[0].state, State::Dying);
+    assert_eq!(arena.fighters[0].tally.failures, 1);
+    assert_eq!(out.wounds, [1, 0, 0]);
+}
+
+/// A lone fighter without Second Wind, dying at the start of a fight
+/// against a goblin that always hits, under `when_party_falls`.
+fn downed_duel(when: WhenPartyFalls) -> (Encounter, Arena) {
+    let mut pc = fighter();
+    pc.heal = None;
+    let mut g = goblin();
+    g.attacks[0].to_hit = 30;
+    let rules = EncounterRules {
+        when_party_falls: when,
+        ..Default::default()
+    };
+    let (enc, mut arena) = setup(vec![pc], vec![g], rules);
+    dying_with(&mut arena, 0, 0, 0);
+    (enc, arena)
+}
+
+#[test]
+fn by_default_the_monsters_leave_once_no_pc_stands() {
+    let (enc, mut arena) = downed_duel(WhenPartyFalls::MonstersLeave);
+    let mut out = TrialOutcome::default();
+    // Initiative 20 + 1 against 1 + 2; then three successful saves. The
+    // goblin, with no one standing to attack, never swings (no dice).
+    let dice = [(20, 20), (1, 20), (15, 20), (15, 20), (15, 20)];
+    let (won, rounds, timed_out) = enc.fight(&mut script(&dice), &mut arena, &mut out);
+    assert_eq!((won, rounds, timed_out), (false, 1, false));
+    assert_eq!(arena.fighters[0].state, State::Stable);
+}
+
+#[test]
+fn monsters_that_stay_finish_the_downed() {
+    let (enc, mut arena) = downed_duel(WhenPartyFalls::FinishTheDowned);
+    let mut out = TrialOutcome::default();
+    let dice = [
+        (20, 20), // PC initiative
+        (1, 20),  // goblin initiative
+        (15, 20), // round 1: a success
+        (10, 20), // the goblin hits the downed with advantage: any hit is a crit
+        (10, 20),
+        (1, 6), // 2d6 + 2 = 4: two failures
+        (1, 6),
+        (5, 20), // round 2: the third failure
+    ];
+    let (won, rounds, timed_out) = enc.fight(&mut script(&dice), &mut arena, &mut out);
+    assert_eq!(arena.fighters[0].state, State::Dead);
+    assert_eq!((won, rounds, timed_out), (false, 2, false));
+}
+
+#[test]
+fn a_pc_back_on_its_feet_rejoins_a_fight_that_still_has_enemies() {
+    // Monsters that leave: a natural 20 in round 2 gets the PC up, but the
+    // fight was over at the end of round 1 and nobody swings again.
+    let (enc, mut arena) = downed_duel(WhenPartyFalls::MonstersLeave);
+    let mut out = TrialOutcome::default();
+    let dice = [(20, 20), (1, 20), (15, 20), (20, 20)];
+    let (won, rounds, _) = enc.fight(&mut script(&dice), &mut arena, &mut out);
+    assert_eq!((won, rounds), (false, 1));
+    assert_eq!(
+        (arena.fighters[0].state, arena.fighters[0].hp),
+        (State::Up, 1)
+    );
+    // Monsters that stay: the goblin misses in round 1 (two natural 1s);
+    // the PC's natural 20 in round 2 gets it up, and it kills the goblin
+    // with a critical longsword hit (2d8 + 5).
+    let (enc, mut arena) = downed_duel(WhenPartyFalls::FinishTheDowned);
+    let dice = [
+        (20, 20),
+        (1, 20),
+        (15, 20),
+        (1, 20),
+        (1, 20),
+        (20, 20), // round 2: back up at 1 HP, and it acts
+        (1, 1),   // its target: the one goblin
+        (20, 20),
+        (8, 8),
+        (8, 8),
+    ];
+    let (won, rounds, timed_out) = enc.fight(&mut script(&dice), &mut arena, &mut out);
+    assert_eq!((won, rounds, timed_out), (true, 2, false));
+    assert_eq!(arena.fighters[1].state, State::Dead);
+}
