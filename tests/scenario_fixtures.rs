@@ -118,7 +118,9 @@ fn amputation_fixture_keys_reach_the_rules() {
 #[test]
 fn bad_fixtures_fail_with_their_message() {
     for path in fixtures("bad") {
-        let text = std::fs::read_to_string(&path).unwrap();
+        // Read as bytes: one fixture is deliberately not UTF-8 after its first line.
+        let bytes = std::fs::read(&path).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
         let expected = text
             .lines()
             .next()
@@ -135,7 +137,34 @@ fn bad_fixtures_fail_with_their_message() {
             "{}:\n  got      {tail}\n  expected {expected}",
             path.display()
         );
+        assert_eq!(err.lines().count(), 1, "{err}");
     }
+}
+
+#[test]
+fn a_file_over_the_size_limit_is_refused_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.toml");
+    let mut text = String::from("version = 1\n");
+    let limit = scenario::limits::MAX_FILE_BYTES as usize;
+    while text.len() <= limit {
+        text.push_str("# padding padding padding padding padding padding padding\n");
+    }
+    std::fs::write(&path, &text).unwrap();
+    let err = scenario::load_file(&path).unwrap_err().to_string();
+    assert!(
+        err.ends_with(
+            "huge.toml: the file is larger than 1048576 bytes, the most a scenario may have"
+        ),
+        "{err}"
+    );
+    text.truncate(limit);
+    std::fs::write(&path, &text).unwrap();
+    let err = scenario::load_file(&path).unwrap_err().to_string();
+    assert!(
+        err.contains("field `type`"),
+        "a file at the limit is read: {err}"
+    );
 }
 
 #[test]

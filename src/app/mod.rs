@@ -2,6 +2,7 @@
 //! solve, then write all reports at once. Errors map to exit codes in
 //! [`AppError::exit_code`].
 
+pub mod output;
 pub mod progress;
 
 use std::io::Write;
@@ -35,6 +36,12 @@ pub enum AppError {
     /// Reports could not be written (exit code 1).
     #[error(transparent)]
     Report(#[from] ReportError),
+    /// The output folder cannot hold the reports (exit code 1).
+    #[error("{0}")]
+    Output(String),
+    /// Standard output could not be written, other than a closed pipe (exit code 1).
+    #[error("cannot write to standard output: {0}")]
+    Stdout(std::io::Error),
 }
 
 impl AppError {
@@ -43,7 +50,10 @@ impl AppError {
         match self {
             AppError::Scenario(_) | AppError::Usage(_) | AppError::NoExact(_) => 2,
             AppError::Interrupted => 130,
-            AppError::Engine(_) | AppError::Report(_) => 1,
+            AppError::Engine(_)
+            | AppError::Report(_)
+            | AppError::Output(_)
+            | AppError::Stdout(_) => 1,
         }
     }
 }
@@ -90,24 +100,45 @@ pub fn load_scenarios(args: &[String]) -> Result<Vec<Scenario>, AppError> {
     Ok(scenarios)
 }
 
+/// One scenario argument: a readable regular file is read; anything else
+/// (no such file, a folder, an unreadable file) is the built-in scenario
+/// of that name if there is one — so a report folder named like a
+/// built-in (after `--out .`) does not shadow it — and an error otherwise.
 fn load_one(arg: &str) -> Result<Scenario, ScenarioError> {
     let path = Path::new(arg);
-    if path.exists() {
-        return scenario::load_file(path);
+    let file_error = if path.is_file() {
+        match scenario::load_file(path) {
+            Err(ScenarioError::Unreadable { reason, .. }) => Some(reason),
+            read => return read,
+        }
+    } else {
+        None
+    };
+    if let Some(found) = builtin::find(arg) {
+        return found;
     }
-    match builtin::find(arg) {
-        Some(found) => found,
-        None => Err(ScenarioError::Unreadable {
-            file: arg.to_string(),
-            reason: "no such file, and no built-in scenario of that name (see `woundsim list`)"
-                .into(),
-        }),
-    }
+    let reason = match file_error {
+        Some(reason) => reason,
+        None if path.is_dir() => {
+            return Err(ScenarioError::NotAFile {
+                file: arg.to_string(),
+            });
+        }
+        None => "no such file, and no built-in scenario of that name (see `woundsim list`)".into(),
+    };
+    Err(ScenarioError::Unreadable {
+        file: arg.to_string(),
+        reason,
+    })
 }
 
-fn print(out: &mut dyn Write, text: &str) {
-    // A closed stdout (e.g. `| head`) is not an error.
-    let _ = out.write_all(text.as_bytes());
+/// Writes `text` to stdout. A closed pipe (`| head`) ends the output
+/// quietly, as success; any other write error (a full disk) is an error.
+fn print(out: &mut dyn Write, text: &str) -> Result<(), AppError> {
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(AppError::Stdout(e)),
+        _ => Ok(()),
+    }
 }
 
 fn report_written(
@@ -120,19 +151,20 @@ fn report_written(
     if !quiet {
         let summary = dir.join("summary.csv");
         for r in results {
-            print(out, &table::render(r, &summary));
-            print(out, "\n");
+            print(out, &table::render(r, &summary))?;
+            print(out, "\n")?;
         }
         print(
             out,
             &format!("wrote {} files to {}\n", files.len(), dir.display()),
-        );
+        )?;
     }
     Ok(())
 }
 
 fn run(args: RunArgs, out: &mut dyn Write, cancel: &AtomicBool) -> Result<(), AppError> {
     let mut scenarios = load_scenarios(&args.scenarios)?;
+    output::check(&args.out, &scenarios)?;
     for s in &mut scenarios {
         if let Some(trials) = args.trials {
             s.header.trials = trials;
@@ -158,6 +190,7 @@ fn run(args: RunArgs, out: &mut dyn Write, cancel: &AtomicBool) -> Result<(), Ap
 
 fn exact(args: ExactArgs, out: &mut dyn Write) -> Result<(), AppError> {
     let scenarios = load_scenarios(&args.scenarios)?;
+    output::check(&args.out, &scenarios)?;
     let results = scenarios
         .iter()
         .map(crate::exact::solve)
@@ -231,6 +264,5 @@ fn list(out: &mut dyn Write) -> Result<(), AppError> {
     for line in injuries.describe() {
         text.push_str(&format!("    {line}\n"));
     }
-    print(out, &text);
-    Ok(())
+    print(out, &text)
 }

@@ -71,7 +71,10 @@ pub fn inverse_normal_cdf(p: f64) -> f64 {
     x - u / (1.0 + x * u / 2.0)
 }
 
-/// A point estimate with its interval.
+/// A point estimate with its interval. NaN marks what is undefined: the
+/// value of a mean of no observations, the interval of a mean of fewer
+/// than two (no sample variance). Reports write NaN as an empty cell and
+/// draw nothing for it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
     /// The point estimate.
@@ -90,6 +93,11 @@ impl Estimate {
             low: value,
             high: value,
         }
+    }
+
+    /// Whether the interval is defined (both ends are numbers).
+    pub fn has_interval(&self) -> bool {
+        self.low.is_finite() && self.high.is_finite()
     }
 }
 
@@ -130,9 +138,19 @@ pub fn wilson(successes: u64, n: u64, z: f64) -> Estimate {
 }
 
 /// Normal-approximation interval for a mean with sample variance `variance`
-/// over `n` observations.
+/// over `n` observations. With fewer than two observations there is no
+/// sample variance, so the interval is undefined (NaN ends), not a point.
+///
+/// ```
+/// use woundsim::engine::stats::mean_interval;
+/// let one = mean_interval(3.0, 0.0, 1, 1.96);
+/// assert_eq!(one.value, 3.0);
+/// assert!(one.low.is_nan() && one.high.is_nan());
+/// let two = mean_interval(3.0, 2.0, 2, 1.96);
+/// assert!((two.high - two.low - 2.0 * 1.96).abs() < 1e-12);
+/// ```
 pub fn mean_interval(mean: f64, variance: f64, n: u64, z: f64) -> Estimate {
-    let half = if n > 0 {
+    let half = if n >= 2 {
         z * (variance.max(0.0) / n as f64).sqrt()
     } else {
         f64::NAN

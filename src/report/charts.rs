@@ -20,6 +20,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::register_font;
 
+use crate::engine::stats::Estimate;
 use crate::results::{ChartSpec, ScenarioResult};
 
 /// Chart size in pixels.
@@ -38,16 +39,38 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(0, 0, 0),
 ];
 
-/// The colour of series `j`: the palette, then darker shades of it, so
-/// that up to 16 variants stay distinguishable.
+/// The colour of series `j`: the palette, then a darker, a greyer and a
+/// darkest shade of it, so that all
+/// [`MAX_VARIANTS`](crate::scenario::limits::MAX_VARIANTS) variants get
+/// colours of their own.
 fn colour(j: usize) -> RGBColor {
     let RGBColor(r, g, b) = PALETTE[j % PALETTE.len()];
-    if (j / PALETTE.len()) % 2 == 0 {
-        RGBColor(r, g, b)
-    } else {
-        let dark = |c: u8| (f64::from(c) * 0.55) as u8 + 40;
-        RGBColor(dark(r), dark(g), dark(b))
-    }
+    let shade = |c: u8| -> u8 {
+        let c = f64::from(c);
+        let shaded = match (j / PALETTE.len()) % 4 {
+            0 => c,
+            1 => c * 0.55 + 40.0,
+            2 => (c + 128.0) / 2.0,
+            _ => c * 0.3 + 20.0,
+        };
+        shaded as u8
+    };
+    RGBColor(shade(r), shade(g), shade(b))
+}
+
+/// The `(index, estimate)` of each value that is defined: an undefined
+/// value (NaN) draws no bar, not a bar at 0.
+fn defined(values: &[Estimate]) -> impl Iterator<Item = (usize, &Estimate)> {
+    values
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.value.is_finite())
+}
+
+/// The `(index, estimate)` of each value whose interval is defined: an
+/// undefined interval draws no whisker, not one of zero width.
+fn with_interval(values: &[Estimate]) -> impl Iterator<Item = (usize, &Estimate)> {
+    values.iter().enumerate().filter(|(_, e)| e.has_interval())
 }
 
 /// A rendered chart: file stem, PNG bytes and SVG text.
@@ -168,40 +191,45 @@ impl Drawing {
 
 /// Renders every chart of a result.
 pub fn render(result: &ScenarioResult) -> Result<Vec<RenderedChart>, ChartError> {
+    result
+        .charts
+        .iter()
+        .map(|spec| render_one(result, spec))
+        .collect()
+}
+
+/// Renders one chart of a result.
+fn render_one(result: &ScenarioResult, spec: &ChartSpec) -> Result<RenderedChart, ChartError> {
     ensure_fonts().map_err(|reason| ChartError {
         chart: "fonts".into(),
         reason,
     })?;
-    let mut out = Vec::new();
-    for spec in &result.charts {
-        let (file, bars) = Drawing::from_spec(result, spec);
-        let size = bars.size();
-        let fail = |reason: String| ChartError {
-            chart: format!("{}/{file}", result.scenario),
-            reason,
-        };
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-            bars.draw(&root).map_err(|e| fail(e.to_string()))?;
-        }
-        let mut pixels = vec![0u8; (size.0 * size.1 * 3) as usize];
-        {
-            let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
-            bars.draw(&root).map_err(|e| fail(e.to_string()))?;
-        }
-        let mut png = Vec::new();
-        image::ImageEncoder::write_image(
-            image::codecs::png::PngEncoder::new(&mut png),
-            &pixels,
-            size.0,
-            size.1,
-            image::ColorType::Rgb8,
-        )
-        .map_err(|e| fail(e.to_string()))?;
-        out.push(RenderedChart { file, png, svg });
+    let (file, bars) = Drawing::from_spec(result, spec);
+    let size = bars.size();
+    let fail = |reason: String| ChartError {
+        chart: format!("{}/{file}", result.scenario),
+        reason,
+    };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        bars.draw(&root).map_err(|e| fail(e.to_string()))?;
     }
-    Ok(out)
+    let mut pixels = vec![0u8; (size.0 * size.1 * 3) as usize];
+    {
+        let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
+        bars.draw(&root).map_err(|e| fail(e.to_string()))?;
+    }
+    let mut png = Vec::new();
+    image::ImageEncoder::write_image(
+        image::codecs::png::PngEncoder::new(&mut png),
+        &pixels,
+        size.0,
+        size.1,
+        image::ColorType::Rgb8,
+    )
+    .map_err(|e| fail(e.to_string()))?;
+    Ok(RenderedChart { file, png, svg })
 }
 
 /// A Monte Carlo result of `variants` (1,000 trials, 95% intervals) for
@@ -223,5 +251,20 @@ fn test_result(
         figures,
         distributions,
         ..ScenarioResult::for_header(&header, variants)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::limits::MAX_VARIANTS;
+
+    #[test]
+    fn every_allowed_variant_has_a_colour_of_its_own() {
+        let colours: Vec<_> = (0..MAX_VARIANTS).map(super::colour).collect();
+        for (i, a) in colours.iter().enumerate() {
+            for (j, b) in colours.iter().enumerate().skip(i + 1) {
+                assert_ne!(a, b, "series {i} and {j} share a colour");
+            }
+        }
     }
 }

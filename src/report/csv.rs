@@ -1,5 +1,7 @@
 //! CSV exporters: `summary.csv` (one row per figure) and one tidy CSV per
-//! distribution, through serde row structs.
+//! distribution, through serde row structs. An undefined number (NaN: the
+//! interval of a mean of fewer than two observations, the mean of none) is
+//! an empty cell.
 
 use serde::Serialize;
 
@@ -15,11 +17,16 @@ struct SummaryRow<'a> {
     scenario: &'a str,
     variant: &'a str,
     metric: &'a str,
-    estimate: f64,
-    ci_low: f64,
-    ci_high: f64,
+    estimate: Option<f64>,
+    ci_low: Option<f64>,
+    ci_high: Option<f64>,
     trials: u64,
     seed: u64,
+}
+
+/// A number, or nothing (an empty cell) where it is undefined.
+fn defined(x: f64) -> Option<f64> {
+    (!x.is_nan()).then_some(x)
 }
 
 #[derive(Serialize)]
@@ -29,9 +36,9 @@ struct DistributionCsvRow<'a> {
     distribution: &'a str,
     bin: i64,
     count: u64,
-    share: f64,
-    ci_low: f64,
-    ci_high: f64,
+    share: Option<f64>,
+    ci_low: Option<f64>,
+    ci_high: Option<f64>,
     trials: u64,
     seed: u64,
 }
@@ -45,9 +52,9 @@ pub fn summary(results: &[ScenarioResult]) -> Result<Vec<u8>, csv::Error> {
                 scenario: &r.scenario,
                 variant: &f.variant,
                 metric: &f.metric,
-                estimate: f.estimate.value,
-                ci_low: f.estimate.low,
-                ci_high: f.estimate.high,
+                estimate: defined(f.estimate.value),
+                ci_low: defined(f.estimate.low),
+                ci_high: defined(f.estimate.high),
                 trials: r.trials,
                 seed: r.seed,
             })?;
@@ -81,9 +88,9 @@ pub fn distributions(result: &ScenarioResult) -> Result<Vec<(String, Vec<u8>)>, 
                 distribution: name,
                 bin: row.bin,
                 count: row.count,
-                share: row.share.value,
-                ci_low: row.share.low,
-                ci_high: row.share.high,
+                share: defined(row.share.value),
+                ci_low: defined(row.share.low),
+                ci_high: defined(row.share.high),
                 trials: result.trials,
                 seed: result.seed,
             })?;
@@ -94,4 +101,44 @@ pub fn distributions(result: &ScenarioResult) -> Result<Vec<(String, Vec<u8>)>, 
         ));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::stats::Estimate;
+    use crate::results::{Figure, ScenarioResult};
+    use crate::scenario::ScenarioHeader;
+
+    #[test]
+    fn undefined_numbers_are_empty_cells() {
+        let header = ScenarioHeader {
+            name: "s".into(),
+            description: String::new(),
+            trials: 1,
+            seed: 3,
+            confidence: 0.95,
+        };
+        let nan = f64::NAN;
+        let figure = |metric: &str, value, low, high| Figure {
+            variant: "a".into(),
+            metric: metric.into(),
+            estimate: Estimate { value, low, high },
+        };
+        let result = ScenarioResult {
+            figures: vec![
+                figure("mean_one", 2.0, nan, nan),
+                figure("mean_none", nan, nan, nan),
+                figure("p_x", 0.5, 0.25, 0.75),
+            ],
+            ..ScenarioResult::for_header(&header, vec!["a".into()])
+        };
+        let text = String::from_utf8(super::summary(&[result]).unwrap()).unwrap();
+        assert_eq!(
+            text,
+            "scenario,variant,metric,estimate,ci_low,ci_high,trials,seed\n\
+             s,a,mean_one,2.0,,,1,3\n\
+             s,a,mean_none,,,,1,3\n\
+             s,a,p_x,0.5,0.25,0.75,1,3\n"
+        );
+    }
 }

@@ -17,6 +17,7 @@ fn is_proportion(metric: &str) -> bool {
     metric.starts_with("p_")
 }
 
+/// One figure as printed; an undefined value or interval (NaN) reads `n/a`.
 fn cell(metric: &str, e: &Estimate, exact: bool) -> String {
     let (scale, digits, unit) = if is_proportion(metric) {
         (100.0, 2, "%")
@@ -24,15 +25,25 @@ fn cell(metric: &str, e: &Estimate, exact: bool) -> String {
         (1.0, 3, "")
     };
     let v = e.value * scale;
-    if exact {
+    if v.is_nan() {
+        return "n/a".into();
+    }
+    let value = if exact {
         format!("{v:.prec$}{unit}", prec = digits + 2)
     } else {
+        format!("{v:.prec$}{unit}", prec = digits)
+    };
+    if exact {
+        value
+    } else if e.has_interval() {
         format!(
-            "{v:.prec$}{unit} ({:.prec$}..{:.prec$})",
+            "{value} ({:.prec$}..{:.prec$})",
             e.low * scale,
             e.high * scale,
             prec = digits
         )
+    } else {
+        format!("{value} (n/a)")
     }
 }
 
@@ -296,6 +307,30 @@ mod tests {
         for k in 0..3 {
             assert!(text.contains(&format!("\np_item_{k} ")), "{text}");
         }
+    }
+
+    #[test]
+    fn undefined_values_and_intervals_read_n_a() {
+        let nan = f64::NAN;
+        let one = Estimate {
+            value: 2.0,
+            low: nan,
+            high: nan,
+        };
+        assert_eq!(super::cell("mean_rolls", &one, false), "2.000 (n/a)");
+        let none = Estimate {
+            value: nan,
+            low: nan,
+            high: nan,
+        };
+        assert_eq!(super::cell("mean_rolls", &none, false), "n/a");
+        assert_eq!(super::cell("mean_rolls", &none, true), "n/a");
+        let p = Estimate {
+            value: 0.5,
+            low: 0.25,
+            high: 0.75,
+        };
+        assert_eq!(super::cell("p_dead", &p, false), "50.00% (25.00..75.00)");
     }
 
     #[test]

@@ -64,7 +64,7 @@ pub const TYPE_NAME: &str = "amputation";
 #[serde(deny_unknown_fields)]
 pub struct RawSettings {
     name: Opt<String>,
-    description: Option<String>,
+    description: Option<Spanned<String>>,
     purpose: Opt<Purpose>,
     allowed_types: Opt<Vec<Spanned<DamageType>>>,
     piercing_severs: Opt<bool>,

@@ -6,6 +6,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::amputation_parts::{Opt, dice, dice_or_int, int, number};
+use super::limits::MAX_LABEL_CHARS;
+use super::values::opt_text;
 use super::{Locator, ScenarioError, pick};
 use crate::dice::DiceExpr;
 use crate::rules::reattachment::{
@@ -32,7 +34,7 @@ impl RawReattach {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawHealing {
-    name: Option<String>,
+    name: Opt<String>,
     kind: Opt<HealingKind>,
     heal: Opt<String>,
     slot: Opt<i64>,
@@ -110,6 +112,13 @@ fn healing(
         .as_ref()
         .map_or(HealingKind::Custom, |k| *k.get_ref());
     let entry = catalogue(kind);
+    let name = opt_text(
+        loc,
+        h.name.as_ref(),
+        &format!("{f}.name"),
+        "a healing name",
+        MAX_LABEL_CHARS,
+    )?;
     let heal = match (&h.heal, entry) {
         (Some(text), None) => dice(loc, text, &format!("{f}.heal"))?,
         (Some(text), Some(e)) => {
@@ -174,11 +183,11 @@ fn healing(
         entry.map_or(0.1, |e| e.minutes),
     )?;
     Ok(HealingSource {
-        name: h
-            .name
-            .clone()
-            .or_else(|| entry.map(|e| e.name.to_string()))
-            .unwrap_or_else(|| "healing".into()),
+        name: match (name, entry) {
+            ("", Some(e)) => e.name.to_string(),
+            ("", None) => "healing".into(),
+            (name, _) => name.to_string(),
+        },
         heal,
         uses,
         gp,

@@ -12,7 +12,9 @@ use crate::rules::limbs::{
     ArmorPiece, DamageModifiers, DamageType, DamageTypes, Limb, Size, table_limb_hp,
 };
 
+use super::limits::{MAX_ARMOR_PIECES, MAX_LABEL_CHARS};
 pub use super::values::{Opt, Picked, dice, int, number};
+use super::values::{at_most, opt_text};
 
 /// A whole number or a dice expression (`3` or `"1d4+1"`), with its range.
 pub fn dice_or_int(
@@ -93,7 +95,7 @@ pub struct RawCreature {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawArmor {
-    name: Option<String>,
+    name: Opt<String>,
     covers: Spanned<Vec<Limb>>,
     ac_bonus: Opt<i64>,
     damage_reduction: Opt<i64>,
@@ -169,8 +171,16 @@ pub fn creature(
     };
     let mut armor = Vec::new();
     if let Some((list, field)) = get!(armor) {
+        at_most(loc, list, &field, "armor pieces", MAX_ARMOR_PIECES)?;
         for (i, a) in list.get_ref().iter().enumerate() {
             let f = format!("{field}[{i}]");
+            let name = opt_text(
+                loc,
+                a.name.as_ref(),
+                &format!("{f}.name"),
+                "an armor name",
+                MAX_LABEL_CHARS,
+            )?;
             if a.covers.get_ref().is_empty() {
                 return Err(loc.error(
                     a.covers.span().start,
@@ -195,7 +205,11 @@ pub fn creature(
                 0,
             )?;
             armor.push(ArmorPiece {
-                name: a.name.clone().unwrap_or_else(|| format!("armor {}", i + 1)),
+                name: if name.is_empty() {
+                    format!("armor {}", i + 1)
+                } else {
+                    name.to_string()
+                },
                 covers: a.covers.get_ref().clone(),
                 ac_bonus: ac_bonus as i32,
                 modifiers: DamageModifiers {
@@ -225,7 +239,7 @@ pub fn creature(
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawCutter {
-    name: Option<String>,
+    name: Opt<String>,
     damage: Spanned<String>,
     damage_type: Spanned<DamageType>,
     attacks: Opt<i64>,
@@ -255,6 +269,13 @@ pub fn cutters(
     let mut slots = 0;
     for (i, c) in list.get_ref().iter().enumerate() {
         let f = format!("{field}[{i}]");
+        let name = opt_text(
+            loc,
+            c.name.as_ref(),
+            &format!("{f}.name"),
+            "a cutter name",
+            MAX_LABEL_CHARS,
+        )?;
         let damage = dice(loc, &c.damage, &format!("{f}.damage"))?;
         let attacks = int(
             loc,
@@ -293,10 +314,11 @@ pub fn cutters(
         )?;
         out.push((
             Cutter {
-                name: c
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| format!("cutter {}", i + 1)),
+                name: if name.is_empty() {
+                    format!("cutter {}", i + 1)
+                } else {
+                    name.to_string()
+                },
                 damage,
                 damage_type: *c.damage_type.get_ref(),
                 attacks,

@@ -40,7 +40,7 @@ pub enum RawAttackDowned {
 #[serde(deny_unknown_fields)]
 pub struct RawSettings {
     name: Option<Spanned<String>>,
-    description: Option<String>,
+    description: Option<Spanned<String>>,
     party: Option<Spanned<Vec<Spanned<RawCreature>>>>,
     monsters: Option<Spanned<Vec<Spanned<RawCreature>>>>,
     targeting: Option<Spanned<Targeting>>,
@@ -112,11 +112,32 @@ fn creatures(
             format!("a combat scenario needs `{key} = [...]` in [options] or in every variant"),
         ));
     };
-    let mut out = Vec::new();
+    // Count first, so that no oversized side is ever built.
+    let mut counts = Vec::with_capacity(list.get_ref().len());
     for (i, raw) in list.get_ref().iter().enumerate() {
-        let path = format!("{field}[{i}]");
-        let spec = raw.get_ref().build(loc, &path, party)?;
-        let count = raw.get_ref().count(loc, &path)?;
+        counts.push(raw.get_ref().count(loc, &format!("{field}[{i}]"))?);
+    }
+    let total: usize = counts.iter().sum();
+    if total == 0 {
+        return Err(loc.error(list.span().start, &field, format!("`{key}` is empty")));
+    }
+    if !party && total > MAX_SIDE {
+        return Err(loc.error(
+            list.span().start,
+            &field,
+            format!("an encounter has at most {MAX_SIDE} monsters, got {total}"),
+        ));
+    }
+    if party && total > MAX_PCS {
+        return Err(loc.error(
+            list.span().start,
+            &field,
+            format!("a party has at most {MAX_PCS} members, got {total}"),
+        ));
+    }
+    let mut out = Vec::with_capacity(total);
+    for (i, (raw, &count)) in list.get_ref().iter().zip(&counts).enumerate() {
+        let spec = raw.get_ref().build(loc, &format!("{field}[{i}]"), party)?;
         for k in 0..count {
             let mut copy = spec.clone();
             if count > 1 {
@@ -125,27 +146,7 @@ fn creatures(
             out.push(copy);
         }
     }
-    if out.is_empty() {
-        return Err(loc.error(list.span().start, &field, format!("`{key}` is empty")));
-    }
-    if !party && out.len() > MAX_SIDE {
-        return Err(loc.error(
-            list.span().start,
-            &field,
-            format!(
-                "an encounter has at most {MAX_SIDE} monsters, got {}",
-                out.len()
-            ),
-        ));
-    }
     if party {
-        if out.len() > MAX_PCS {
-            return Err(loc.error(
-                list.span().start,
-                &field,
-                format!("a party has at most {MAX_PCS} members, got {}", out.len()),
-            ));
-        }
         for (i, a) in out.iter().enumerate() {
             if out[..i].iter().any(|b| b.name == a.name) {
                 return Err(loc.error(

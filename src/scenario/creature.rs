@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::values::{self, dice};
+use super::limits::{MAX_CREATURE_ATTACKS, MAX_LABEL_CHARS};
+use super::values::{self, at_most, dice, text};
 use super::{Locator, ScenarioError};
 use crate::combat::creature::{
     Ability, Attack, Breath, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach,
@@ -24,12 +25,12 @@ use crate::rules::damage::{DamageType, DamageTypes, Size};
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawSaves {
-    str: Option<i64>,
-    dex: Option<i64>,
-    con: Option<i64>,
-    int: Option<i64>,
-    wis: Option<i64>,
-    cha: Option<i64>,
+    str: Option<Spanned<i64>>,
+    dex: Option<Spanned<i64>>,
+    con: Option<Spanned<i64>>,
+    int: Option<Spanned<i64>>,
+    wis: Option<Spanned<i64>>,
+    cha: Option<Spanned<i64>>,
 }
 
 /// Extra damage on a hit, as written.
@@ -143,7 +144,7 @@ pub struct RawCreature {
     resistant: Option<Vec<DamageType>>,
     immune: Option<Vec<DamageType>>,
     vulnerable: Option<Vec<DamageType>>,
-    attacks: Option<Vec<Spanned<RawAttack>>>,
+    attacks: Option<Spanned<Vec<Spanned<RawAttack>>>>,
     multiattack: Option<Spanned<Vec<Spanned<String>>>>,
     crit_range: Option<Spanned<i64>>,
     once_per_turn: Option<Spanned<RawOnce>>,
@@ -154,6 +155,9 @@ pub struct RawCreature {
     rage: Option<Spanned<RawRage>>,
     reckless: Option<bool>,
 }
+
+/// The keys of `saves = { ... }`, in ability order.
+const SAVE_KEYS: [&str; 6] = ["str", "dex", "con", "int", "wis", "cha"];
 
 fn ranged(
     loc: &Locator,
@@ -214,7 +218,7 @@ impl RawCreature {
             }
         };
         if let Some(n) = &self.name {
-            spec.name = n.get_ref().clone();
+            spec.name = text(loc, n, &at("name"), "a creature name", MAX_LABEL_CHARS)?.to_string();
         }
         if let Some(v) = self.is_pc {
             spec.is_pc = v;
@@ -249,12 +253,10 @@ impl RawCreature {
             spec.medicine = ranged(loc, v, &at("medicine"), -10..=20)?;
         }
         if let Some(s) = &self.saves {
-            for (i, v) in [s.str, s.dex, s.con, s.int, s.wis, s.cha]
-                .into_iter()
-                .enumerate()
-            {
+            let saves = [&s.str, &s.dex, &s.con, &s.int, &s.wis, &s.cha];
+            for (i, (v, key)) in saves.into_iter().zip(SAVE_KEYS).enumerate() {
                 if let Some(v) = v {
-                    spec.saves[i] = v.clamp(-10, 30) as i32;
+                    spec.saves[i] = ranged(loc, v, &at(&format!("saves.{key}")), -10..=30)?;
                 }
             }
         }
@@ -268,7 +270,9 @@ impl RawCreature {
             spec.defenses.vulnerabilities = DamageTypes::of(v.iter().copied());
         }
         if let Some(list) = &self.attacks {
+            at_most(loc, list, &at("attacks"), "attacks", MAX_CREATURE_ATTACKS)?;
             spec.attacks = list
+                .get_ref()
                 .iter()
                 .enumerate()
                 .map(|(i, a)| build_attack(loc, a.get_ref(), &format!("{path}.attacks[{i}]")))
@@ -280,6 +284,14 @@ impl RawCreature {
             };
         }
         if let Some(names) = &self.multiattack {
+            let f = at("multiattack");
+            at_most(
+                loc,
+                names,
+                &f,
+                "attacks in a multiattack",
+                MAX_CREATURE_ATTACKS,
+            )?;
             spec.multiattack = names
                 .get_ref()
                 .iter()
@@ -395,7 +407,14 @@ fn build_attack(loc: &Locator, a: &RawAttack, path: &str) -> Result<Attack, Scen
         }
     };
     Ok(Attack {
-        name: a.name.get_ref().clone(),
+        name: text(
+            loc,
+            &a.name,
+            &format!("{path}.name"),
+            "an attack name",
+            MAX_LABEL_CHARS,
+        )?
+        .to_string(),
         to_hit: ranged(loc, &a.to_hit, &format!("{path}.to_hit"), -10..=30)?,
         damage: dice(loc, &a.damage, &format!("{path}.damage"))?,
         kind: a.kind,

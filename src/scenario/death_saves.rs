@@ -28,7 +28,7 @@ pub const TYPE_NAME: &str = "death_saves";
 #[serde(deny_unknown_fields)]
 pub struct RawSettings {
     name: Option<Spanned<String>>,
-    description: Option<String>,
+    description: Option<Spanned<String>>,
     dc: Option<Spanned<i64>>,
     roll: Option<Spanned<RollMode>>,
     save_bonus: Option<Spanned<i64>>,

@@ -1,17 +1,35 @@
-//! Scenario errors that name the file, the line:column and the field.
+//! Scenario errors that name the file, the line:column and the field, on
+//! one line: user text echoed back has its control characters escaped.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// A scenario that cannot be used, and where the problem is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ScenarioError {
     /// The file could not be read.
-    #[error("{file}: cannot read scenario: {reason}")]
+    #[error("{}: cannot read scenario: {}", one_line(file), one_line(reason))]
     Unreadable {
         /// The path as given.
         file: String,
         /// The operating system's reason.
         reason: String,
+    },
+    /// The file is larger than a scenario may be.
+    #[error(
+        "{}: the file is larger than {} bytes, the most a scenario may have",
+        one_line(file),
+        super::limits::MAX_FILE_BYTES
+    )]
+    TooLarge {
+        /// The path as given.
+        file: String,
+    },
+    /// The argument names a folder, not a scenario file.
+    #[error("`{}` is a directory, not a scenario file", one_line(file))]
+    NotAFile {
+        /// The path as given.
+        file: String,
     },
     /// The file was read but its content is not a valid scenario.
     #[error("{0}")]
@@ -35,12 +53,41 @@ pub struct Located {
 
 impl fmt::Display for Located {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: ", self.file, self.line, self.column)?;
+        write!(
+            f,
+            "{}:{}:{}: ",
+            one_line(&self.file),
+            self.line,
+            self.column
+        )?;
         if !self.field.is_empty() {
-            write!(f, "field `{}`: ", self.field)?;
+            write!(f, "field `{}`: ", one_line(&self.field))?;
         }
-        f.write_str(&self.message)
+        f.write_str(&one_line(&self.message))
     }
+}
+
+/// `text` on one line: control characters (a newline, an escape) are
+/// written as Rust escapes (`\n`, `\u{1b}`), everything else as is.
+///
+/// ```
+/// use woundsim::scenario::error::one_line;
+/// assert_eq!(one_line("a\nb\u{1b}[31m"), "a\\nb\\u{1b}[31m");
+/// assert_eq!(one_line("déjà vu"), "déjà vu");
+/// ```
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// 1-based line and column (in characters) of a byte offset in `text`.
@@ -89,6 +136,22 @@ mod tests {
         assert_eq!(line_column(text, after_accent).0, 2);
         assert_eq!(line_column(text, text.find('2').unwrap()), (2, 6));
         assert_eq!(line_column(text, 10_000).0, 3);
+    }
+
+    #[test]
+    fn messages_are_one_line_whatever_the_user_wrote() {
+        let loc = Locator {
+            file: "new\nline.toml",
+            text: "version = \"\\n\"",
+        };
+        let e = loc.error(10, "a\rb", "got \"\n\u{7}\"").to_string();
+        assert_eq!(e, "new\\nline.toml:1:11: field `a\\rb`: got \"\\n\\u{7}\"");
+        assert_eq!(e.lines().count(), 1);
+        let e = ScenarioError::Unreadable {
+            file: "x\ny".into(),
+            reason: "r".into(),
+        };
+        assert_eq!(e.to_string(), "x\\ny: cannot read scenario: r");
     }
 
     #[test]

@@ -49,7 +49,7 @@ pub struct FesteringScenario {
 #[serde(deny_unknown_fields)]
 pub struct RawSettings {
     name: Option<Spanned<String>>,
-    description: Option<String>,
+    description: Option<Spanned<String>>,
     medicine_bonus: Option<Spanned<i64>>,
     dc: Option<Spanned<i64>>,
     roll: Option<Spanned<RollMode>>,

@@ -109,7 +109,7 @@ pub struct InjuryScenario {
 #[serde(deny_unknown_fields)]
 pub struct RawSettings {
     name: Option<Spanned<String>>,
-    description: Option<String>,
+    description: Option<Spanned<String>>,
     side: Option<Spanned<Side>>,
     attacks_made: Option<Spanned<i64>>,
     attacks_received: Option<Spanned<i64>>,
@@ -328,12 +328,22 @@ pub fn build(
             .iter()
             .filter_map(|n| spell_index(n))
             .collect(),
-        Some((list, field)) => list
-            .get_ref()
-            .iter()
-            .enumerate()
-            .map(|(i, s)| spell_named(loc, s.get_ref(), s.span().start, &format!("{field}[{i}]")))
-            .collect::<Result<_, _>>()?,
+        Some((list, field)) => {
+            let mut spells = Vec::new();
+            for (i, s) in list.get_ref().iter().enumerate() {
+                let f = format!("{field}[{i}]");
+                let spell = spell_named(loc, s.get_ref(), s.span().start, &f)?;
+                if spells.contains(&spell) {
+                    return Err(loc.error(
+                        s.span().start,
+                        &f,
+                        format!("`{}` is listed twice", s.get_ref()),
+                    ));
+                }
+                spells.push(spell);
+            }
+            spells
+        }
     };
     resources.potions = int(
         pick(&variant.potions, &base.potions, path, "potions"),

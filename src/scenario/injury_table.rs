@@ -15,6 +15,8 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::limits::{MAX_ENTRY_TAGS, MAX_LABEL_CHARS, MAX_TABLE_ENTRIES};
+use super::values::{at_most, text};
 use super::{Locator, ScenarioError};
 use crate::rules::lingering::{
     Cure, DEFAULT_TABLE_FILE, DEFAULT_TABLE_TOML, Effect, Injury, InjuryTable,
@@ -94,6 +96,9 @@ pub fn build(
     overrides: Option<(&Spanned<Vec<Spanned<RawEntry>>>, String)>,
 ) -> Result<InjuryTable, ScenarioError> {
     let default = default_table_result()?;
+    for (list, path) in [&table, &overrides].into_iter().flatten() {
+        at_most(loc, list, path, "entries", MAX_TABLE_ENTRIES)?;
+    }
     let chance = match chance_value {
         Some((v, f)) => chance(loc, v, &f)?,
         None => default.chance,
@@ -175,6 +180,13 @@ fn convert(
             format!("entry id `{id}` must be lower_snake_case (it names metrics)"),
         ));
     }
+    text(
+        loc,
+        &r.id,
+        &format!("{field}.id"),
+        "an entry id",
+        MAX_LABEL_CHARS,
+    )?;
     let missing = |key: &str| {
         loc.error(
             at,
@@ -183,7 +195,14 @@ fn convert(
         )
     };
     let name = match (&r.name, base) {
-        (Some(n), _) => n.get_ref().clone(),
+        (Some(n), _) => text(
+            loc,
+            n,
+            &format!("{field}.name"),
+            "an entry name",
+            MAX_LABEL_CHARS,
+        )?
+        .to_string(),
         (None, Some(b)) => b.name.clone(),
         (None, None) => return Err(missing("name")),
     };
@@ -224,6 +243,8 @@ fn convert(
     };
     let effects = match (&r.effects, base) {
         (Some(e), _) => {
+            let f = format!("{field}.effects");
+            at_most(loc, e, &f, "effects per entry", MAX_ENTRY_TAGS)?;
             for (i, effect) in e.get_ref().iter().enumerate() {
                 check_effect(
                     loc,
@@ -239,6 +260,8 @@ fn convert(
     };
     let cures = match (&r.cures, base) {
         (Some(c), _) => {
+            let f = format!("{field}.cures");
+            at_most(loc, c, &f, "cures per entry", MAX_ENTRY_TAGS)?;
             for (i, cure) in c.get_ref().iter().enumerate() {
                 check_cure(loc, cure, c.span().start, &format!("{field}.cures[{i}]"))?;
             }
@@ -275,6 +298,23 @@ fn dc_ok(loc: &Locator, dc: u8, at: usize, field: &str) -> Result<(), ScenarioEr
 
 fn check_effect(loc: &Locator, e: &Effect, at: usize, field: &str) -> Result<(), ScenarioError> {
     match e {
+        Effect::Disadvantage { on } | Effect::Advantage { on } if on.len() > MAX_ENTRY_TAGS => {
+            Err(loc.error(
+                at,
+                field,
+                format!("at most {MAX_ENTRY_TAGS} rolls in `on`, got {}", on.len()),
+            ))
+        }
+        Effect::SpeedChange { feet } if !(-1000..=1000).contains(feet) => Err(loc.error(
+            at,
+            field,
+            format!("a speed change must be between -1000 and 1000 feet, got {feet}"),
+        )),
+        Effect::MaxHpLossPerDay { amount } if !(1..=100).contains(amount) => Err(loc.error(
+            at,
+            field,
+            format!("max HP lost per day must be between 1 and 100, got {amount}"),
+        )),
         Effect::ActionLossSave { dc, .. } => dc_ok(loc, *dc, at, field),
         Effect::ProneAfterDash { save_dc: Some(dc) } => dc_ok(loc, *dc, at, field),
         Effect::SpellFailure { die, fails_on, .. } if *die == 0 || fails_on > die => Err(loc

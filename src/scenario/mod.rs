@@ -19,6 +19,7 @@ pub mod error;
 pub mod festering;
 pub mod injuries;
 pub mod injury_table;
+pub mod limits;
 pub mod values;
 
 use serde::Deserialize;
@@ -82,6 +83,9 @@ pub enum Model {
 pub struct Scenario {
     /// Where it came from (a path, or `built-in:NAME`).
     pub source: String,
+    /// Line and column of `name = ...` in the source, for errors found
+    /// later about the name (e.g. against the output folder).
+    pub name_at: (usize, usize),
     /// Header settings.
     pub header: ScenarioHeader,
     /// The model and its variants.
@@ -112,14 +116,42 @@ impl Scenario {
     }
 }
 
-/// Reads and validates a scenario file.
+/// Reads and validates a scenario file (at most
+/// [`limits::MAX_FILE_BYTES`] of UTF-8 text).
 pub fn load_file(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
+    use std::io::Read;
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Unreadable {
+    let unreadable = |e: std::io::Error| ScenarioError::Unreadable {
         file: file.clone(),
         reason: e.to_string(),
-    })?;
-    parse(&file, &text)
+    };
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limits::MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > limits::MAX_FILE_BYTES {
+        return Err(ScenarioError::TooLarge { file });
+    }
+    let text = utf8(&file, &bytes)?;
+    parse(&file, text)
+}
+
+/// `bytes` as text, or an error at the first byte that is not UTF-8.
+fn utf8<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, ScenarioError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        // Everything before the bad byte is text: count lines and columns in it.
+        let before = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+        let loc = Locator { file, text: before };
+        loc.error(
+            at,
+            "",
+            format!(
+                "the file is not UTF-8 text: byte {at} (0x{:02X}) is not valid UTF-8; save it as UTF-8",
+                bytes[at]
+            ),
+        )
+    })
 }
 
 /// The header fields every type shares; the type decides the rest.
@@ -144,7 +176,10 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
                 "version",
                 format!(
                     "unsupported scenario version {}: this woundsim reads version {FORMAT_VERSION}",
-                    v.get_ref()
+                    match v.get_ref() {
+                        toml::Value::String(s) => format!("{s:?}"),
+                        other => other.to_string(),
+                    }
                 ),
             ));
         }
@@ -160,53 +195,23 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
     match kind.get_ref().as_str() {
         death_saves::TYPE_NAME => {
             let raw: RawScenario<death_saves::RawSettings> = deserialize(&loc, text)?;
-            let header = raw.header(&loc)?;
-            let variants = raw.variants(&loc, death_saves::build)?;
-            Ok(Scenario {
-                source: file.to_string(),
-                header,
-                model: Model::DeathSaves(variants),
-            })
+            raw.scenario(&loc, death_saves::build, Model::DeathSaves)
         }
         amputation::TYPE_NAME => {
             let raw: RawScenario<amputation::RawSettings> = deserialize(&loc, text)?;
-            let header = raw.header(&loc)?;
-            let variants = raw.variants(&loc, amputation::build)?;
-            Ok(Scenario {
-                source: file.to_string(),
-                header,
-                model: Model::Amputation(variants),
-            })
+            raw.scenario(&loc, amputation::build, Model::Amputation)
         }
         combat::TYPE_NAME => {
             let raw: RawScenario<combat::RawSettings> = deserialize(&loc, text)?;
-            let header = raw.header(&loc)?;
-            let variants = raw.variants(&loc, combat::build)?;
-            Ok(Scenario {
-                source: file.to_string(),
-                header,
-                model: Model::Combat(variants),
-            })
+            raw.scenario(&loc, combat::build, Model::Combat)
         }
         injuries::TYPE_NAME => {
             let raw: RawScenario<injuries::RawSettings> = deserialize(&loc, text)?;
-            let header = raw.header(&loc)?;
-            let variants = raw.variants(&loc, injuries::build)?;
-            Ok(Scenario {
-                source: file.to_string(),
-                header,
-                model: Model::Injuries(variants),
-            })
+            raw.scenario(&loc, injuries::build, Model::Injuries)
         }
         festering::TYPE_NAME => {
             let raw: RawScenario<festering::RawSettings> = deserialize(&loc, text)?;
-            let header = raw.header(&loc)?;
-            let variants = raw.variants(&loc, festering::build)?;
-            Ok(Scenario {
-                source: file.to_string(),
-                header,
-                model: Model::Festering(variants),
-            })
+            raw.scenario(&loc, festering::build, Model::Festering)
         }
         other => Err(loc.error(
             kind.span().start,
@@ -240,9 +245,29 @@ pub(crate) fn deserialize<T: DeserializeOwned>(
     })
 }
 
+/// Deepest nesting of arrays, inline tables and dotted keys the TOML
+/// parser accepts.
+const MAX_NESTING: usize = 80;
+
 fn toml_error(loc: &Locator, field: &str, e: &toml::de::Error) -> ScenarioError {
-    let offset = e.span().map_or(0, |s| s.start);
-    let message = e.message().trim_end().to_string();
+    let span = e.span().unwrap_or(0..0);
+    let offset = span.start;
+    let mut message = e.message().trim_end().to_string();
+    if message == "duplicate key" {
+        // The parser's span is the repeated key itself: name it.
+        let key = loc.text.get(span).unwrap_or_default().trim();
+        let key = key.trim_matches(|c| c == '"' || c == '\'');
+        return loc.error(
+            offset,
+            key,
+            format!("`{key}` is defined twice; a key or table may be given only once"),
+        );
+    }
+    if message.starts_with("cannot recurse further") || message == "recursion limit" {
+        message = format!(
+            "values are nested too deeply: at most {MAX_NESTING} levels of arrays, inline tables or dotted keys"
+        );
+    }
     // `Spanned` values show up as a private wrapper segment: drop it.
     let mut field = field
         .replace(".$__serde_spanned_private_value", "")
@@ -272,15 +297,14 @@ struct RawScenario<S> {
     #[serde(rename = "type")]
     #[allow(dead_code)]
     kind: String,
-    #[serde(default)]
-    description: String,
+    description: Option<Spanned<String>>,
     trials: Spanned<i64>,
     seed: u64,
     confidence: Option<Spanned<f64>>,
     #[serde(default)]
     options: Option<Spanned<S>>,
     #[serde(default, rename = "variant")]
-    variants: Vec<Spanned<S>>,
+    variants: Option<Spanned<Vec<Spanned<S>>>>,
 }
 
 /// Implements [`Named`] for a settings table with `name` and `description` fields.
@@ -290,8 +314,8 @@ macro_rules! impl_named {
             fn name(&self) -> Option<&toml::Spanned<String>> {
                 self.name.as_ref()
             }
-            fn description(&self) -> Option<&str> {
-                self.description.as_deref()
+            fn description(&self) -> Option<&toml::Spanned<String>> {
+                self.description.as_ref()
             }
         }
     };
@@ -302,11 +326,28 @@ pub(crate) use impl_named;
 pub trait Named {
     /// `name = "..."` with its place.
     fn name(&self) -> Option<&Spanned<String>>;
-    /// `description = "..."`.
-    fn description(&self) -> Option<&str>;
+    /// `description = "..."` with its place.
+    fn description(&self) -> Option<&Spanned<String>>;
 }
 
 impl<S: Named + Default> RawScenario<S> {
+    /// The validated scenario: header, then each variant through `build`.
+    fn scenario<R>(
+        &self,
+        loc: &Locator,
+        build: impl Fn(&Locator, &S, &S, &str) -> Result<R, ScenarioError>,
+        model: impl FnOnce(Vec<Variant<R>>) -> Model,
+    ) -> Result<Scenario, ScenarioError> {
+        let header = self.header(loc)?;
+        let variants = self.variants(loc, build)?;
+        Ok(Scenario {
+            source: loc.file.to_string(),
+            name_at: error::line_column(loc.text, self.name.span().start),
+            header,
+            model: model(variants),
+        })
+    }
+
     fn header(&self, loc: &Locator) -> Result<ScenarioHeader, ScenarioError> {
         let name = self.name.get_ref();
         if name.is_empty()
@@ -320,6 +361,20 @@ impl<S: Named + Default> RawScenario<S> {
                 "a scenario name must be non-empty ASCII letters, digits, `-` or `_` (it names the output folder)",
             ));
         }
+        values::text(
+            loc,
+            &self.name,
+            "name",
+            "a scenario name",
+            limits::MAX_NAME_CHARS,
+        )?;
+        let description = values::opt_text(
+            loc,
+            self.description.as_ref(),
+            "description",
+            "the description",
+            limits::MAX_DESCRIPTION_CHARS,
+        )?;
         let trials = *self.trials.get_ref();
         if trials < 1 || trials as u64 > MAX_TRIALS {
             return Err(loc.error(
@@ -346,7 +401,7 @@ impl<S: Named + Default> RawScenario<S> {
         };
         Ok(ScenarioHeader {
             name: name.clone(),
-            description: self.description.clone(),
+            description: description.to_string(),
             trials: trials as u64,
             seed: self.seed,
             confidence,
@@ -371,7 +426,15 @@ impl<S: Named + Default> RawScenario<S> {
                 "`name` belongs in a [[variant]] table, not in [options]",
             ));
         }
-        if self.variants.is_empty() {
+        values::opt_text(
+            loc,
+            options.description(),
+            "options.description",
+            "the description",
+            limits::MAX_DESCRIPTION_CHARS,
+        )?;
+        let raw_variants = self.variants.as_ref().map_or(&[][..], |v| v.get_ref());
+        if raw_variants.is_empty() {
             let rules = build(loc, options, &default_options, "options")?;
             return Ok(vec![Variant {
                 name: "base".into(),
@@ -379,8 +442,19 @@ impl<S: Named + Default> RawScenario<S> {
                 rules,
             }]);
         }
-        let mut out: Vec<Variant<R>> = Vec::with_capacity(self.variants.len());
-        for (i, raw) in self.variants.iter().enumerate() {
+        if let Some(extra) = raw_variants.get(limits::MAX_VARIANTS) {
+            return Err(loc.error(
+                extra.span().start,
+                &format!("variant[{}]", limits::MAX_VARIANTS),
+                format!(
+                    "a scenario has at most {} variants, got {} (split it into several scenarios)",
+                    limits::MAX_VARIANTS,
+                    raw_variants.len()
+                ),
+            ));
+        }
+        let mut out: Vec<Variant<R>> = Vec::with_capacity(raw_variants.len());
+        for (i, raw) in raw_variants.iter().enumerate() {
             let path = format!("variant[{i}]");
             let Some(name) = raw.get_ref().name() else {
                 return Err(loc.error(
@@ -396,6 +470,13 @@ impl<S: Named + Default> RawScenario<S> {
                     "a variant name cannot be empty",
                 ));
             }
+            values::text(
+                loc,
+                name,
+                &format!("{path}.name"),
+                "a variant name",
+                limits::MAX_NAME_CHARS,
+            )?;
             if out.iter().any(|v| v.name == *name.get_ref()) {
                 return Err(loc.error(
                     name.span().start,
@@ -403,10 +484,17 @@ impl<S: Named + Default> RawScenario<S> {
                     format!("variant name `{}` is used twice", name.get_ref()),
                 ));
             }
+            let description = values::opt_text(
+                loc,
+                raw.get_ref().description(),
+                &format!("{path}.description"),
+                "the description",
+                limits::MAX_DESCRIPTION_CHARS,
+            )?;
             let rules = build(loc, options, raw.get_ref(), &path)?;
             out.push(Variant {
                 name: name.get_ref().clone(),
-                description: raw.get_ref().description().unwrap_or_default().to_string(),
+                description: description.to_string(),
                 rules,
             });
         }

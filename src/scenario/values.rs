@@ -1,6 +1,7 @@
 //! Validated setting values shared by every scenario schema: whole numbers
-//! and numbers in a range, probabilities, dice expressions. Each error names
-//! the file, line:column and field of the offending value.
+//! and numbers in a range, probabilities, dice expressions, names and texts
+//! of bounded length, lists of bounded length. Each error names the file,
+//! line:column and field of the offending value.
 
 use toml::Spanned;
 
@@ -99,6 +100,67 @@ pub fn probability(
         &field,
         format!("{what} is a probability and must be between 0 and 1, got {p}"),
     ))
+}
+
+/// A name or description: at most `max` characters and no control
+/// characters (it is printed in one line of a table, a legend, a message).
+pub fn text<'a>(
+    loc: &Locator,
+    v: &'a Spanned<String>,
+    field: &str,
+    what: &str,
+    max: usize,
+) -> Result<&'a str, ScenarioError> {
+    let s = v.get_ref();
+    let chars = s.chars().count();
+    if chars > max {
+        return Err(loc.error(
+            v.span().start,
+            field,
+            format!("{what} has {chars} characters; at most {max} are allowed"),
+        ));
+    }
+    if let Some(c) = s.chars().find(|c| c.is_control()) {
+        return Err(loc.error(
+            v.span().start,
+            field,
+            format!(
+                "{what} contains the control character U+{:04X}; it must be one line of printable text",
+                u32::from(c)
+            ),
+        ));
+    }
+    Ok(s)
+}
+
+/// An optional [`text`], or `""`.
+pub fn opt_text<'a>(
+    loc: &Locator,
+    v: Option<&'a Spanned<String>>,
+    field: &str,
+    what: &str,
+    max: usize,
+) -> Result<&'a str, ScenarioError> {
+    v.map_or(Ok(""), |v| text(loc, v, field, what, max))
+}
+
+/// Refuses a list longer than `max` entries (`what` names them, plural).
+pub fn at_most<T>(
+    loc: &Locator,
+    list: &Spanned<Vec<T>>,
+    field: &str,
+    what: &str,
+    max: usize,
+) -> Result<(), ScenarioError> {
+    let n = list.get_ref().len();
+    if n > max {
+        return Err(loc.error(
+            list.span().start,
+            field,
+            format!("at most {max} {what}, got {n}"),
+        ));
+    }
+    Ok(())
 }
 
 /// The last segment of a field path (`variant[1].dc` → `dc`), for messages.

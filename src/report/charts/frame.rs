@@ -61,15 +61,14 @@ pub fn layout<DB: DrawingBackend, T>(
     }
     let (width, height) = body.dim_in_pixel();
     let (width, height) = (width as i32, height as i32);
-    // Shrink the lines (and the font) if many series would overflow the height.
-    let line = ((height - TOP - 2 * PAD) / series.len() as i32).clamp(12, LEGEND_LINE);
+    let line = legend_line(height, series.len());
     let font = (FONT, (line as u32).saturating_sub(6).clamp(8, LEGEND_SIZE)).into_font();
     let style = TextStyle::from(font).pos(Pos::new(HPos::Left, VPos::Center));
     let room = (width / 3 - 2 * PAD - SWATCH - GAP).max(40);
     let mut labels = Vec::with_capacity(series.len());
     let mut widest = 0;
     for (name, _) in series {
-        let (label, w) = fit(&body, name, &style, room)?;
+        let (label, w) = fit_text(&body, name, &style, room)?;
         widest = widest.max(w);
         labels.push(label);
     }
@@ -99,23 +98,63 @@ pub fn layout<DB: DrawingBackend, T>(
     Ok(plot)
 }
 
-/// `name` as drawn in at most `room` pixels (shortened with `…`), and its width.
-fn fit<DB: DrawingBackend>(
+/// Height of one legend line for `series` entries in a body `height`
+/// pixels tall: the full line if they fit, else shrunk (with the font) down
+/// to 12 pixels, which still fits [`crate::scenario::limits::MAX_VARIANTS`]
+/// entries in the smallest chart.
+fn legend_line(height: i32, series: usize) -> i32 {
+    ((height - TOP - 2 * PAD) / series.max(1) as i32).clamp(12, LEGEND_LINE)
+}
+
+/// `text` as drawn in `style` in at most `room` pixels (shortened with
+/// `…`), and its width.
+pub fn fit_text<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    name: &str,
+    text: &str,
     style: &TextStyle,
     room: i32,
 ) -> Result<(String, i32), DrawingAreaErrorKind<DB::ErrorType>> {
-    let mut label = name.to_string();
-    let mut chars: Vec<char> = name.chars().collect();
-    loop {
-        let w = area.estimate_text_size(&label, style)?.0 as i32;
-        if w <= room || chars.is_empty() {
-            return Ok((label, w));
-        }
-        chars.pop();
-        label = chars.iter().collect::<String>() + "…";
+    fit(text, room, |label| {
+        area.estimate_text_size(label, style).map(|(w, _)| w as i32)
+    })
+}
+
+/// `text`, or its longest prefix followed by `…`, whose `width` is at most
+/// `room`, and that width. A binary search over the prefix length: about
+/// log2(length) + 2 measurements, each of at most the text's length, so a
+/// very long name costs no more than reading it a few dozen times. (Widths
+/// grow with the prefix; should kerning ever break that, the search still
+/// ends, with a prefix that fits.)
+fn fit<E>(
+    text: &str,
+    room: i32,
+    mut width: impl FnMut(&str) -> Result<i32, E>,
+) -> Result<(String, i32), E> {
+    let whole = width(text)?;
+    if whole <= room {
+        return Ok((text.to_string(), whole));
     }
+    // Byte offsets of every character boundary: prefix k is text[..ends[k]].
+    let ends: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([text.len()])
+        .collect();
+    let label = |k: usize| format!("{}…", &text[..ends[k]]);
+    // The longest k in 0..chars with a fitting label; k = 0 (just `…`) is
+    // the fallback when nothing fits.
+    let (mut fits, mut too_long) = (0, ends.len() - 1);
+    while too_long - fits > 1 {
+        let mid = fits + (too_long - fits) / 2;
+        if width(&label(mid))? <= room {
+            fits = mid;
+        } else {
+            too_long = mid;
+        }
+    }
+    let best = label(fits);
+    let w = width(&best)?;
+    Ok((best, w))
 }
 
 /// The mesh style every chart shares: tick labels, axis captions, a light
@@ -126,4 +165,58 @@ pub fn style_mesh<'a, 'b, 'm, X: Ranged, Y: Ranged, DB: DrawingBackend>(
     mesh.label_style((FONT, LABEL_SIZE))
         .axis_desc_style((FONT, CAPTION_SIZE))
         .light_line_style(RGBColor(235, 235, 235))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{TOP, fit, legend_line};
+
+    /// A monospace measure: 10 pixels a character.
+    fn counted(calls: &mut usize) -> impl FnMut(&str) -> Result<i32, ()> + '_ {
+        move |s: &str| {
+            *calls += 1;
+            Ok(10 * s.chars().count() as i32)
+        }
+    }
+
+    #[test]
+    fn a_fitting_name_is_kept_whole() {
+        let mut calls = 0;
+        assert_eq!(fit("raw", 100, counted(&mut calls)), Ok(("raw".into(), 30)));
+        assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn a_long_name_is_cut_to_the_longest_fitting_prefix() {
+        let mut calls = 0;
+        // 95 pixels: 8 characters and the ellipsis (90 pixels) fit, 9 do not.
+        let (label, w) = fit("abcdéfghijklmnop", 95, counted(&mut calls)).unwrap();
+        assert_eq!((label.as_str(), w), ("abcdéfgh…", 90));
+        let mut calls = 0;
+        assert_eq!(fit("abc", 5, counted(&mut calls)).unwrap().0, "…");
+    }
+
+    #[test]
+    fn a_very_long_name_is_fitted_in_logarithmically_many_measurements() {
+        // The old loop measured once per character removed: 99,990 times here.
+        let name = "x".repeat(100_000);
+        let mut calls = 0;
+        let (label, _) = fit(&name, 100, counted(&mut calls)).unwrap();
+        assert_eq!(label, format!("{}…", "x".repeat(9)));
+        assert!(calls <= 20, "{calls} measurements");
+    }
+
+    #[test]
+    fn the_legend_of_the_most_variants_fits_the_smallest_chart() {
+        use crate::scenario::limits::MAX_VARIANTS;
+        // The smallest plot body: a 600-pixel chart less margins and title.
+        let body = 600 - 2 * super::MARGIN - 2 * super::TITLE_SIZE as i32;
+        for n in 1..=MAX_VARIANTS {
+            let line = legend_line(body, n);
+            assert!(
+                TOP + 2 * super::PAD + line * n as i32 <= body,
+                "{n} entries of {line} px overflow {body} px"
+            );
+        }
+    }
 }

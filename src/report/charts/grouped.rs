@@ -8,11 +8,19 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Quantity, upper_bound};
 use super::frame::{LABEL_SIZE, Swatch, TOP, layout, style_mesh};
-use super::{FONT, colour};
+use super::{FONT, colour, defined, with_interval};
 use crate::engine::stats::Estimate;
 use crate::results::ScenarioResult;
 
-/// Grouped bars ready to draw; values are fractions, drawn in percent.
+/// What a missing figure is: undefined, drawn as nothing (not as 0).
+const UNDEFINED: Estimate = Estimate {
+    value: f64::NAN,
+    low: f64::NAN,
+    high: f64::NAN,
+};
+
+/// Grouped bars ready to draw; values are fractions, drawn in percent. An
+/// undefined value (NaN) draws no bar, an undefined interval no whisker.
 pub struct GroupedBars {
     title: String,
     x_label: String,
@@ -24,7 +32,7 @@ pub struct GroupedBars {
 
 impl GroupedBars {
     /// The bars of a `ChartSpec::Shares`: one group per `(metric, label)`;
-    /// a missing figure draws as 0.
+    /// a missing figure draws no bar.
     pub fn shares(
         result: &ScenarioResult,
         title: &str,
@@ -35,12 +43,12 @@ impl GroupedBars {
         Self::new(result, title, x_label, groups, |v, i| {
             result
                 .figure(v, &categories[i].0)
-                .map_or(Estimate::exact(0.0), |f| f.estimate)
+                .map_or(UNDEFINED, |f| f.estimate)
         })
     }
 
     /// The bars of a `ChartSpec::Distribution`: one group per bin of
-    /// `distribution`; a missing bin draws as 0.
+    /// `distribution`; a bin missing for a variant draws no bar.
     pub fn distribution(
         result: &ScenarioResult,
         title: &str,
@@ -61,7 +69,7 @@ impl GroupedBars {
                 .distributions
                 .iter()
                 .find(|r| r.variant == v && r.distribution == distribution && r.bin == bins[i])
-                .map_or(Estimate::exact(0.0), |r| r.share)
+                .map_or(UNDEFINED, |r| r.share)
         })
     }
 
@@ -127,7 +135,7 @@ impl GroupedBars {
         let width = (1.0 - 2.0 * pad) / n;
         for (j, (_, values)) in self.series.iter().enumerate() {
             let colour = colour(j);
-            chart.draw_series(values.iter().enumerate().map(move |(i, e)| {
+            chart.draw_series(defined(values).map(move |(i, e)| {
                 let x0 = i as f64 + pad + j as f64 * width;
                 Rectangle::new(
                     [(x0, 0.0), (x0 + width * 0.92, e.value * 100.0)],
@@ -135,7 +143,7 @@ impl GroupedBars {
                 )
             }))?;
             if self.show_intervals {
-                for (i, e) in values.iter().enumerate() {
+                for (i, e) in with_interval(values) {
                     let centre = i as f64 + pad + (j as f64 + 0.46) * width;
                     let cap = width * 0.25;
                     let (lo, hi) = (e.low * 100.0, e.high * 100.0);

@@ -8,10 +8,16 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Quantity, upper_bound};
-use super::frame::{LABEL_SIZE, Swatch, TOP, layout, style_mesh};
-use super::{FONT, colour};
+use super::frame::{LABEL_SIZE, Swatch, TOP, fit_text, layout, style_mesh};
+use super::{FONT, colour, defined, with_interval};
 use crate::engine::stats::Estimate;
 use crate::results::ScenarioResult;
+
+/// Tallest chart, in pixels: 100 rows of 32 variants still get a pixel each.
+pub const MAX_HEIGHT: u32 = 4000;
+
+/// Room for a row label, in pixels (the label area less its gap to the axis).
+const LABEL_ROOM: i32 = 320;
 
 /// A horizontal bar chart ready to draw.
 pub struct HBars {
@@ -25,7 +31,8 @@ pub struct HBars {
 }
 
 impl HBars {
-    /// Builds the chart from a result's figures; missing figures draw as 0.
+    /// Builds the chart from a result's figures. A missing figure, or an
+    /// undefined one, draws no bar; an undefined interval draws no whisker.
     pub fn new(
         result: &ScenarioResult,
         title: &str,
@@ -43,12 +50,11 @@ impl HBars {
                     .map(|(metric, _)| {
                         let e = result
                             .figure(v, metric)
-                            .map_or(Estimate::exact(0.0), |f| f.estimate);
-                        let fix = |x: f64| if x.is_finite() { x * scale } else { 0.0 };
+                            .map_or(Estimate::exact(f64::NAN), |f| f.estimate);
                         Estimate {
-                            value: fix(e.value),
-                            low: fix(e.low),
-                            high: fix(e.high),
+                            value: e.value * scale,
+                            low: e.low * scale,
+                            high: e.high * scale,
                         }
                     })
                     .collect();
@@ -73,10 +79,12 @@ impl HBars {
         }
     }
 
-    /// Pixel size: taller with more rows and variants.
+    /// Pixel size: taller with more rows and variants, up to
+    /// [`MAX_HEIGHT`] (bars get thinner beyond it).
     pub fn size(&self) -> (u32, u32) {
         let per_row = 10 * self.series.len().max(1) as u32 + 14;
-        (1280, (220 + per_row * self.rows.len() as u32).max(600))
+        let rows = self.rows.len() as u32;
+        (1280, (220 + per_row * rows).clamp(600, MAX_HEIGHT))
     }
 
     /// The value axis, in drawn units: from 0 to at most 100 for proportions.
@@ -127,12 +135,12 @@ impl HBars {
         let y_of = |row: usize| (rows - 1 - row) as f64;
         for (j, (_, values)) in self.series.iter().enumerate() {
             let colour = colour(j);
-            chart.draw_series(values.iter().enumerate().map(move |(i, e)| {
+            chart.draw_series(defined(values).map(move |(i, e)| {
                 let y1 = y_of(i) + 1.0 - pad - j as f64 * height;
                 Rectangle::new([(0.0, y1 - height * 0.9), (e.value, y1)], colour.filled())
             }))?;
             if self.show_intervals {
-                for (i, e) in values.iter().enumerate() {
+                for (i, e) in with_interval(values) {
                     let centre = y_of(i) + 1.0 - pad - (j as f64 + 0.45) * height;
                     let cap = height * 0.3;
                     let style = BLACK.stroke_width(1);
@@ -151,7 +159,8 @@ impl HBars {
             .pos(Pos::new(HPos::Right, VPos::Center));
         for (i, label) in self.rows.iter().enumerate() {
             let (x, y) = chart.backend_coord(&(0.0, y_of(i) + 0.5));
-            root.draw(&Text::new(label.clone(), (x - 10, y), style.clone()))?;
+            let (label, _) = fit_text(root, label, &style, LABEL_ROOM)?;
+            root.draw(&Text::new(label, (x - 10, y), style.clone()))?;
         }
         root.present()
     }
@@ -159,9 +168,58 @@ impl HBars {
 
 #[cfg(test)]
 mod tests {
-    use super::HBars;
+    use super::{HBars, MAX_HEIGHT};
     use crate::engine::stats::Estimate;
     use crate::results::Figure;
+
+    #[test]
+    fn undefined_and_missing_figures_draw_nothing_not_zero() {
+        let variants = vec!["a".to_string(), "b".to_string()];
+        let nan = f64::NAN;
+        let figures = vec![Figure {
+            variant: "a".into(),
+            metric: "mean_gp".into(),
+            estimate: Estimate {
+                value: 12.0,
+                low: nan,
+                high: nan,
+            },
+        }];
+        let result = super::super::test_result(variants, figures, Vec::new());
+        let rows = [("mean_gp".to_string(), "gold".to_string())];
+        let bars = HBars::new(&result, "t", "Gold (gp)", &rows, false);
+        let (a, b) = (bars.series[0].1[0], bars.series[1].1[0]);
+        assert_eq!(a.value, 12.0);
+        assert!(!a.has_interval(), "an undefined interval is no whisker");
+        assert!(
+            b.value.is_nan(),
+            "a missing figure is no bar, not a bar at 0"
+        );
+        assert!((bars.x_range().end - 12.6).abs() < 1e-9);
+        super::super::render_one(&result, &bars_spec(&rows)).unwrap();
+    }
+
+    fn bars_spec(rows: &[(String, String)]) -> crate::results::ChartSpec {
+        crate::results::ChartSpec::Bars {
+            file: "b".into(),
+            title: "t".into(),
+            value_label: "v".into(),
+            categories: rows.to_vec(),
+            percent: false,
+        }
+    }
+
+    #[test]
+    fn the_most_variants_on_the_largest_table_keep_a_bounded_canvas() {
+        use crate::scenario::limits::{MAX_TABLE_ENTRIES, MAX_VARIANTS};
+        let variants: Vec<String> = (0..MAX_VARIANTS).map(|k| format!("v{k}")).collect();
+        let result = super::super::test_result(variants, Vec::new(), Vec::new());
+        let rows: Vec<(String, String)> = (0..MAX_TABLE_ENTRIES)
+            .map(|k| (format!("p_{k}"), "x".repeat(300)))
+            .collect();
+        let bars = HBars::new(&result, "t", "v", &rows, true);
+        assert_eq!(bars.size(), (1280, MAX_HEIGHT));
+    }
 
     #[test]
     fn a_probability_axis_ends_at_100_percent() {

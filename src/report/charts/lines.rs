@@ -151,11 +151,13 @@ impl Lines {
             .draw()?;
         for (j, (_, pts)) in self.series.iter().enumerate() {
             let colour = colour(j);
-            if self.bands && pts.len() > 1 {
-                let mut outline: Vec<(f64, f64)> =
-                    pts.iter().map(|(x, e)| (*x, e.high * scale)).collect();
-                outline.extend(pts.iter().rev().map(|(x, e)| (*x, e.low * scale)));
-                chart.draw_series([Polygon::new(outline, colour.mix(0.18).filled())])?;
+            if self.bands {
+                for run in banded_runs(pts) {
+                    let mut outline: Vec<(f64, f64)> =
+                        run.iter().map(|(x, e)| (*x, e.high * scale)).collect();
+                    outline.extend(run.iter().rev().map(|(x, e)| (*x, e.low * scale)));
+                    chart.draw_series([Polygon::new(outline, colour.mix(0.18).filled())])?;
+                }
             }
             chart.draw_series(LineSeries::new(
                 pts.iter().map(|(x, e)| (*x, e.value * scale)),
@@ -172,8 +174,46 @@ impl Lines {
     }
 }
 
+/// The runs of consecutive points whose intervals are defined, two points
+/// or more: a band is drawn over each, and none where an interval is
+/// undefined (it is not a band of zero width).
+fn banded_runs(pts: &[(f64, Estimate)]) -> impl Iterator<Item = &[(f64, Estimate)]> {
+    pts.split(|(_, e)| !e.has_interval())
+        .filter(|run| run.len() > 1)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn bands_skip_undefined_intervals() {
+        use super::{Estimate, banded_runs};
+        let defined = |x: f64| (x, Estimate::exact(x));
+        let undefined = |x: f64| {
+            (
+                x,
+                Estimate {
+                    value: x,
+                    low: f64::NAN,
+                    high: f64::NAN,
+                },
+            )
+        };
+        let pts = [
+            defined(1.0),
+            defined(2.0),
+            undefined(3.0),
+            defined(4.0),
+            undefined(5.0),
+            defined(6.0),
+            defined(7.0),
+            defined(8.0),
+        ];
+        let runs: Vec<Vec<f64>> = banded_runs(&pts)
+            .map(|r| r.iter().map(|p| p.0).collect())
+            .collect();
+        assert_eq!(runs, vec![vec![1.0, 2.0], vec![6.0, 7.0, 8.0]]);
+    }
+
     use super::Lines;
     use crate::engine::stats::{Estimate, wilson};
     use crate::results::{DistributionRow, LinePoints};
