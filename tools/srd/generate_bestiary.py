@@ -1155,6 +1155,13 @@ def strings(values) -> str:
     return "[" + ", ".join(q(v) for v in values) + "]"
 
 
+def block(key: str, items: list[str]) -> list[str]:
+    """A list written one item per line (`key = []` when empty)."""
+    if not items:
+        return [f"{key} = []"]
+    return [f"{key} = ["] + [f"  {item}," for item in items] + ["]"]
+
+
 def attack_toml(a: Attack) -> str:
     parts = [
         f"name = {q(a.name)}", f"to_hit = {a.to_hit}", f"damage = {q(a.damage.text())}",
@@ -1215,12 +1222,7 @@ def render(entries: list[Entry]) -> str:
         for key in ("resistant", "immune", "vulnerable", "condition_immune"):
             if f[key]:
                 lines.append(f"{key} = {strings(f[key])}")
-        if e.attacks:
-            lines.append("attacks = [")
-            lines.extend(f"  {attack_toml(a)}," for a in e.attacks)
-            lines.append("]")
-        else:
-            lines.append("attacks = []")
+        lines.extend(block("attacks", [attack_toml(a) for a in e.attacks]))
         lines.append(f"multiattack = {strings(e.multiattack)}")
         if e.breath:
             b = e.breath
@@ -1233,12 +1235,7 @@ def render(entries: list[Entry]) -> str:
             lines.append(
                 f"regeneration = {{ hp = {hp}, stopped_by = {strings(stopped)}, revives = {str(revives).lower()} }}"
             )
-        if e.not_modelled:
-            lines.append("not_modelled = [")
-            lines.extend(f"  {q(n)}," for n in e.not_modelled)
-            lines.append("]")
-        else:
-            lines.append("not_modelled = []")
+        lines.extend(block("not_modelled", [q(n) for n in e.not_modelled]))
         lines.append("")
     return "\n".join(lines)
 
