@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Check a woundsim bestiary file against the schema the round loop reads.
+
+Usage (Python 3.11+, standard library only):
+
+    python3 tools/srd/check_bestiary.py                     # data/srd-bestiary.toml
+    python3 tools/srd/check_bestiary.py FILE.toml --legacy  # a hand-written bestiary
+
+Every entry must have hp > 0, ac > 0, a saving throw for each of the six
+abilities, dice that woundsim's dice parser accepts (`NdM`, `NdM+K`, `NdM-K`
+or a whole number, within its limits) for every attack, rider and breath,
+damage types woundsim knows (src/rules/damage.rs), multiattack names that
+are among its attacks, and at least one attack or breath weapon, unless the
+generator lists it as a creature that cannot fight (CANNOT_FIGHT, with the
+reason). Unknown keys are errors, as in the Rust loader. Without `--legacy`
+the keys the SRD generator adds (slug, srd, cr, xp, proficiency_bonus,
+speed, type, not_modelled) are required and checked too.
+
+Prints one line per problem (file, entry, field) and exits 1 if there is
+any; otherwise prints the counts (entries, attacks, breaths, regenerations,
+entries with not_modelled items) and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generate_bestiary import (  # noqa: E402
+    ABILITIES, CANNOT_FIGHT, CONDITIONS, DAMAGE_TYPES, DEFAULT_OUT, SIZES, XP_BY_CR,
+)
+
+CREATURE_TYPES = (
+    "aberration", "beast", "celestial", "construct", "dragon", "elemental", "fey",
+    "fiend", "giant", "humanoid", "monstrosity", "ooze", "plant", "undead",
+)
+# The keys src/scenario/creature.rs (RawCreature) accepts today, and the
+# keys the SRD generator adds.
+LEGACY_KEYS = {
+    "creature", "template", "count", "name", "is_pc", "level", "size", "hp", "start_hp",
+    "ac", "initiative", "saves", "medicine", "resistant", "immune", "vulnerable",
+    "attacks", "multiattack", "crit_range", "once_per_turn", "heal", "potions", "breath",
+    "regeneration", "rage", "reckless",
+}
+SRD_KEYS = {
+    "slug", "srd", "type", "cr", "xp", "proficiency_bonus", "speed", "condition_immune",
+    "not_modelled",
+}
+REQUIRED_SRD = SRD_KEYS - {"condition_immune"}
+ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell"}
+RIDER_KEYS = {"dice", "type", "save", "dc"}
+BREATH_KEYS = {"dice", "type", "save", "dc", "recharge", "targets"}
+SPEEDS = ("walk", "fly", "swim", "climb", "burrow")
+# woundsim's dice limits (src/dice/expr.rs).
+MAX_COUNT, MAX_SIDES, MAX_MODIFIER = 100, 1000, 10_000
+# Proficiency bonus by challenge rating (SRD).
+PB_BY_CR = [(4, 2), (8, 3), (12, 4), (16, 5), (20, 6), (24, 7), (28, 8), (30, 9)]
+
+
+def dice_ok(text: object) -> bool:
+    if not isinstance(text, str):
+        return False
+    m = re.fullmatch(r"(\d+)d(\d+)([+-]\d+)?", text)
+    if m:
+        count, sides = int(m.group(1)), int(m.group(2))
+        modifier = int(m.group(3) or 0)
+        return 1 <= count <= MAX_COUNT and 1 <= sides <= MAX_SIDES and abs(modifier) <= MAX_MODIFIER
+    m = re.fullmatch(r"-?\d+", text)
+    return bool(m) and abs(int(text)) <= MAX_MODIFIER
+
+
+def cr_value(cr: str) -> float:
+    if "/" in cr:
+        a, b = cr.split("/")
+        return int(a) / int(b)
+    return float(cr)
+
+
+class Checker:
+    def __init__(self, path: Path, legacy: bool):
+        self.path = path
+        self.legacy = legacy
+        self.problems: list[str] = []
+
+    def bad(self, entry: str, field: str, what: str) -> None:
+        self.problems.append(f"{self.path}: [{entry}] {field}: {what}")
+
+    def int_in(self, entry: str, field: str, value: object, lo: int, hi: int) -> bool:
+        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+            self.bad(entry, field, f"{value!r} is not a whole number in {lo}..={hi}")
+            return False
+        return True
+
+    def types(self, entry: str, field: str, values: object, allowed) -> None:
+        if not isinstance(values, list) or len(set(values)) != len(values):
+            self.bad(entry, field, f"{values!r} is not a list without repeats")
+            return
+        for v in values:
+            if v not in allowed:
+                self.bad(entry, field, f"unknown {v!r}")
+
+    def rider(self, entry: str, field: str, r: object) -> None:
+        if not isinstance(r, dict):
+            self.bad(entry, field, "not a table")
+            return
+        for k in r.keys() - RIDER_KEYS:
+            self.bad(entry, f"{field}.{k}", "unknown key")
+        if not dice_ok(r.get("dice")):
+            self.bad(entry, f"{field}.dice", f"{r.get('dice')!r} is not NdM+K dice")
+        if r.get("type") not in DAMAGE_TYPES:
+            self.bad(entry, f"{field}.type", f"unknown damage type {r.get('type')!r}")
+        if ("save" in r) != ("dc" in r):
+            self.bad(entry, field, "`save` and `dc` go together")
+        if "save" in r and r["save"] not in ABILITIES:
+            self.bad(entry, f"{field}.save", f"unknown ability {r['save']!r}")
+        if "dc" in r:
+            self.int_in(entry, f"{field}.dc", r["dc"], 1, 30)
+
+    def attack(self, entry: str, i: int, a: object) -> str | None:
+        f = f"attacks[{i}]"
+        if not isinstance(a, dict):
+            self.bad(entry, f, "not a table")
+            return None
+        for k in a.keys() - ATTACK_KEYS:
+            self.bad(entry, f"{f}.{k}", "unknown key")
+        for k in ("name", "to_hit", "damage", "type"):
+            if k not in a:
+                self.bad(entry, f"{f}.{k}", "missing")
+        if not isinstance(a.get("name"), str) or not a.get("name"):
+            self.bad(entry, f"{f}.name", "not a name")
+        self.int_in(entry, f"{f}.to_hit", a.get("to_hit"), -10, 30)
+        if not dice_ok(a.get("damage")):
+            self.bad(entry, f"{f}.damage", f"{a.get('damage')!r} is not NdM+K dice")
+        if a.get("type") not in DAMAGE_TYPES:
+            self.bad(entry, f"{f}.type", f"unknown damage type {a.get('type')!r}")
+        if a.get("reach", "melee") not in ("melee", "ranged"):
+            self.bad(entry, f"{f}.reach", f"{a.get('reach')!r} is not melee or ranged")
+        for k in ("two_handed", "spell"):
+            if k in a and not isinstance(a[k], bool):
+                self.bad(entry, f"{f}.{k}", "not true or false")
+        if "rider" in a:
+            self.rider(entry, f"{f}.rider", a["rider"])
+        return a.get("name") if isinstance(a.get("name"), str) else None
+
+    def entry(self, key: str, e: object) -> dict:
+        counts = {"attacks": 0, "breath": 0, "regeneration": 0, "not_modelled": 0}
+        if not isinstance(e, dict):
+            self.bad(key, "-", "not a table")
+            return counts
+        allowed = LEGACY_KEYS | SRD_KEYS
+        for k in e.keys() - allowed:
+            self.bad(key, k, "unknown key")
+        if not self.legacy:
+            for k in sorted(REQUIRED_SRD - e.keys()):
+                self.bad(key, k, "missing")
+        # The numbers the loop reads.
+        self.int_in(key, "hp", e.get("hp"), 1, 100_000)
+        self.int_in(key, "ac", e.get("ac"), 1, 40)
+        self.int_in(key, "initiative", e.get("initiative"), -10, 20)
+        if "medicine" in e:
+            self.int_in(key, "medicine", e["medicine"], -10, 20)
+        if e.get("size") not in SIZES:
+            self.bad(key, "size", f"{e.get('size')!r} is not one of {', '.join(SIZES)}")
+        saves = e.get("saves")
+        if not isinstance(saves, dict) or set(saves) != set(ABILITIES):
+            self.bad(key, "saves", f"needs exactly {', '.join(ABILITIES)}, got {saves!r}")
+        else:
+            for a in ABILITIES:
+                self.int_in(key, f"saves.{a}", saves[a], -10, 30)
+        for k in ("resistant", "immune", "vulnerable"):
+            if k in e:
+                self.types(key, k, e[k], DAMAGE_TYPES)
+        lists = [set(e.get(k, [])) for k in ("resistant", "immune", "vulnerable")]
+        if lists[0] & lists[1] or lists[1] & lists[2] or lists[0] & lists[2]:
+            self.bad(key, "resistant/immune/vulnerable", "a damage type in two lists")
+        # Attacks, multiattack, breath, regeneration.
+        attacks = e.get("attacks", [])
+        names = []
+        if not isinstance(attacks, list):
+            self.bad(key, "attacks", "not a list")
+            attacks = []
+        for i, a in enumerate(attacks):
+            n = self.attack(key, i, a)
+            if n is not None:
+                if n in names:
+                    self.bad(key, f"attacks[{i}].name", f"{n!r} twice")
+                names.append(n)
+        counts["attacks"] = len(attacks)
+        multi = e.get("multiattack", [])
+        if not isinstance(multi, list):
+            self.bad(key, "multiattack", "not a list")
+            multi = []
+        for i, n in enumerate(multi):
+            if n not in names:
+                self.bad(key, f"multiattack[{i}]", f"{n!r} is not one of this creature's attacks")
+        if names and not multi and not self.legacy:
+            self.bad(key, "multiattack", "empty although the creature has attacks")
+        if "breath" in e:
+            b = e["breath"]
+            counts["breath"] = 1
+            if not isinstance(b, dict):
+                self.bad(key, "breath", "not a table")
+            else:
+                for k in b.keys() - BREATH_KEYS:
+                    self.bad(key, f"breath.{k}", "unknown key")
+                if not dice_ok(b.get("dice")):
+                    self.bad(key, "breath.dice", f"{b.get('dice')!r} is not NdM+K dice")
+                if b.get("type") not in DAMAGE_TYPES:
+                    self.bad(key, "breath.type", f"unknown damage type {b.get('type')!r}")
+                if b.get("save") not in ABILITIES:
+                    self.bad(key, "breath.save", f"unknown ability {b.get('save')!r}")
+                self.int_in(key, "breath.dc", b.get("dc"), 1, 30)
+                self.int_in(key, "breath.recharge", b.get("recharge"), 1, 6)
+                self.int_in(key, "breath.targets", b.get("targets"), 1, 20)
+        if "regeneration" in e:
+            r = e["regeneration"]
+            counts["regeneration"] = 1
+            if not isinstance(r, dict) or r.keys() - {"hp", "stopped_by", "revives"}:
+                self.bad(key, "regeneration", f"{r!r} is not {{ hp, stopped_by, revives }}")
+            else:
+                self.int_in(key, "regeneration.hp", r.get("hp"), 1, 1000)
+                self.types(key, "regeneration.stopped_by", r.get("stopped_by", []), DAMAGE_TYPES)
+                if not isinstance(r.get("revives", True), bool):
+                    self.bad(key, "regeneration.revives", "not true or false")
+                if not self.legacy and "revives" not in r:
+                    self.bad(key, "regeneration.revives", "missing")
+        fights = bool(names) or "breath" in e
+        if not fights and key not in CANNOT_FIGHT and key != "training_dummy":
+            self.bad(key, "attacks", "no attack and no breath, and not listed in CANNOT_FIGHT")
+        if fights and key in CANNOT_FIGHT:
+            self.bad(key, "attacks", "listed in CANNOT_FIGHT but it can fight")
+        # The SRD generator's keys.
+        if "slug" in e:
+            if e["slug"] != key or not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", str(e["slug"])):
+                self.bad(key, "slug", f"{e['slug']!r} is not the table key in kebab case")
+        if "srd" in e and e["srd"] not in ("5.1", "5.2"):
+            self.bad(key, "srd", f"{e['srd']!r} is not 5.1 or 5.2")
+        if "type" in e and e["type"] not in CREATURE_TYPES:
+            self.bad(key, "type", f"unknown creature type {e['type']!r}")
+        if "cr" in e:
+            cr = e["cr"]
+            if cr not in XP_BY_CR:
+                self.bad(key, "cr", f"{cr!r} is not a challenge rating")
+            else:
+                xp = e.get("xp")
+                if cr == "0" and xp not in (0, 10) or cr != "0" and xp != XP_BY_CR[cr]:
+                    self.bad(key, "xp", f"{xp!r} does not match CR {cr}")
+                pb = next(p for top, p in PB_BY_CR if cr_value(cr) <= top)
+                if e.get("proficiency_bonus") != pb:
+                    self.bad(key, "proficiency_bonus", f"{e.get('proficiency_bonus')!r}, CR {cr} gives {pb}")
+        if "speed" in e:
+            sp = e["speed"]
+            if not isinstance(sp, dict) or set(sp) - {"hover"} != set(SPEEDS):
+                self.bad(key, "speed", f"needs exactly {', '.join(SPEEDS)} (and optionally hover)")
+            else:
+                for k in SPEEDS:
+                    self.int_in(key, f"speed.{k}", sp[k], 0, 1000)
+                if "hover" in sp and sp["hover"] is not True:
+                    self.bad(key, "speed.hover", "only written as true")
+        if "condition_immune" in e:
+            self.types(key, "condition_immune", e["condition_immune"], {c.lower() for c in CONDITIONS})
+        if "not_modelled" in e:
+            nm = e["not_modelled"]
+            if not isinstance(nm, list) or not all(isinstance(s, str) and s.strip() for s in nm) or len(set(nm)) != len(nm):
+                self.bad(key, "not_modelled", "not a list of distinct non-empty strings")
+            elif nm:
+                counts["not_modelled"] = 1
+        return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("path", nargs="?", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--legacy", action="store_true", help="the SRD generator's keys are optional")
+    args = ap.parse_args(argv)
+    try:
+        data = tomllib.loads(args.path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        print(f"{args.path}: {err}", file=sys.stderr)
+        return 1
+    c = Checker(args.path, args.legacy)
+    totals = {"attacks": 0, "breath": 0, "regeneration": 0, "not_modelled": 0}
+    for key, e in data.items():
+        for k, v in c.entry(key, e).items():
+            totals[k] += v
+    if c.problems:
+        print("\n".join(c.problems))
+        return 1
+    print(
+        f"{args.path}: {len(data)} entries, {totals['attacks']} attacks, {totals['breath']} breath weapons, "
+        f"{totals['regeneration']} regenerations, {totals['not_modelled']} entries with not_modelled items; "
+        f"{sum(1 for k in data if k in CANNOT_FIGHT)} cannot fight ({', '.join(sorted(k for k in data if k in CANNOT_FIGHT))})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

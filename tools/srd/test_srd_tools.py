@@ -1,0 +1,288 @@
+"""Tests of the SRD bestiary tools (standard library only):
+
+    python3 -m unittest discover -s tools/srd -p 'test_*.py'
+
+They need no wheel: the generator's pieces are tested on small hand-made
+package records, and the checker on a valid entry with one fault at a time.
+A run against the real file is `check_bestiary.py` itself.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import check_bestiary as cb  # noqa: E402
+import generate_bestiary as gb  # noqa: E402
+
+
+def attack(name: str, to_hit: int, damage: str) -> gb.Attack:
+    return gb.Attack(name=name, to_hit=to_hit, damage=gb.parse_dice(damage), kind="slashing", reach="melee")
+
+
+def monster(**over) -> dict:
+    m = {
+        "slug": "test", "name": "Test",
+        "ability_scores": {"str": 18, "dex": 14, "con": 12, "int": 10, "wis": 10, "cha": 8},
+        "proficiency_bonus": 2, "spellcasting_ability": "cha",
+        "special_abilities": [], "actions": [],
+    }
+    m.update(over)
+    return m
+
+
+def part(number, denomination, types, bonus="") -> dict:
+    return {"number": number, "denomination": denomination, "bonus": bonus, "types": types,
+            "custom": {"enabled": False, "formula": ""}}
+
+
+def attack_activity(parts, ability="", value="", classification="", include_base=True) -> dict:
+    return {
+        "kind": "attack", "id": "x", "name": "",
+        "attack": {"ability": ability, "bonus": "", "flat": False,
+                   "type": {"value": value, "classification": classification}},
+        "damage": {"include_base": include_base, "parts": parts},
+    }
+
+
+class Multiattack(unittest.TestCase):
+    """The Multiattack sentence becomes a list of attack names."""
+
+    def resolve(self, text: str, attacks: list[gb.Attack]) -> tuple[list[str], list[str]]:
+        by_name = {a.name: a for a in attacks}
+        plans, replacements = gb.plan_multiattack({}, text, "test")
+        chosen, notes = gb.resolve_plan(plans[0], by_name)
+        return chosen, notes
+
+    def test_n_attacks_of_one_kind(self):
+        chosen, _ = self.resolve("The monster makes two «Rend» attacks.", [attack("rend", 5, "1d8+3")])
+        self.assertEqual(chosen, ["rend", "rend"])
+
+    def test_one_of_this_and_two_of_that(self):
+        chosen, _ = self.resolve(
+            "The monster makes one «Bite» attack and two «Claw» attacks.",
+            [attack("bite", 5, "1d10+3"), attack("claw", 5, "1d6+3")],
+        )
+        self.assertEqual(chosen, ["bite", "claw", "claw"])
+
+    def test_any_combination_picks_the_best_each_time(self):
+        chosen, _ = self.resolve(
+            "The monster makes three attacks, using «Shortsword» or «Light Crossbow» in any combination.",
+            [attack("shortsword", 5, "1d6+3"), attack("light crossbow", 5, "1d8+3")],
+        )
+        self.assertEqual(chosen, ["light crossbow"] * 3)
+
+    def test_a_tie_keeps_the_first_listed(self):
+        chosen, _ = self.resolve(
+            "The monster makes two attacks, using «Scimitar» or «Shortbow» in any combination.",
+            [attack("scimitar", 4, "1d6+2"), attack("shortbow", 4, "1d6+2")],
+        )
+        self.assertEqual(chosen, ["scimitar", "scimitar"])
+
+    def test_a_special_action_is_dropped_and_noted(self):
+        chosen, notes = self.resolve(
+            "The monster makes one «Bite» attack and uses «Constrict».", [attack("bite", 5, "1d10+3")]
+        )
+        self.assertEqual(chosen, ["bite"])
+        self.assertEqual(notes, ["uses Constrict"])
+
+    def test_or_it_makes_takes_the_better_alternative(self):
+        m = monster(actions=[{"name": "Multiattack", "activities": [], "description":
+                              "The monster makes one [[/item Claws]] attack and one [[/item Tail]] attack, "
+                              "or it makes two [[/item Hurl Flame]] attacks."}])
+        attacks = {"claws": attack("claws", 6, "1d6"), "tail": attack("tail", 6, "1d6"),
+                   "hurl flame": attack("hurl flame", 6, "5d6")}
+        notes: list[str] = []
+        pkg = gb.Package({}, {}, {})
+        self.assertEqual(gb.multiattack_of(m, m["actions"][0], attacks, pkg, notes), ["hurl flame", "hurl flame"])
+        self.assertEqual(notes, ["Multiattack: alternative not used: one Claws, one Tail"])
+
+    def test_a_better_replacement_attack_is_taken(self):
+        m = monster(actions=[{"name": "Multiattack", "activities": [], "description":
+                              "The monster makes two [[/item Beak]] attacks. It can replace one attack with a [[/item Talons]] attack."}])
+        attacks = {"beak": attack("beak", 6, "1d6"), "talons": attack("talons", 6, "4d6")}
+        notes: list[str] = []
+        chosen = gb.multiattack_of(m, m["actions"][0], attacks, gb.Package({}, {}, {}), notes)
+        self.assertEqual(chosen, ["beak", "talons"])
+
+    def test_an_unreadable_text_fails_loudly(self):
+        with self.assertRaises(gb.Unsupported):
+            gb.parse_alternative("flails about wildly", "test")
+
+
+class Numbers(unittest.TestCase):
+    """To-hit, damage and DCs are rebuilt the way the source system does."""
+
+    def test_weapon_attack_adds_ability_and_proficiency(self):
+        m = monster()
+        x = attack_activity([part(1, 10, ["slashing"]), part(2, 4, ["fire"])])
+        a = gb.build_attack(m, {"name": "Rend"}, x, {}, [])
+        self.assertEqual((a.to_hit, a.damage.text(), a.kind), (6, "1d10+4", "slashing"))
+        self.assertEqual((a.rider[0].text(), a.rider[1]), ("2d4", "fire"))
+
+    def test_finesse_style_attacks_use_the_better_of_str_and_dex(self):
+        m = monster(ability_scores={"str": 8, "dex": 16, "con": 10, "int": 10, "wis": 10, "cha": 10})
+        a = gb.build_attack(m, {"name": "Scimitar"}, attack_activity([part(1, 6, ["slashing"])], value="melee"), {}, [])
+        self.assertEqual((a.to_hit, a.damage.text()), (5, "1d6+3"))
+
+    def test_ranged_attacks_use_dex(self):
+        m = monster()
+        a = gb.build_attack(m, {"name": "Longbow"}, attack_activity([part(1, 8, ["piercing"])], value="ranged"),
+                            {"longbow": {"properties": ["two_handed"]}}, [])
+        self.assertEqual((a.to_hit, a.damage.text(), a.reach, a.two_handed), (4, "1d8+2", "ranged", True))
+
+    def test_extra_parts_without_base_get_no_modifier(self):
+        m = monster()
+        x = attack_activity([part(2, 10, ["radiant"])], ability="wis", value="ranged", include_base=False)
+        a = gb.build_attack(m, {"name": "Radiant Flame"}, x, {}, [])
+        self.assertEqual((a.to_hit, a.damage.text()), (2, "2d10"))
+
+    def test_an_attack_without_damage_is_not_an_attack(self):
+        m = monster()
+        self.assertIsNone(gb.build_attack(m, {"name": "Tentacle"}, attack_activity([part(None, 0, [])]), {}, []))
+
+    def test_save_dc_from_an_ability_or_a_flat_formula(self):
+        m = monster()
+        x = {"save": {"ability": ["dex"], "dc": {"calculation": "con", "formula": "11"}}}
+        self.assertEqual(gb.save_dc(x, m), 8 + 2 + 1)
+        x = {"save": {"ability": ["con"], "dc": {"calculation": "", "formula": "8 + @mod + @prof"}}}
+        self.assertEqual(gb.save_dc(x, m), 8 + 1 + 2)
+        x = {"save": {"ability": ["wis"], "dc": {"calculation": "", "formula": "15"}}}
+        self.assertEqual(gb.save_dc(x, m), 15)
+
+
+class Regeneration(unittest.TestCase):
+    """Regeneration keeps the monster's own words: what stops it, and
+    whether it works at 0 HP."""
+
+    def trait(self, text: str, hp: str = "10") -> dict:
+        return {"description": text, "activities": [{"kind": "heal", "healing": {
+            "number": None, "denomination": 0, "bonus": hp, "custom": {"enabled": False, "formula": ""}}}]}
+
+    def test_at_least_1_hp_means_it_dies_at_0(self):
+        t = self.trait("The monster regains 10 Hit Points at the start of each of its turns if it has at least 1 Hit Point.")
+        self.assertEqual(gb.regeneration_of(monster(slug="oni"), t), (10, (), False))
+
+    def test_the_trolls_wording_revives_unless_stopped(self):
+        t = self.trait("The hag regains 20 Hit Points at the start of each of its turns. If the hag takes Fire or "
+                       "Radiant damage, this trait doesn't function on its next turn. The hag dies only if it starts "
+                       "its turn with 0 Hit Points and doesn't regenerate.", "20")
+        self.assertEqual(gb.regeneration_of(monster(slug="hag"), t), (20, ("fire", "radiant"), True))
+
+    def test_the_troll_is_corrected(self):
+        t = self.trait("The monster regains 10 Hit Points at the start of each of its turns if it has at least 1 Hit Point.")
+        self.assertEqual(gb.regeneration_of(monster(slug="troll"), t), (15, ("acid", "fire"), True))
+
+
+class Areas(unittest.TestCase):
+    """Area sizes become a number of creatures caught (README, "Areas")."""
+
+    def targets(self, shape: str, size: str, count: str = "") -> int:
+        return gb.targets_of({"target": {"template": {"type": shape, "size": size}, "affects": {"count": count}}})
+
+    def test_mapping(self):
+        self.assertEqual(self.targets("cone", "15"), 2)
+        self.assertEqual(self.targets("cone", "30"), 3)
+        self.assertEqual(self.targets("cone", "60"), 6)
+        self.assertEqual(self.targets("line", "30"), 1)
+        self.assertEqual(self.targets("line", "90"), 3)
+        self.assertEqual(self.targets("sphere", "20"), 4)
+        self.assertEqual(self.targets("cube", "10"), 2)
+        self.assertEqual(self.targets("", "", "1"), 1)
+        self.assertEqual(self.targets("radius", "500"), 20)
+
+    def test_recharge(self):
+        self.assertEqual([gb.recharge_of(r) for r in ("5-6", "6", "4-6")], [5, 6, 4])
+
+
+class Output(unittest.TestCase):
+    def test_cr_and_dice_text(self):
+        self.assertEqual([gb.cr_text(c) for c in (0.125, 0.25, 0.5, 0, 17.0)], ["1/8", "1/4", "1/2", "0", "17"])
+        self.assertEqual([gb.parse_dice(d).text() for d in ("1d4-1", "2d6+3", "7", "10d6")],
+                         ["1d4-1", "2d6+3", "7", "10d6"])
+
+    def test_toml_strings_are_escaped(self):
+        self.assertEqual(gb.q('a "b" \\ c'), '"a \\"b\\" \\\\ c"')
+
+
+VALID = {
+    "slug": "test-beast", "srd": "5.2", "type": "beast", "size": "medium", "cr": "1/4", "xp": 50,
+    "proficiency_bonus": 2, "hp": 11, "ac": 13, "initiative": 2,
+    "speed": {"walk": 40, "fly": 0, "swim": 0, "climb": 0, "burrow": 0},
+    "saves": {"str": 1, "dex": 2, "con": 1, "int": -4, "wis": 1, "cha": -2}, "medicine": 1,
+    "attacks": [{"name": "bite", "to_hit": 4, "damage": "2d4+2", "type": "piercing", "reach": "melee",
+                 "rider": {"dice": "1d6", "type": "fire"}}],
+    "multiattack": ["bite"],
+    "breath": {"dice": "4d6", "type": "fire", "save": "dex", "dc": 12, "recharge": 5, "targets": 2},
+    "regeneration": {"hp": 5, "stopped_by": ["acid"], "revives": True},
+    "not_modelled": ["Pack Tactics"],
+}
+
+
+class Checker(unittest.TestCase):
+    """Each rule of check_bestiary.py rejects a file that breaks it."""
+
+    def problems(self, entry: dict, legacy: bool = False) -> list[str]:
+        c = cb.Checker(Path("t.toml"), legacy)
+        c.entry(entry.get("slug", "test-beast"), entry)
+        return c.problems
+
+    def broken(self, change) -> list[str]:
+        e = copy.deepcopy(VALID)
+        change(e)
+        return self.problems(e)
+
+    def test_the_valid_entry_passes(self):
+        self.assertEqual(self.problems(VALID), [])
+
+    def test_each_fault_is_found(self):
+        faults = {
+            "hp": lambda e: e.update(hp=0),
+            "ac": lambda e: e.update(ac=0),
+            "saves": lambda e: e["saves"].pop("cha"),
+            "attacks[0].damage": lambda e: e["attacks"][0].update(damage="2d4+"),
+            "attacks[0].rider.dice": lambda e: e["attacks"][0]["rider"].update(dice="d"),
+            "breath.dice": lambda e: e["breath"].update(dice="101d6"),
+            "attacks[0].type": lambda e: e["attacks"][0].update(type="sonic"),
+            "breath.type": lambda e: e["breath"].update(type="holy"),
+            "multiattack[0]": lambda e: e.update(multiattack=["claw"]),
+            "regeneration.stopped_by": lambda e: e["regeneration"].update(stopped_by=["silver"]),
+            "xp": lambda e: e.update(xp=100),
+            "proficiency_bonus": lambda e: e.update(proficiency_bonus=3),
+            "speed": lambda e: e["speed"].pop("burrow"),
+            "slug": lambda e: e.update(slug="Test Beast"),
+            "bogus": lambda e: e.update(bogus=1),
+            "not_modelled": lambda e: e.update(not_modelled=["a", "a"]),
+            "condition_immune": lambda e: e.update(condition_immune=["sleepy"]),
+            "resistant/immune/vulnerable": lambda e: e.update(resistant=["fire"], immune=["fire"]),
+        }
+        for field, change in faults.items():
+            with self.subTest(field=field):
+                found = self.broken(change)
+                self.assertTrue(any(f"] {field}" in p for p in found), found)
+
+    def test_a_creature_that_cannot_fight_must_be_listed(self):
+        found = self.broken(lambda e: (e.update(attacks=[], multiattack=[]), e.pop("breath")))
+        self.assertTrue(any("no attack and no breath" in p for p in found), found)
+
+    def test_the_new_keys_are_optional_only_in_legacy_mode(self):
+        e = {k: v for k, v in VALID.items() if k not in cb.SRD_KEYS}
+        self.assertTrue(self.problems(e))
+        self.assertEqual(self.problems(e, legacy=True), [])
+
+    def test_the_shipped_hand_written_bestiary_passes_in_legacy_mode(self):
+        path = Path(__file__).resolve().parents[2] / "data" / "bestiary.toml"
+        self.assertEqual(cb.main([str(path), "--legacy"]), 0)
+
+    def test_an_unreadable_file_fails(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
+            f.write("[a\n")
+        self.assertEqual(cb.main([f.name]), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
