@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Builds the fuzzers' seed corpora and the scenario dictionary from the
+# repository, so that neither is committed as hundreds of files and both
+# follow the code:
+#
+#   fuzz/corpus/scenario/       every shipped scenario and every fixture
+#   fuzz/corpus/scenario_file/  the same files (the on-disk target)
+#   fuzz/corpus/dice/           every dice string written in those files and
+#                               in data/, plus edge cases of the grammar
+#   fuzz/scenario.dict          libFuzzer dictionary: every key and value
+#                               name the scenario structs deserialize, the
+#                               names the files use, and TOML syntax
+#
+# Seeds are named seed-<origin>-<file>, so rerunning refreshes them and
+# leaves what libFuzzer added to the corpus (hash-named files) alone;
+# `--clean` empties the corpora first.
+#
+# Usage: fuzz/seed-corpus.sh [--clean]
+set -euo pipefail
+fuzz="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$fuzz")"
+cd "$root"
+
+if [[ "${1:-}" == "--clean" ]]; then
+  rm -rf "$fuzz/corpus"
+elif [[ $# -gt 0 ]]; then
+  echo "usage: $0 [--clean]" >&2
+  exit 2
+fi
+
+scenario_files=(scenarios/*.toml tests/scenarios/good/*.toml tests/scenarios/bad/*.toml)
+
+for target in scenario scenario_file; do
+  dir="$fuzz/corpus/$target"
+  mkdir -p "$dir"
+  rm -f "$dir"/seed-*
+  for f in "${scenario_files[@]}"; do
+    origin="$(basename "$(dirname "$f")")"
+    cp "$f" "$dir/seed-$origin-$(basename "$f")"
+  done
+done
+
+# Dice strings: every quoted string (TOML basic or literal) that is a whole
+# dice expression or number, in the scenario files and the data files.
+dice="$fuzz/corpus/dice"
+mkdir -p "$dice"
+rm -f "$dice"/seed-*
+{
+  cat "${scenario_files[@]}" data/*.toml \
+    | grep -aoE "[\"'][^\"']{1,40}[\"']" \
+    | sed -E "s/^[\"'](.*)[\"']$/\\1/" \
+    | grep -aE '^ *[+-]?[0-9]* *[dD]? *[0-9]* *([+-] *[0-9]+)? *$' \
+    | grep -aE '[0-9]'
+  # Edge cases of the grammar (src/dice/expr.rs): the limits, signs, case,
+  # spaces, the one-faced die, and the errors next to each.
+  printf '%s\n' d20 D20 1d1 5d1+2 -0 +7 -10000 10000 10001 100d1000 101d6 \
+    1d1000+10000 100d1000-10000 '1d1001' '0d6' 'd0' '2d' '1d6+' '1dd6' \
+    ' 1D10 - 1 ' '1d6+2+3' '1.5d6' '999999999d6' '1d999999999' '-1d6' \
+    '1d6-0' 'x' ''
+} | sort -u | {
+  n=0
+  while IFS= read -r line; do
+    printf '%s' "$line" > "$dice/seed-$n"
+    n=$((n + 1))
+  done
+}
+
+# The dictionary. Keys: the fields of every `#[derive(Deserialize)]` struct
+# and enum variant in src/ (a `#[serde(rename = "...")]` wins), and a
+# `tag = "..."` key; values: every enum variant in snake_case (the
+# `rename_all` the scenario enums use) and every short name-like string
+# the scenario and data files write.
+escape() { sed -e 's/\\/\\\\/g' -e 's/"/\\"/g'; }
+{
+  find src -name '*.rs' -print0 | sort -z | xargs -0 awk '
+    function snake(s,   out, i, c) {
+      out = ""
+      for (i = 1; i <= length(s); i++) {
+        c = substr(s, i, 1)
+        if (c ~ /[A-Z]/) { if (i > 1) out = out "_"; out = out tolower(c) }
+        else out = out c
+      }
+      return out
+    }
+    /#\[derive\(.*Deserialize/ { pending = 1 }
+    pending && /^(pub(\([a-z]+\))? )?(struct|enum) / {
+      pending = 0; if ($0 !~ /;[[:space:]]*$/) inside = 1; next
+    }
+    inside && /^}/ { inside = 0; rename = ""; next }
+    /serde\(.*tag = "/ { t = $0; sub(/.*tag = "/, "", t); sub(/".*/, "", t); print "key " t }
+    inside && /serde\(.*rename = "/ {
+      rename = $0; sub(/.*rename = "/, "", rename); sub(/".*/, "", rename); next
+    }
+    inside && /^    (pub )?[a-z_][a-z0-9_]*: / {
+      k = $0; sub(/^ *(pub )?/, "", k); sub(/:.*/, "", k)
+      print "key " (rename != "" ? rename : k); rename = ""; next
+    }
+    inside && /^        (pub )?[a-z_][a-z0-9_]*: / {
+      k = $0; sub(/^ *(pub )?/, "", k); sub(/:.*/, "", k)
+      print "key " (rename != "" ? rename : k); rename = ""; next
+    }
+    inside && /^    [A-Z][A-Za-z0-9]*[ ,({]?/ {
+      v = $0; sub(/^ */, "", v); sub(/[^A-Za-z0-9].*/, "", v)
+      print "value " (rename != "" ? rename : snake(v)); rename = ""; next
+    }
+  '
+  cat "${scenario_files[@]}" data/*.toml \
+    | grep -aoE '"[a-z][a-z0-9_-]{0,31}"' | tr -d '"' | sed 's/^/value /'
+} | sort -u | {
+  echo "# libFuzzer dictionary for the scenario targets, made by fuzz/seed-corpus.sh."
+  while read -r kind token; do
+    case "$kind" in
+      key) printf '"%s"\n' "$(printf '%s' "$token" | escape)" ;;
+      value) printf '"%s"\n' "$(printf '"%s"' "$token" | escape)" ;;
+    esac
+  done
+  # TOML syntax, escapes (a message must show them escaped) and the
+  # header every scenario starts with.
+  for token in 'version = 1' '[options]' '[[variant]]' ' = ' '"""' "'''" \
+    '{ ' ' }' '[' ']' ', ' '.' '#' 'true' 'false' 'inf' '-inf' 'nan' \
+    '1e400' '18446744073709551615' '-9223372036854775808' '0x7f' '0o17' \
+    '0b101' '1_000' '1979-05-27T07:32:00Z' '\n' '"\n"' '\t' '\r' '\u001b' \
+    '\U0010FFFF' '\u0000' '\\'; do
+    printf '"%s"\n' "$(printf '%s' "$token" | escape)"
+  done
+} > "$fuzz/scenario.dict"
+
+for target in scenario scenario_file dice; do
+  printf '%-14s %4d seeds\n' "$target" "$(find "$fuzz/corpus/$target" -name 'seed-*' | wc -l)"
+done
+printf '%-14s %4d entries\n' scenario.dict "$(grep -c '^"' "$fuzz/scenario.dict")"
