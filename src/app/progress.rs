@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::engine::Progress;
+use crate::engine::{Progress, Stop};
 
 /// How long a run may take before the bar appears.
 const SHOW_AFTER: Duration = Duration::from_millis(800);
@@ -63,7 +63,7 @@ impl Progress for ProgressBarSink<'_> {
         }
     }
 
-    fn cancelled(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
+    fn stop(&self) -> Stop<'_> {
+        Stop::on(self.cancel)
     }
 }

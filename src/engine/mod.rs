@@ -9,11 +9,21 @@
 //!
 //! Chunks run in batches of a few per thread; each batch is merged before
 //! the next starts, so memory stays O(threads), not O(trials), and the
-//! runner can report progress and honour cancellation between batches.
+//! runner can report progress between batches.
+//!
+//! Cancellation ([`Stop`]) is polled by the simulations themselves, once
+//! per trial or, inside a trial whose length the scenario controls, once
+//! per unit of bounded cost (an encounter), so a run stops within a
+//! fraction of a second however large its chunks are. A chunk that stops
+//! early is thrown away with its whole run ([`EngineError::Interrupted`]):
+//! polling never changes what a completed run computes.
 
 pub mod accum;
 pub mod rng;
 pub mod stats;
+mod stop;
+
+pub use stop::Stop;
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
@@ -35,9 +45,9 @@ pub trait Merge: Send {
 pub trait Progress: Sync {
     /// `trials` more trials are done.
     fn advance(&self, trials: u64);
-    /// Whether the run should stop as soon as possible.
-    fn cancelled(&self) -> bool {
-        false
+    /// The run's cancellation flag (never requested by default).
+    fn stop(&self) -> Stop<'_> {
+        Stop::never()
     }
 }
 
@@ -51,7 +61,7 @@ impl Progress for NoProgress {
 /// Why a run produced no result.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
-    /// The progress sink asked to stop (e.g. Ctrl-C).
+    /// The progress sink's [`Stop`] was requested (e.g. Ctrl-C).
     #[error("interrupted")]
     Interrupted,
     /// The worker threads could not be started.
@@ -97,9 +107,11 @@ impl Engine {
     }
 
     /// Runs `shape.trials` trials. `new_acc` makes an empty accumulator;
-    /// `simulate(rng, first_trial, count, acc)` runs trials
+    /// `simulate(rng, first_trial, count, acc, stop)` runs trials
     /// `first_trial..first_trial + count` of one chunk from that chunk's
-    /// stream into `acc`.
+    /// stream into `acc`, and may return early once `stop` is requested
+    /// (the run then fails with [`EngineError::Interrupted`] and the chunk
+    /// is never merged).
     ///
     /// ```
     /// use rand::Rng;
@@ -114,7 +126,7 @@ impl Engine {
     /// let engine = Engine::new(2).unwrap();
     /// let shape = RunShape { trials: 100_000, seed: 1 };
     /// let heads = engine
-    ///     .run(shape, &NoProgress, Heads::default, |rng, _, n, acc: &mut Heads| {
+    ///     .run(shape, &NoProgress, Heads::default, |rng, _, n, acc: &mut Heads, _stop| {
     ///         acc.0 += (0..n).filter(|_| rng.next_u64() >> 63 == 1).count() as u64;
     ///     })
     ///     .unwrap();
@@ -130,14 +142,15 @@ impl Engine {
     where
         A: Merge,
         N: Fn() -> A + Sync,
-        S: Fn(&mut Xoshiro256PlusPlus, u64, u64, &mut A) + Sync,
+        S: Fn(&mut Xoshiro256PlusPlus, u64, u64, &mut A, Stop<'_>) + Sync,
     {
+        let stop = progress.stop();
         let chunks = shape.trials.div_ceil(CHUNK_TRIALS);
         let batch = (self.threads() * CHUNKS_PER_THREAD_PER_BATCH) as u64;
         let mut total = new_acc();
         let mut next = 0u64;
         while next < chunks {
-            if progress.cancelled() {
+            if stop.requested() {
                 return Err(EngineError::Interrupted);
             }
             let end = (next + batch).min(chunks);
@@ -149,11 +162,16 @@ impl Engine {
                         let count = CHUNK_TRIALS.min(shape.trials - first);
                         let mut rng = rng::chunk_rng(shape.seed, chunk);
                         let mut acc = new_acc();
-                        simulate(&mut rng, first, count, &mut acc);
+                        simulate(&mut rng, first, count, &mut acc, stop);
                         (acc, count)
                     })
                     .collect()
             });
+            // A chunk may have stopped short: the flag stays set, so this
+            // check sees every such chunk before it could be merged.
+            if stop.requested() {
+                return Err(EngineError::Interrupted);
+            }
             for (acc, count) in results {
                 total.merge(acc);
                 progress.advance(count);
@@ -169,6 +187,7 @@ mod tests {
     use super::*;
     use accum::Moments;
     use rand::Rng;
+    use std::sync::atomic::{AtomicBool, Ordering};
 
     #[derive(Default)]
     struct Sums {
@@ -190,7 +209,7 @@ mod tests {
                 RunShape { trials, seed: 9 },
                 &NoProgress,
                 Sums::default,
-                |rng, _, n, acc| {
+                |rng, _, n, acc, _| {
                     for _ in 0..n {
                         acc.moments
                             .push((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64);
@@ -219,24 +238,55 @@ mod tests {
         }
     }
 
+    /// A progress sink whose stop flag is `flag`.
+    struct Cancel<'a>(&'a AtomicBool);
+    impl Progress for Cancel<'_> {
+        fn advance(&self, _: u64) {}
+        fn stop(&self) -> Stop<'_> {
+            Stop::on(self.0)
+        }
+    }
+
     #[test]
     fn cancellation_stops_before_the_next_batch() {
-        struct Cancel;
-        impl Progress for Cancel {
-            fn advance(&self, _: u64) {}
-            fn cancelled(&self) -> bool {
-                true
-            }
-        }
+        let flag = AtomicBool::new(true);
         let engine = Engine::new(1).unwrap();
         let result = engine.run(
             RunShape {
                 trials: 10,
                 seed: 1,
             },
-            &Cancel,
+            &Cancel(&flag),
             Sums::default,
-            |_, _, _, _| {},
+            |_, _, _, _, _| panic!("no chunk runs once the stop is requested"),
+        );
+        assert!(matches!(result, Err(EngineError::Interrupted)));
+    }
+
+    #[test]
+    fn a_stop_requested_inside_the_last_batch_discards_it() {
+        // One batch holds every chunk; the first chunk requests the stop
+        // half way, the way a signal would. Nothing may be returned.
+        let flag = AtomicBool::new(false);
+        let engine = Engine::new(2).unwrap();
+        let result = engine.run(
+            RunShape {
+                trials: 3 * CHUNK_TRIALS,
+                seed: 1,
+            },
+            &Cancel(&flag),
+            Sums::default,
+            |_, first, n, acc, stop| {
+                for t in 0..n {
+                    if first == 0 && t == n / 2 {
+                        flag.store(true, Ordering::Relaxed);
+                    }
+                    if stop.requested() {
+                        return;
+                    }
+                    acc.trials += 1;
+                }
+            },
         );
         assert!(matches!(result, Err(EngineError::Interrupted)));
     }

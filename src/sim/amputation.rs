@@ -10,7 +10,7 @@
 
 use crate::engine::accum::{Histogram, Moments};
 use crate::engine::stats::{Estimate, wilson, z_for_level};
-use crate::engine::{Engine, EngineError, Merge, Progress, RunShape};
+use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
 use crate::results::{ChartSpec, DistributionRow, Figure, LinePoints, ScenarioResult};
 use crate::rules::amputation::{AmputationRules, AttackSlot, Outcome, TrialOutcome};
 use crate::rules::limbs::Purpose;
@@ -215,8 +215,12 @@ pub fn simulate_chunk<R: rand::Rng + ?Sized>(
     rng: &mut R,
     count: u64,
     acc: &mut [VariantCounts],
+    stop: Stop<'_>,
 ) {
     for _ in 0..count {
+        if stop.requested() {
+            return;
+        }
         let seed = rng.next_u64();
         let mut base = [false; PROPORTIONS.len()];
         for (v, (rules, slots)) in variants.iter().enumerate() {
@@ -253,7 +257,7 @@ pub fn simulate(
                 .map(|(r, s)| VariantCounts::new(r, s.len()))
                 .collect::<Vec<_>>()
         },
-        |rng, _, n, acc| simulate_chunk(&compiled, rng, n, acc),
+        |rng, _, n, acc, stop| simulate_chunk(&compiled, rng, n, acc, stop),
     )?;
     Ok(monte_carlo_result(header, variants, &counts))
 }

@@ -12,7 +12,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::combat::encounter::{Arena, Encounter, TrialOutcome};
 use crate::engine::accum::{Histogram, IntMoments};
 use crate::engine::stats::{wilson, z_for_level};
-use crate::engine::{Engine, EngineError, Merge, Progress, RunShape};
+use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
 use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, ScenarioResult, thousands};
 use crate::scenario::{ScenarioHeader, Variant};
 
@@ -163,13 +163,17 @@ impl Merge for CombatAcc {
 }
 
 /// Runs one chunk of trials for every variant (`entries`: the injury
-/// table's size when injuries are on, else 0).
+/// table's size when injuries are on, else 0). Returns early (with `acc`
+/// incomplete) once `stop` is requested; it is polled before each
+/// variant's trial, whose length the round cap and the chain of
+/// encounters bound.
 pub fn simulate_chunk<R: Rng + ?Sized>(
     variants: &[Variant<Encounter>],
     entries: usize,
     rng: &mut R,
     count: u64,
     acc: &mut CombatAcc,
+    stop: Stop<'_>,
 ) {
     let mut arena = Arena::default();
     let mut base = Vec::new();
@@ -177,6 +181,9 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
     for _ in 0..count {
         let seed = rng.next_u64();
         for (v, variant) in variants.iter().enumerate() {
+            if stop.requested() {
+                return;
+            }
             let mut trial_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
             let outcome = variant.rules.run(&mut trial_rng, &mut arena);
             values(&outcome, variant.rules.party.len(), entries, &mut vals);
@@ -221,7 +228,7 @@ pub fn simulate(
         },
         progress,
         || CombatAcc::new(variants.len(), widest),
-        |rng, _, n, acc| simulate_chunk(variants, ids.len(), rng, n, acc),
+        |rng, _, n, acc, stop| simulate_chunk(variants, ids.len(), rng, n, acc, stop),
     )?;
     let z = z_for_level(header.confidence);
     let mut figures = Vec::new();

@@ -18,7 +18,7 @@
 use crate::dice::{D20Block, RollMode};
 use crate::engine::accum::{Histogram, Moments};
 use crate::engine::stats::{Estimate, wilson, z_for_level};
-use crate::engine::{Engine, EngineError, Merge, Progress, RunShape};
+use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
 use crate::exact::death_saves::ExactDistribution;
 use crate::results::{ChartSpec, DistributionRow, Figure, ScenarioResult};
 use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES, Resolution, SaveStep, Tally};
@@ -286,14 +286,19 @@ const LANES: usize = 8;
 /// Simulates `count` trials from `rng` for all compiled variants.
 ///
 /// Trials are drawn in order, `LANES` at a time; every variant reads the
-/// same blocks, so trial `t` of each variant uses the same d20s.
+/// same blocks, so trial `t` of each variant uses the same d20s. Returns
+/// early (with `acc` incomplete) once `stop` is requested.
 pub fn simulate_chunk<R: rand::Rng + ?Sized>(
     variants: &[CompiledRules],
     rng: &mut R,
     count: u64,
     acc: &mut JointCounts,
+    stop: Stop<'_>,
 ) {
     for _ in 0..count / LANES as u64 {
+        if stop.requested() {
+            return;
+        }
         let blocks: [D20Block; LANES] = std::array::from_fn(|_| D20Block::draw(rng));
         record_lanes(variants, blocks, acc);
     }
@@ -343,7 +348,7 @@ pub fn simulate(
         shape,
         progress,
         || JointCounts::new(compiled.len()),
-        |rng, _, n, acc| simulate_chunk(&compiled, rng, n, acc),
+        |rng, _, n, acc, stop| simulate_chunk(&compiled, rng, n, acc, stop),
     )?;
     Ok(monte_carlo_result(header, variants, &joint))
 }

@@ -14,7 +14,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::dice::uniform_below;
 use crate::engine::accum::{Histogram, Moments};
 use crate::engine::stats::{Estimate, wilson, z_for_level};
-use crate::engine::{Engine, EngineError, Merge, Progress, RunShape};
+use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
 use crate::results::{ChartSpec, DistributionRow, Figure, LinePoints, ScenarioResult};
 use crate::rules::festering::{Ending, FesteringRules, MagicArrival};
 use crate::rules::healing::tending_day;
@@ -126,8 +126,12 @@ fn simulate_chunk(
     rng: &mut Xoshiro256PlusPlus,
     count: u64,
     acc: &mut FesteringAcc,
+    stop: Stop<'_>,
 ) {
     for _ in 0..count {
+        if stop.requested() {
+            return;
+        }
         let seed = rng.next_u64();
         let mut base = [0.0f64; 3];
         for (v, variant) in variants.iter().enumerate() {
@@ -191,7 +195,7 @@ pub fn simulate(
         shape,
         progress,
         || new_acc(variants),
-        |rng, _, n, acc| simulate_chunk(variants, &checks, rng, n, acc),
+        |rng, _, n, acc, stop| simulate_chunk(variants, &checks, rng, n, acc, stop),
     )?;
     let z = z_for_level(header.confidence);
     let mut figures = Vec::new();

@@ -22,7 +22,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::dice::{RollMode, roll_die, uniform_below};
 use crate::engine::accum::Moments;
 use crate::engine::stats::{Estimate, wilson, z_for_level};
-use crate::engine::{Engine, EngineError, Merge, Progress, RunShape};
+use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
 use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, ScenarioResult};
 use crate::rules::healing::{Plan, Remedy};
 use crate::rules::lingering::{CureClass, Effect, InjuryTable};
@@ -198,8 +198,17 @@ fn roll<R: Rng + ?Sized>(mode: RollMode, rng: &mut R) -> u8 {
     }
 }
 
-/// Per-trial values of one variant: `[any, permanent, injuries, gold, days]`.
-fn campaign(c: &Compiled, seed: u64, a: &mut VariantAcc, scratch: &mut Vec<usize>) -> [f64; 5] {
+/// Per-trial values of one variant: `[any, permanent, injuries, gold, days]`;
+/// `None` once `stop` is requested. A campaign's length is the scenario's
+/// to choose (up to 100,000 encounters of 2,000 attacks), so `stop` is
+/// polled once per encounter, whose cost is bounded.
+fn campaign(
+    c: &Compiled,
+    seed: u64,
+    a: &mut VariantAcc,
+    scratch: &mut Vec<usize>,
+    stop: Stop<'_>,
+) -> Option<[f64; 5]> {
     let m = &c.model;
     let mut combat = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut entries = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x2545_f491_4f6c_dd1d);
@@ -213,6 +222,9 @@ fn campaign(c: &Compiled, seed: u64, a: &mut VariantAcc, scratch: &mut Vec<usize
         (0u32, 0u32, 0.0, 0.0, 0u32);
     let (mut eyes, mut hands) = (0u32, [0u32; 2]);
     for _ in 0..m.encounters {
+        if stop.requested() {
+            return None;
+        }
         scratch.clear();
         let (mut events, mut crits, mut fumbles, mut hits) = (0u32, 0u32, 0u32, 0u32);
         for k in 0..m.attacks_made + m.attacks_received {
@@ -302,21 +314,23 @@ fn campaign(c: &Compiled, seed: u64, a: &mut VariantAcc, scratch: &mut Vec<usize
     {
         slot.push(x);
     }
-    [
+    Some([
         f64::from(u8::from(injuries > 0)),
         f64::from(u8::from(permanent > 0)),
         f64::from(injuries),
         gold,
         days,
-    ]
+    ])
 }
 
-/// Simulates `count` campaigns of every variant.
+/// Simulates `count` campaigns of every variant; returns early (with
+/// `acc` incomplete) once `stop` is requested.
 pub fn simulate_chunk<R: Rng + ?Sized>(
     compiled: &[Compiled],
     rng: &mut R,
     count: u64,
     acc: &mut InjuryAcc,
+    stop: Stop<'_>,
 ) {
     let mut scratch = Vec::new();
     for _ in 0..count {
@@ -324,7 +338,9 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
         let mut base = [0.0; 5];
         for (v, c) in compiled.iter().enumerate() {
             let a = &mut acc.variants[v];
-            let x = campaign(c, seed, a, &mut scratch);
+            let Some(x) = campaign(c, seed, a, &mut scratch, stop) else {
+                return;
+            };
             if v == 0 {
                 base = x;
             } else {
@@ -352,7 +368,7 @@ pub fn simulate(
         shape,
         progress,
         || new_acc(&compiled),
-        |rng, _, n, acc| simulate_chunk(&compiled, rng, n, acc),
+        |rng, _, n, acc, stop| simulate_chunk(&compiled, rng, n, acc, stop),
     )?;
     let z = z_for_level(header.confidence);
     let mut figures = Vec::new();
