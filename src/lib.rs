@@ -44,3 +44,4 @@ pub mod results;
 pub mod rules;
 pub mod scenario;
 pub mod sim;
+pub mod testhook;

@@ -1,16 +1,18 @@
 //! The `woundsim` binary: parse the command line, run, map errors to exit codes.
 
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 
-static CANCEL: AtomicBool = AtomicBool::new(false);
+use woundsim::app::interrupt::{self, Interrupt};
+
+static INTERRUPT: Interrupt = Interrupt::new();
 
 fn main() -> ExitCode {
     let cli = woundsim::cli::parse_or_exit();
-    // Ctrl-C stops the run between batches; nothing half-written is left.
-    let _ = ctrlc::set_handler(|| CANCEL.store(true, Ordering::Relaxed));
+    // SIGINT and SIGTERM stop a run and leave its output folder as it was;
+    // without a handler they still stop it, by the default action.
+    let _ = interrupt::install(&INTERRUPT);
     let mut stdout = std::io::stdout().lock();
-    match woundsim::app::execute(cli.command, &mut stdout, &CANCEL) {
+    match woundsim::app::execute(cli.command, &mut stdout, &INTERRUPT) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             // One line, whatever user text (a path, a name) the error repeats.

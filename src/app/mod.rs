@@ -2,18 +2,20 @@
 //! solve, then write all reports at once. Errors map to exit codes in
 //! [`AppError::exit_code`].
 
+pub mod interrupt;
 pub mod output;
 pub mod progress;
 
 use std::io::Write;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 
 use crate::cli::{Command, ExactArgs, RunArgs};
-use crate::engine::{Engine, EngineError};
+use crate::engine::{Engine, EngineError, Stop};
 use crate::report::{self, ReportError, table};
 use crate::results::ScenarioResult;
 use crate::scenario::{self, Scenario, ScenarioError, builtin};
+use crate::testhook;
+use interrupt::{Interrupt, Signal};
 
 /// Why a command failed.
 #[derive(Debug, thiserror::Error)]
@@ -24,9 +26,10 @@ pub enum AppError {
     /// The command line asks for something inconsistent (exit code 2).
     #[error("{0}")]
     Usage(String),
-    /// The run was interrupted (exit code 130); nothing was written.
-    #[error("interrupted: no report was written")]
-    Interrupted,
+    /// A signal interrupted the run (exit code 130 for SIGINT, 143 for
+    /// SIGTERM); the output folder is as it was.
+    #[error("interrupted by {}: no report was written", .0.name())]
+    Interrupted(Signal),
     /// The scenario type has no exact solver (exit code 2).
     #[error(transparent)]
     NoExact(#[from] crate::exact::NoExactSolution),
@@ -35,7 +38,7 @@ pub enum AppError {
     Engine(EngineError),
     /// Reports could not be written (exit code 1).
     #[error(transparent)]
-    Report(#[from] ReportError),
+    Report(ReportError),
     /// The output folder cannot hold the reports (exit code 1).
     #[error("{0}")]
     Output(String),
@@ -49,7 +52,7 @@ impl AppError {
     pub fn exit_code(&self) -> u8 {
         match self {
             AppError::Scenario(_) | AppError::Usage(_) | AppError::NoExact(_) => 2,
-            AppError::Interrupted => 130,
+            AppError::Interrupted(signal) => signal.exit_code(),
             AppError::Engine(_)
             | AppError::Report(_)
             | AppError::Output(_)
@@ -61,20 +64,39 @@ impl AppError {
 impl From<EngineError> for AppError {
     fn from(e: EngineError) -> Self {
         match e {
-            EngineError::Interrupted => AppError::Interrupted,
+            // `execute` names the signal.
+            EngineError::Interrupted => AppError::Interrupted(Signal::Interrupt),
             other => AppError::Engine(other),
         }
     }
 }
 
-/// Runs a command, printing human output to `out`. `cancel` is set by the
-/// Ctrl-C handler.
-pub fn execute(command: Command, out: &mut dyn Write, cancel: &AtomicBool) -> Result<(), AppError> {
-    match command {
-        Command::Run(args) => run(args, out, cancel),
-        Command::Exact(args) => exact(args, out),
-        Command::List => list(out),
+impl From<ReportError> for AppError {
+    fn from(e: ReportError) -> Self {
+        match e {
+            ReportError::Interrupted => AppError::Interrupted(Signal::Interrupt),
+            other => AppError::Report(other),
+        }
     }
+}
+
+/// Runs a command, printing human output to `out`. `interrupt` is set by
+/// the signal handler ([`interrupt::install`]).
+pub fn execute(
+    command: Command,
+    out: &mut dyn Write,
+    interrupt: &Interrupt,
+) -> Result<(), AppError> {
+    let stop = interrupt.stop();
+    let result = match command {
+        Command::Run(args) => run(args, out, stop),
+        Command::Exact(args) => exact(args, out, stop),
+        Command::List => list(out),
+    };
+    result.map_err(|e| match e {
+        AppError::Interrupted(_) => AppError::Interrupted(interrupt.signal()),
+        other => other,
+    })
 }
 
 /// Resolves scenario arguments (files, else built-in names); none = all built-ins.
@@ -146,8 +168,13 @@ fn report_written(
     results: &[ScenarioResult],
     dir: &Path,
     quiet: bool,
+    stop: Stop<'_>,
 ) -> Result<(), AppError> {
-    let files = report::write_all(results, dir)?;
+    testhook::at("simulated", stop);
+    if stop.requested() {
+        return Err(AppError::Interrupted(Signal::Interrupt));
+    }
+    let files = report::write_all(results, dir, stop)?;
     if !quiet {
         let summary = dir.join("summary.csv");
         for r in results {
@@ -162,7 +189,7 @@ fn report_written(
     Ok(())
 }
 
-fn run(args: RunArgs, out: &mut dyn Write, cancel: &AtomicBool) -> Result<(), AppError> {
+fn run(args: RunArgs, out: &mut dyn Write, stop: Stop<'_>) -> Result<(), AppError> {
     let mut scenarios = load_scenarios(&args.scenarios)?;
     output::check(&args.out, &scenarios)?;
     for s in &mut scenarios {
@@ -178,24 +205,27 @@ fn run(args: RunArgs, out: &mut dyn Write, cancel: &AtomicBool) -> Result<(), Ap
     }
     let engine = Engine::new(args.threads)?;
     let total = scenarios.iter().map(crate::sim::work).sum();
-    let sink = progress::ProgressBarSink::new(total, args.quiet, cancel);
-    let mut results = Vec::with_capacity(scenarios.len());
-    for s in &scenarios {
-        sink.set_scenario(&s.header.name);
-        results.push(crate::sim::simulate(s, &engine, &sink)?);
-    }
+    let sink = progress::ProgressBarSink::new(total, args.quiet, stop);
+    testhook::at("simulating", stop);
+    let results = scenarios
+        .iter()
+        .map(|s| {
+            sink.set_scenario(&s.header.name);
+            crate::sim::simulate(s, &engine, &sink)
+        })
+        .collect::<Result<Vec<_>, _>>();
     sink.finish();
-    report_written(out, &results, &args.out, args.quiet)
+    report_written(out, &results?, &args.out, args.quiet, stop)
 }
 
-fn exact(args: ExactArgs, out: &mut dyn Write) -> Result<(), AppError> {
+fn exact(args: ExactArgs, out: &mut dyn Write, stop: Stop<'_>) -> Result<(), AppError> {
     let scenarios = load_scenarios(&args.scenarios)?;
     output::check(&args.out, &scenarios)?;
     let results = scenarios
         .iter()
         .map(crate::exact::solve)
         .collect::<Result<Vec<_>, _>>()?;
-    report_written(out, &results, &args.out, args.quiet)
+    report_written(out, &results, &args.out, args.quiet, stop)
 }
 
 /// The seed's limb-HP table and damage-type effects (RULES.md §3), from the rule data.

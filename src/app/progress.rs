@@ -1,6 +1,6 @@
 //! The progress bar on stderr (indicatif): shown only for runs that last
 //! over about a second, only when stderr is a terminal, never with `--quiet`.
-//! It also carries the Ctrl-C flag to the engine.
+//! It also carries the interrupt flag (SIGINT, SIGTERM) to the engine.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,12 +19,12 @@ pub struct ProgressBarSink<'a> {
     started: Instant,
     visible: AtomicBool,
     enabled: bool,
-    cancel: &'a AtomicBool,
+    stop: Stop<'a>,
 }
 
 impl<'a> ProgressBarSink<'a> {
     /// A sink over `total` trials; `quiet` hides it for good.
-    pub fn new(total: u64, quiet: bool, cancel: &'a AtomicBool) -> Self {
+    pub fn new(total: u64, quiet: bool, stop: Stop<'a>) -> Self {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         if let Ok(style) = ProgressStyle::with_template(
             "{msg} [{bar:30}] {percent:>3}% {human_pos}/{human_len} trials, eta {eta}",
@@ -36,7 +36,7 @@ impl<'a> ProgressBarSink<'a> {
             started: Instant::now(),
             visible: AtomicBool::new(false),
             enabled: !quiet && std::io::stderr().is_terminal(),
-            cancel,
+            stop,
         }
     }
 
@@ -64,6 +64,6 @@ impl Progress for ProgressBarSink<'_> {
     }
 
     fn stop(&self) -> Stop<'_> {
-        Stop::on(self.cancel)
+        self.stop
     }
 }

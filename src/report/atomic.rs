@@ -1,74 +1,560 @@
-//! All-or-nothing output: every file is first written to a temporary file
-//! beside its destination, and only when all of them are written are they
-//! renamed into place. A failed run replaces nothing; an interrupted one
-//! leaves at most hidden `.woundsim-*` temporaries, never a truncated report.
+//! All-or-nothing output: a [`Transaction`] stages every file of a run in
+//! one hidden folder inside the output folder (`DIR/.woundsim-XXXXXX.tmp/`)
+//! and only then moves them into place. Every change it makes to the
+//! output folder — a folder created, a file moved in, a replaced or stale
+//! file moved out to a backup in the staging folder, an empty folder
+//! removed — is recorded in a journal before the next one starts, so it
+//! can be undone last-first:
+//!
+//! * a failure (full disk, a name too long, an injected error) or a
+//!   requested [`Stop`] (a first SIGINT or SIGTERM), checked before every
+//!   step, rolls every step back and removes the staging folder;
+//! * [`abandon_all`], for a process that exits at once (a second signal),
+//!   does the same for every open transaction from the signal thread;
+//! * the commit point is one check of the stop, under the journal lock,
+//!   after the last step: from then on the run's files stay, and the
+//!   staging folder with its backups is deleted.
+//!
+//! So the folder ends either exactly as it was (same files, same bytes,
+//! the replaced files even the same inodes, no temporary, no new folder)
+//! or with every file of the run. The journal lock is held for one step
+//! at a time (one rename, one file created), never while a file's bytes
+//! are written, so a forced exit waits at most for one such step.
+//!
+//! Concurrent runs into the same folder are not coordinated.
 
-use std::io::Write;
+use std::fs;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use tempfile::NamedTempFile;
+use crate::engine::Stop;
+use crate::testhook;
 
-/// Files staged for an all-or-nothing commit.
-#[derive(Default)]
-pub struct StagedFiles {
-    staged: Vec<(NamedTempFile, PathBuf)>,
+/// Why output could not be committed.
+#[derive(Debug, thiserror::Error)]
+pub enum CommitError {
+    /// The stop was requested before the commit point; nothing changed.
+    #[error("interrupted")]
+    Interrupted,
+    /// A file or folder could not be written; nothing changed.
+    #[error("cannot write {}: {source}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// Undoing a failed run failed too: the folder is not as it was.
+    #[error("{cause}; restoring the output folder failed too, at {}: {source}", path.display())]
+    NotRestored {
+        /// Why the run was undone.
+        cause: Box<CommitError>,
+        /// The file or folder that could not be restored.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
 }
 
-impl StagedFiles {
-    /// Writes `bytes` to a temporary file that will become `path`.
-    pub fn stage(&mut self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-        let dir = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir)?;
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".woundsim-")
-            .suffix(".tmp")
-            .tempfile_in(dir)?;
-        tmp.write_all(bytes)?;
-        // Temporary files are private (0600); a report is an ordinary file.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            tmp.as_file()
-                .set_permissions(std::fs::Permissions::from_mode(0o644))?;
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> CommitError + '_ {
+    move |source| CommitError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// One recorded change to the output folder.
+#[derive(Debug)]
+enum Step {
+    /// A folder the run created (it must be empty again to be undone).
+    MadeDir(PathBuf),
+    /// The staging folder, with everything in it.
+    Staging(PathBuf),
+    /// `from` renamed to `to`: a staged file moved into place, or a
+    /// replaced or stale file moved to its backup.
+    Moved { from: PathBuf, to: PathBuf },
+    /// An empty folder removed, and its permissions.
+    RemovedDir {
+        path: PathBuf,
+        permissions: fs::Permissions,
+    },
+}
+
+impl Step {
+    fn undo(&self) -> io::Result<()> {
+        match self {
+            Step::MadeDir(path) => fs::remove_dir(path),
+            Step::Staging(path) => fs::remove_dir_all(path),
+            Step::Moved { from, to } => fs::rename(to, from),
+            Step::RemovedDir { path, permissions } => {
+                fs::create_dir(path)?;
+                fs::set_permissions(path, permissions.clone())
+            }
         }
-        tmp.as_file().sync_all()?;
-        self.staged.push((tmp, path.to_path_buf()));
+    }
+
+    fn path(&self) -> &Path {
+        match self {
+            Step::MadeDir(path) | Step::Staging(path) | Step::RemovedDir { path, .. } => path,
+            Step::Moved { from, .. } => from,
+        }
+    }
+}
+
+/// The steps of one open transaction.
+struct Journal {
+    id: u64,
+    steps: Vec<Step>,
+}
+
+impl Journal {
+    /// Undoes every step, last first; carries on past a failure and
+    /// returns the first one.
+    fn roll_back(&mut self) -> Result<(), (PathBuf, io::Error)> {
+        let mut first = None;
+        for step in self.steps.drain(..).rev() {
+            if let Err(e) = step.undo() {
+                first.get_or_insert((step.path().to_path_buf(), e));
+            }
+        }
+        first.map_or(Ok(()), Err)
+    }
+}
+
+/// Every open transaction of the process (tests run several at once).
+static JOURNALS: Mutex<Vec<Journal>> = Mutex::new(Vec::new());
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+/// Whether a transaction of the process passed its commit point.
+static COMMITTED: AtomicBool = AtomicBool::new(false);
+
+fn journals() -> MutexGuard<'static, Vec<Journal>> {
+    JOURNALS.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Removes transaction `id` from `all`, rolling it back.
+fn roll_back(all: &mut Vec<Journal>, id: u64) -> Result<(), (PathBuf, io::Error)> {
+    match all.iter().position(|j| j.id == id) {
+        Some(k) => all.swap_remove(k).roll_back(),
+        None => Ok(()),
+    }
+}
+
+/// Rolls back every open transaction and keeps the journal locked for
+/// good, so that no thread stages or renames anything afterwards. For a
+/// process about to exit at once (a second SIGINT or SIGTERM): call it,
+/// then exit. Returns whether a transaction of the process had already
+/// passed its commit point (its files stay).
+pub fn abandon_all() -> bool {
+    let mut all = journals();
+    for journal in all.iter_mut() {
+        let _ = journal.roll_back();
+    }
+    all.clear();
+    let committed = COMMITTED.load(Ordering::Relaxed);
+    std::mem::forget(all);
+    committed
+}
+
+/// Output being written into one folder, all or nothing.
+pub struct Transaction<'a> {
+    id: u64,
+    dir: PathBuf,
+    staging: PathBuf,
+    stop: Stop<'a>,
+    /// Staged files and their destinations.
+    staged: Vec<(PathBuf, PathBuf)>,
+    stale_files: Vec<PathBuf>,
+    stale_dirs: Vec<PathBuf>,
+    renames: usize,
+    /// Whether the journal is still open (neither committed nor undone).
+    open: bool,
+}
+
+impl<'a> Transaction<'a> {
+    /// Starts writing into `dir`: creates it (and any missing parent) and
+    /// the staging folder inside it.
+    pub fn begin(dir: &Path, stop: Stop<'a>) -> Result<Self, CommitError> {
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        journals().push(Journal {
+            id,
+            steps: Vec::new(),
+        });
+        let mut t = Transaction {
+            id,
+            dir: dir.to_path_buf(),
+            staging: PathBuf::new(),
+            stop,
+            staged: Vec::new(),
+            stale_files: Vec::new(),
+            stale_dirs: Vec::new(),
+            renames: 0,
+            open: true,
+        };
+        let staging = t.make_dirs(dir).and_then(|()| {
+            t.record(dir, || {
+                let staging = tempfile::Builder::new()
+                    .prefix(".woundsim-")
+                    .suffix(".tmp")
+                    .tempdir_in(dir)?
+                    .keep();
+                Ok((staging.clone(), Some(Step::Staging(staging))))
+            })
+        });
+        match staging {
+            Ok(staging) => {
+                t.staging = staging;
+                Ok(t)
+            }
+            Err(e) => Err(t.abort(e)),
+        }
+    }
+
+    /// Runs one change to the folder under the journal lock, unless the
+    /// stop is requested, and records it.
+    fn record<T>(
+        &self,
+        path: &Path,
+        change: impl FnOnce() -> io::Result<(T, Option<Step>)>,
+    ) -> Result<T, CommitError> {
+        let mut all = journals();
+        if self.stop.requested() {
+            return Err(CommitError::Interrupted);
+        }
+        let (value, step) = change().map_err(io_error(path))?;
+        if let Some(step) = step {
+            if let Some(journal) = all.iter_mut().find(|j| j.id == self.id) {
+                journal.steps.push(step);
+            }
+        }
+        Ok(value)
+    }
+
+    /// Creates `dir` and its missing parents, one recorded step each.
+    fn make_dirs(&self, dir: &Path) -> Result<(), CommitError> {
+        let mut missing = Vec::new();
+        let mut at = dir;
+        loop {
+            match fs::metadata(at) {
+                Ok(m) if m.is_dir() => break,
+                Ok(_) => {
+                    let e = io::Error::new(io::ErrorKind::NotADirectory, "not a directory");
+                    return Err(io_error(at)(e));
+                }
+                // A file further up says so when its turn comes.
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                    ) =>
+                {
+                    missing.push(at)
+                }
+                Err(e) => return Err(io_error(at)(e)),
+            }
+            match at.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => at = parent,
+                _ => break,
+            }
+        }
+        for dir in missing.into_iter().rev() {
+            self.record(dir, || {
+                fs::create_dir(dir)?;
+                Ok(((), Some(Step::MadeDir(dir.to_path_buf()))))
+            })?;
+        }
         Ok(())
     }
 
-    /// Renames every staged file into place; returns the final paths.
-    pub fn commit(self) -> std::io::Result<Vec<PathBuf>> {
-        let mut done = Vec::with_capacity(self.staged.len());
-        for (tmp, path) in self.staged {
-            tmp.persist(&path).map_err(|e| e.error)?;
-            done.push(path);
+    /// Writes `bytes` to a staged file that will become `DIR/relative`.
+    pub fn stage(&mut self, relative: &Path, bytes: &[u8]) -> Result<(), CommitError> {
+        let n = self.staged.len() + 1;
+        let tmp = self.staging.join(n.to_string());
+        let dest = self.dir.join(relative);
+        testhook::at(format_args!("stage:{n}"), self.stop);
+        let written = self
+            .record(&dest, || Ok((fs::File::create_new(&tmp)?, None)))
+            .and_then(|mut file| {
+                testhook::fail(format_args!("stage:{n}"))
+                    .and_then(|()| file.write_all(bytes))
+                    .and_then(|()| file.sync_all())
+                    .map_err(io_error(&dest))
+            });
+        match written {
+            Ok(()) => {
+                self.staged.push((tmp, dest));
+                Ok(())
+            }
+            Err(e) => Err(self.abort(e)),
         }
-        Ok(done)
+    }
+
+    /// At the commit, moves `DIR/relative` out of the folder if it is
+    /// there and is not a folder (a file of the previous run that this run
+    /// does not rewrite).
+    pub fn remove_file(&mut self, relative: &Path) {
+        self.stale_files.push(self.dir.join(relative));
+    }
+
+    /// At the commit, after the stale files, removes `DIR/relative` if it
+    /// is an empty folder. Give the deepest folders first.
+    pub fn remove_empty_dir(&mut self, relative: &Path) {
+        self.stale_dirs.push(self.dir.join(relative));
+    }
+
+    /// Moves every staged file into place and every stale file out, then
+    /// passes the commit point, unless the stop was requested first.
+    pub fn commit(mut self) -> Result<(), CommitError> {
+        testhook::at("staged", self.stop);
+        match self.apply() {
+            Ok(()) => self.pass_commit_point(),
+            Err(e) => Err(self.abort(e)),
+        }
+    }
+
+    fn apply(&mut self) -> Result<(), CommitError> {
+        for (tmp, dest) in std::mem::take(&mut self.staged) {
+            if let Some(parent) = dest.parent() {
+                self.make_dirs(parent)?;
+            }
+            match fs::symlink_metadata(&dest) {
+                Ok(m) if m.is_dir() => {
+                    let e = io::Error::new(io::ErrorKind::IsADirectory, "a folder is in the way");
+                    return Err(io_error(&dest)(e));
+                }
+                Ok(_) => self.back_up(&dest)?,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(io_error(&dest)(e)),
+            }
+            self.rename(&tmp, &dest)?;
+        }
+        for file in std::mem::take(&mut self.stale_files) {
+            if fs::symlink_metadata(&file).is_ok_and(|m| !m.is_dir()) {
+                self.back_up(&file)?;
+            }
+        }
+        for dir in std::mem::take(&mut self.stale_dirs) {
+            let removed = self.record(&dir, || {
+                let permissions = fs::metadata(&dir)?.permissions();
+                fs::remove_dir(&dir)?;
+                Ok((
+                    (),
+                    Some(Step::RemovedDir {
+                        path: dir.clone(),
+                        permissions,
+                    }),
+                ))
+            });
+            // A folder that is not empty (or is gone) stays as it is.
+            if let Err(CommitError::Interrupted) = removed {
+                return removed;
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves `path` to a backup in the staging folder.
+    fn back_up(&mut self, path: &Path) -> Result<(), CommitError> {
+        let backup = self.staging.join(format!("backup-{}", self.renames + 1));
+        self.rename(path, &backup)
+    }
+
+    /// One recorded rename, with its test hooks.
+    fn rename(&mut self, from: &Path, to: &Path) -> Result<(), CommitError> {
+        self.renames += 1;
+        let n = self.renames;
+        testhook::at(format_args!("rename:{n}"), self.stop);
+        self.record(to, || {
+            testhook::fail(format_args!("rename:{n}"))?;
+            fs::rename(from, to)?;
+            let step = Step::Moved {
+                from: from.to_path_buf(),
+                to: to.to_path_buf(),
+            };
+            Ok(((), Some(step)))
+        })
+    }
+
+    /// The commit point: the last check of the stop, under the lock.
+    fn pass_commit_point(mut self) -> Result<(), CommitError> {
+        testhook::at("renamed", self.stop);
+        let mut all = journals();
+        if self.stop.requested() {
+            self.open = false;
+            return Err(restored(
+                CommitError::Interrupted,
+                roll_back(&mut all, self.id),
+            ));
+        }
+        if let Some(k) = all.iter().position(|j| j.id == self.id) {
+            all.swap_remove(k);
+        }
+        COMMITTED.store(true, Ordering::Relaxed);
+        self.open = false;
+        // The backups go; if that fails, the run still stands.
+        let _ = fs::remove_dir_all(&self.staging);
+        drop(all);
+        testhook::at("committed", self.stop);
+        Ok(())
+    }
+
+    /// Undoes every step so far; returns `cause`, or why undoing failed.
+    fn abort(&mut self, cause: CommitError) -> CommitError {
+        self.open = false;
+        restored(cause, roll_back(&mut journals(), self.id))
+    }
+}
+
+fn restored(cause: CommitError, undo: Result<(), (PathBuf, io::Error)>) -> CommitError {
+    match undo {
+        Ok(()) => cause,
+        Err((path, source)) => CommitError::NotRestored {
+            cause: Box::new(cause),
+            path,
+            source,
+        },
+    }
+}
+
+impl Drop for Transaction<'_> {
+    fn drop(&mut self) {
+        if self.open {
+            let _ = self.abort(CommitError::Interrupted);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
 
-    #[test]
-    fn nothing_appears_until_commit_and_dropping_cleans_up() {
-        let dir = tempfile::tempdir().unwrap();
-        let target = dir.path().join("sub/a.csv");
-        let mut staged = StagedFiles::default();
-        staged.stage(&target, b"x,y\n").unwrap();
-        assert!(!target.exists());
-        drop(staged);
-        assert!(!target.exists());
-        let leftovers = std::fs::read_dir(dir.path().join("sub")).unwrap().count();
-        assert_eq!(leftovers, 0);
+    /// Every file and folder under `dir`, with file contents.
+    fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
+        let mut out = BTreeMap::new();
+        let mut todo = vec![dir.to_path_buf()];
+        while let Some(d) = todo.pop() {
+            for entry in fs::read_dir(&d).unwrap() {
+                let path = entry.unwrap().path();
+                let rel = path.strip_prefix(dir).unwrap().to_path_buf();
+                if path.is_dir() {
+                    todo.push(path);
+                    out.insert(rel, None);
+                } else {
+                    out.insert(rel, Some(fs::read(&path).unwrap()));
+                }
+            }
+        }
+        out
+    }
 
-        let mut staged = StagedFiles::default();
-        staged.stage(&target, b"x,y\n").unwrap();
-        assert_eq!(staged.commit().unwrap(), vec![target.clone()]);
-        assert_eq!(std::fs::read(&target).unwrap(), b"x,y\n");
+    /// A folder with a previous run's files and a user's file.
+    fn previous_run() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("old")).unwrap();
+        fs::write(dir.path().join("summary.csv"), "old summary").unwrap();
+        fs::write(dir.path().join("old/a.csv"), "old a").unwrap();
+        fs::write(dir.path().join("notes.txt"), "the user's").unwrap();
+        dir
+    }
+
+    fn plan<'a>(dir: &Path, stop: Stop<'a>) -> Transaction<'a> {
+        let mut t = Transaction::begin(dir, stop).unwrap();
+        t.stage(Path::new("summary.csv"), b"new summary").unwrap();
+        t.stage(Path::new("new/b.csv"), b"new b").unwrap();
+        t.remove_file(Path::new("old/a.csv"));
+        t.remove_empty_dir(Path::new("old"));
+        t
+    }
+
+    #[test]
+    fn nothing_appears_until_commit_and_the_commit_does_everything() {
+        let dir = previous_run();
+        let before = snapshot(dir.path());
+        let t = plan(dir.path(), Stop::never());
+        // Staged, not committed: only the hidden staging folder is new.
+        let staged = snapshot(dir.path());
+        assert_eq!(staged.len(), before.len() + 3, "{staged:?}");
+        t.commit().unwrap();
+        let after = snapshot(dir.path());
+        let expect: BTreeMap<PathBuf, Option<Vec<u8>>> = [
+            ("summary.csv", Some(&b"new summary"[..])),
+            ("new", None),
+            ("new/b.csv", Some(&b"new b"[..])),
+            ("notes.txt", Some(&b"the user's"[..])),
+        ]
+        .into_iter()
+        .map(|(p, b)| (PathBuf::from(p), b.map(<[u8]>::to_vec)))
+        .collect();
+        assert_eq!(after, expect);
+    }
+
+    #[test]
+    fn dropping_an_uncommitted_transaction_undoes_everything() {
+        let dir = previous_run();
+        let before = snapshot(dir.path());
+        drop(plan(dir.path(), Stop::never()));
+        assert_eq!(snapshot(dir.path()), before);
+    }
+
+    #[test]
+    fn a_stop_requested_before_the_commit_leaves_the_folder_as_it_was() {
+        let dir = previous_run();
+        let before = snapshot(dir.path());
+        let flag = AtomicBool::new(false);
+        let t = plan(dir.path(), Stop::on(&flag));
+        flag.store(true, Ordering::Relaxed);
+        assert!(matches!(t.commit(), Err(CommitError::Interrupted)));
+        assert_eq!(snapshot(dir.path()), before);
+    }
+
+    #[test]
+    fn a_failed_rename_half_way_rolls_back_the_renames_before_it() {
+        let dir = previous_run();
+        let before = snapshot(dir.path());
+        let mut t = plan(dir.path(), Stop::never());
+        // `summary.csv` is backed up and replaced, then a folder stands
+        // where the second file must go.
+        t.stage(Path::new("notes.txt/c.csv"), b"c").unwrap();
+        let err = t.commit().unwrap_err();
+        assert!(matches!(err, CommitError::Io { .. }), "{err}");
+        assert_eq!(snapshot(dir.path()), before);
+    }
+
+    #[test]
+    fn a_failed_run_into_a_new_folder_removes_every_folder_it_made() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("a/b/out");
+        let mut t = Transaction::begin(&dir, Stop::never()).unwrap();
+        t.stage(Path::new("x.csv"), b"x").unwrap();
+        assert!(dir.is_dir());
+        drop(t);
+        assert_eq!(fs::read_dir(root.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn an_output_path_through_a_file_is_not_a_directory() {
+        let root = tempfile::tempdir().unwrap();
+        fs::write(root.path().join("afile"), "x").unwrap();
+        let err = Transaction::begin(&root.path().join("afile/out"), Stop::never())
+            .err()
+            .unwrap();
+        let afile = root.path().join("afile");
+        assert_eq!(
+            err.to_string(),
+            format!("cannot write {}: not a directory", afile.display())
+        );
+        assert_eq!(fs::read_dir(root.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_stale_folder_that_is_not_empty_stays() {
+        let dir = previous_run();
+        fs::write(dir.path().join("old/mine.txt"), "the user's").unwrap();
+        plan(dir.path(), Stop::never()).commit().unwrap();
+        assert!(!dir.path().join("old/a.csv").exists());
+        assert!(dir.path().join("old/mine.txt").exists());
     }
 }

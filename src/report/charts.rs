@@ -199,7 +199,7 @@ pub fn render(result: &ScenarioResult) -> Result<Vec<RenderedChart>, ChartError>
 }
 
 /// Renders one chart of a result.
-fn render_one(result: &ScenarioResult, spec: &ChartSpec) -> Result<RenderedChart, ChartError> {
+pub fn render_one(result: &ScenarioResult, spec: &ChartSpec) -> Result<RenderedChart, ChartError> {
     ensure_fonts().map_err(|reason| ChartError {
         chart: "fonts".into(),
         reason,

@@ -1,6 +1,8 @@
 //! Reports: `summary.csv`, one tidy CSV per distribution, PNG and SVG
-//! charts, and the text table. Everything is rendered in memory first and
-//! then written all-or-nothing ([`atomic`]).
+//! charts, the run manifest and the text table. Everything is rendered in
+//! memory first and then written all-or-nothing ([`atomic`]), together
+//! with the removal of the previous run's files that this run does not
+//! rewrite ([`manifest`]).
 //!
 //! Layout of an output folder:
 //!
@@ -8,28 +10,32 @@
 //! DIR/summary.csv                      every figure of every scenario
 //! DIR/<scenario>/<distribution>.csv    e.g. death-saves/rolls.csv
 //! DIR/<scenario>/<chart>.png|.svg      e.g. death-saves/outcomes.png
+//! DIR/run.json                         the manifest: version, files written
 //! ```
 
 pub mod atomic;
 pub mod charts;
 pub mod csv;
+pub mod manifest;
 pub mod table;
 
 use std::path::{Path, PathBuf};
 
+use crate::engine::Stop;
 use crate::results::ScenarioResult;
+use atomic::{CommitError, Transaction};
+use manifest::Manifest;
 
 /// Why reports could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
-    /// Writing a file failed.
-    #[error("cannot write {path}: {source}")]
-    Io {
-        /// The file or folder.
-        path: String,
-        /// The cause.
-        source: std::io::Error,
-    },
+    /// The stop was requested before the commit point; nothing was written.
+    #[error("interrupted")]
+    Interrupted,
+    /// Writing the folder failed; nothing was written (or, where it says
+    /// so, the folder could not be restored).
+    #[error(transparent)]
+    Write(CommitError),
     /// Serialising CSV failed.
     #[error("cannot format CSV: {0}")]
     Csv(#[from] ::csv::Error),
@@ -38,34 +44,71 @@ pub enum ReportError {
     Chart(#[from] charts::ChartError),
 }
 
-/// Writes every report file for `results` into `dir`; returns the paths.
-pub fn write_all(results: &[ScenarioResult], dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
-    let mut files: Vec<(PathBuf, Vec<u8>)> =
-        vec![(dir.join("summary.csv"), csv::summary(results)?)];
+impl From<CommitError> for ReportError {
+    fn from(e: CommitError) -> Self {
+        match e {
+            CommitError::Interrupted => ReportError::Interrupted,
+            other => ReportError::Write(other),
+        }
+    }
+}
+
+/// Every report file of `results`, relative to the output folder.
+fn render(
+    results: &[ScenarioResult],
+    stop: Stop<'_>,
+) -> Result<Vec<(String, Vec<u8>)>, ReportError> {
+    let mut files = vec![("summary.csv".to_string(), csv::summary(results)?)];
     for result in results {
-        let sub = dir.join(&result.scenario);
+        let sub = &result.scenario;
         for (name, bytes) in csv::distributions(result)? {
-            files.push((sub.join(format!("{name}.csv")), bytes));
+            files.push((format!("{sub}/{name}.csv"), bytes));
         }
-        for chart in charts::render(result)? {
-            files.push((sub.join(format!("{}.png", chart.file)), chart.png));
-            files.push((
-                sub.join(format!("{}.svg", chart.file)),
-                chart.svg.into_bytes(),
-            ));
+        for spec in &result.charts {
+            // A chart of many variants takes a while: look at the stop
+            // before each.
+            if stop.requested() {
+                return Err(ReportError::Interrupted);
+            }
+            let chart = charts::render_one(result, spec)?;
+            files.push((format!("{sub}/{}.png", chart.file), chart.png));
+            files.push((format!("{sub}/{}.svg", chart.file), chart.svg.into_bytes()));
         }
     }
-    let mut staged = atomic::StagedFiles::default();
-    for (path, bytes) in &files {
-        staged
-            .stage(path, bytes)
-            .map_err(|source| ReportError::Io {
-                path: path.display().to_string(),
-                source,
-            })?;
+    Ok(files)
+}
+
+/// Writes every report file for `results` and the manifest into `dir`,
+/// and removes the files of the previous run that this one does not
+/// rewrite, all or nothing; returns the paths written. Gives up with
+/// [`ReportError::Interrupted`], leaving the folder as it was, if `stop`
+/// is requested before the commit point.
+pub fn write_all(
+    results: &[ScenarioResult],
+    dir: &Path,
+    stop: Stop<'_>,
+) -> Result<Vec<PathBuf>, ReportError> {
+    let files = render(results, stop)?;
+    let names: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();
+    let plan = manifest::plan(Manifest::read(dir).as_ref(), &names, |d| {
+        dir.join(d).is_dir()
+    });
+    let mut t = Transaction::begin(dir, stop)?;
+    for (name, bytes) in &files {
+        t.stage(Path::new(name), bytes)?;
     }
-    staged.commit().map_err(|source| ReportError::Io {
-        path: dir.display().to_string(),
-        source,
-    })
+    t.stage(Path::new(manifest::FILE), &plan.manifest.to_json())?;
+    for file in &plan.stale_files {
+        t.remove_file(Path::new(file));
+    }
+    for folder in &plan.stale_dirs {
+        t.remove_empty_dir(Path::new(folder));
+    }
+    t.commit()?;
+    Ok(names
+        .iter()
+        .map(String::as_str)
+        .chain([manifest::FILE])
+        .map(|name| dir.join(name))
+        .collect())
 }
