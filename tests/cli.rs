@@ -311,7 +311,7 @@ fn ctrl_c_stops_the_run_and_writes_nothing() {
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
     assert!(
-        stderr.contains("interrupted: no report was written"),
+        stderr.contains("interrupted by SIGINT: no report was written"),
         "{stderr}"
     );
     assert!(!out.exists(), "an interrupted run must not write");

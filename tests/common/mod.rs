@@ -4,12 +4,14 @@
 //! Each model says how to compute the standard error of its figures and
 //! bins, and which absolute floor absorbs float rounding, in a
 //! [`Tolerance`]; the comparison itself is the same for all of them.
-//! [`cli`]: the binary and fixture paths; [`fuzz`]: parser robustness.
+//! [`cli`]: the binary and fixture paths; [`folder`]: a folder's contents;
+//! [`fuzz`]: parser robustness.
 
 // Every test crate compiles this module and uses a part of it.
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod folder;
 pub mod fuzz;
 
 use woundsim::engine::stats::z_for_level;
