@@ -13,7 +13,7 @@
 //!
 //! Cancellation ([`Stop`]) is polled by the simulations themselves, once
 //! per trial or, inside a trial whose length the scenario controls, once
-//! per unit of bounded cost (an encounter), so a run stops within a
+//! per unit of bounded cost (a block of encounters), so a run stops within a
 //! fraction of a second however large its chunks are. A chunk that stops
 //! early is thrown away with its whole run ([`EngineError::Interrupted`]):
 //! polling never changes what a completed run computes.
