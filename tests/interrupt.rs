@@ -2,7 +2,10 @@
 //! SIGINT and SIGTERM at every stage of a run (the binary stops at a named
 //! point through `WOUNDSIM_TEST_HOOK`, so each signal lands at a known
 //! moment), a second signal, injected I/O errors, and cancellation inside a
-//! campaign that would take hours.
+//! campaign that would take hours. Unix only: the tests send signals with
+//! `kill(2)`.
+
+#![cfg(unix)]
 
 mod common;
 
