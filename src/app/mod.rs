@@ -289,7 +289,7 @@ fn list(out: &mut dyn Write) -> Result<(), AppError> {
     text.push_str(&format!(
         "  lingering injuries (RULES.md §1; data/lingering-injuries.toml): on a critical hit taken or a natural 1 \
          rolled, {}% chance of a d100 entry:\n",
-        injuries.chance * 100.0
+        injuries.chance.p() * 100.0
     ));
     for line in injuries.describe() {
         text.push_str(&format!("    {line}\n"));

@@ -309,14 +309,6 @@ pub struct Arena {
     scratch: Vec<usize>,
 }
 
-fn d20<R: Rng + ?Sized>(rng: &mut R, mode: RollMode) -> u8 {
-    let first = roll_die(rng, 20) as u8;
-    match mode {
-        RollMode::Normal => first,
-        m => m.keep(first, roll_die(rng, 20) as u8),
-    }
-}
-
 /// A lost or unusable hand forces a one-handed attack: another attack of
 /// the creature with the same reach if it has one, else the same weapon one
 /// die size smaller (a d12 greataxe becomes a d8 handaxe-like swing).
@@ -340,14 +332,6 @@ fn one_handed_attacks(spec: &CreatureSpec) -> Vec<Attack> {
             fallback
         })
         .collect()
-}
-
-fn mode(advantage: bool, disadvantage: bool) -> RollMode {
-    match (advantage, disadvantage) {
-        (true, false) => RollMode::Advantage,
-        (false, true) => RollMode::Disadvantage,
-        _ => RollMode::Normal,
-    }
 }
 
 impl Encounter {
@@ -750,7 +734,7 @@ impl Encounter {
         out: &mut TrialOutcome,
     ) -> bool {
         let rules = &self.rules.death_saves;
-        let natural = d20(rng, rules.roll);
+        let natural = rules.roll.roll(rng);
         let f = &mut arena.fighters[me];
         let rules = crate::rules::death_saves::DeathSaveRules {
             existing_wounds: f.wounds,
@@ -984,9 +968,7 @@ impl Encounter {
             let go_for_downed = match self.rules.attack_downed {
                 AttackDowned::Never => false,
                 AttackDowned::Always => true,
-                AttackDowned::Sometimes(p) => {
-                    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < p
-                }
+                AttackDowned::Sometimes(chance) => chance.sample(rng),
             };
             if go_for_downed {
                 if let Some(k) = enemies
@@ -1081,7 +1063,7 @@ impl Encounter {
             Ability::Dex => f.effects & effect::DIS_DEX_SAVES != 0,
             _ => false,
         };
-        i32::from(d20(rng, mode(false, disadvantage))) + spec.save(ability) >= dc
+        i32::from(RollMode::with(false, disadvantage).roll(rng)) + spec.save(ability) >= dc
     }
 
     fn attack<R: Rng + ?Sized>(
@@ -1103,7 +1085,7 @@ impl Encounter {
             || defender.effects & effect::BLINDED != 0;
         let disadvantage = attacker.effects & effect::BLINDED != 0
             || (!melee && attacker.effects & effect::DIS_RANGED != 0);
-        let natural = d20(rng, mode(advantage, disadvantage));
+        let natural = RollMode::with(advantage, disadvantage).roll(rng);
         let crit_range = self.rules.crit_range.unwrap_or(spec.crit_range);
         if natural == 1 {
             self.missed(rng, arena, me, true, out);

@@ -27,9 +27,14 @@ pub enum AttackDowned {
     #[default]
     Never,
     /// Each attack goes to a downed PC within reach with this probability.
-    Sometimes(f64),
+    Sometimes(crate::dice::Chance),
     /// Downed PCs are finished off first.
     Always,
+}
+
+impl AttackDowned {
+    /// The chance of [`AttackDowned::Sometimes`] when a scenario gives none.
+    pub const DEFAULT_CHANCE: crate::dice::Chance = crate::dice::Chance::constant(0.5);
 }
 
 /// What the monsters do once no PC is left standing (RULES.md §4: nothing

@@ -10,7 +10,6 @@
 //! are independent of how many injuries there are, so campaign totals are
 //! the expected count times the expected cost per injury (Wald's identity).
 
-use crate::dice::RollMode;
 use crate::engine::stats::Estimate;
 use crate::results::{DistributionRow, Figure, ScenarioResult};
 use crate::rules::healing::{Expected, Remedy};
@@ -21,15 +20,6 @@ use crate::sim::injuries::{
     CAMPAIGN_BINS, CAMPAIGN_COUNTS, CAMPAIGN_DIFFS, CAMPAIGN_MEANS, Compiled, PER_ENCOUNTER,
     applicable, entry_metrics, finish,
 };
-
-/// Probability that a roll in `mode` keeps a natural accepted by `pred`.
-pub fn natural_chance(mode: RollMode, pred: impl Fn(u8) -> bool) -> f64 {
-    let num: u64 = (1..=20u8)
-        .filter(|&n| pred(n))
-        .map(|n| mode.natural_weight(n))
-        .sum();
-    num as f64 / 20u64.pow(mode.dice_per_roll()) as f64
-}
 
 /// `1 - Π (1 - x_k)^{n_k}`, accurate when the product is near 1.
 pub fn at_least_one(parts: &[(f64, f64)]) -> f64 {
@@ -71,10 +61,10 @@ pub fn two_binomials_head(n1: u64, p1: f64, n2: u64, p2: f64, m: usize) -> Vec<f
 
 /// The per-attack trigger probabilities `(a, b)` and the raw crit, fumble and hit chances.
 pub fn rates(m: &InjuryScenario) -> [f64; 5] {
-    let fumble = natural_chance(m.attack_roll, |n| n == 1);
-    let crit = natural_chance(m.attacked_with, |n| m.is_crit(n));
-    let hit = natural_chance(m.attacked_with, |n| m.is_hit(n));
-    let trigger_miss = natural_chance(m.attack_roll, |n| m.is_trigger_miss(n));
+    let fumble = m.attack_roll.chance_of(|n| n == 1);
+    let crit = m.attacked_with.chance_of(|n| m.is_crit(n));
+    let hit = m.attacked_with.chance_of(|n| m.is_hit(n));
+    let trigger_miss = m.attack_roll.chance_of(|n| m.is_trigger_miss(n));
     let a = if m.applies() && m.trigger.on_crit_miss {
         trigger_miss
     } else {
@@ -86,16 +76,6 @@ pub fn rates(m: &InjuryScenario) -> [f64; 5] {
         0.0
     };
     [a, b, crit, fumble, hit]
-}
-
-/// The injury chance the Monte Carlo uses (its 64-bit threshold).
-fn chance(c: &Compiled) -> f64 {
-    if c.model.table.chance >= 1.0 {
-        1.0
-    } else {
-        ((c.model.table.chance * 18_446_744_073_709_551_616.0) as u64) as f64
-            / 18_446_744_073_709_551_616.0
-    }
 }
 
 struct Solved {
@@ -112,7 +92,7 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<InjuryScenario>]) -> S
         let m = &c.model;
         let t = &m.table;
         let [a, b, crit, fumble, hit] = rates(m);
-        let ch = chance(&c);
+        let ch = t.chance.p();
         let (na, nb, ne) = (
             f64::from(m.attacks_made),
             f64::from(m.attacks_received),
@@ -296,16 +276,5 @@ mod tests {
         let two = two_binomials_head(1, 0.5, 1, 0.5, 2);
         assert_eq!(two, vec![0.25, 0.5, 0.25]);
         assert!((at_least_one(&[(0.5, 2.0)]) - 0.75).abs() < 1e-15);
-    }
-
-    #[test]
-    fn natural_chances() {
-        assert_eq!(natural_chance(RollMode::Normal, |n| n == 1), 0.05);
-        assert_eq!(natural_chance(RollMode::Advantage, |n| n == 1), 1.0 / 400.0);
-        assert_eq!(
-            natural_chance(RollMode::Disadvantage, |n| n == 20),
-            1.0 / 400.0
-        );
-        assert_eq!(natural_chance(RollMode::Normal, |n| n >= 19), 0.1);
     }
 }

@@ -14,7 +14,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::dice::{D20Block, DiceExpr, RollMode, roll_die};
-pub use crate::rules::attack::{AttackSlot, Swing, combine};
+pub use crate::rules::attack::{AttackSlot, Swing};
 use crate::rules::death_saves::{DeathSaveRules, Resolution};
 use crate::rules::limbs::{
     ArmorPiece, DamageModifiers, DamageType, DamageTypes, Limb, LimbEffect, Purpose, Size,
@@ -244,7 +244,7 @@ impl AmputationRules {
         for c in &self.cutters {
             let (rolls, roll, penalty) = match self.target {
                 Target::Willing => (false, RollMode::Normal, 0),
-                Target::Helpless => (true, combine(c.roll, RollMode::Advantage), 0),
+                Target::Helpless => (true, c.roll.combine(RollMode::Advantage), 0),
                 Target::Unwilling => (true, c.roll, self.called_shot_penalty),
             };
             let effect = if self.allowed_types.has(c.damage_type) {

@@ -9,7 +9,7 @@
 
 use rand::Rng;
 
-use crate::dice::{DiceExpr, RollMode, roll_die};
+use crate::dice::{DiceExpr, RollMode};
 use crate::rules::limbs::{DamageModifiers, DamageType, LimbEffect};
 
 /// A compiled attack slot: one attack of one cutter in a round.
@@ -46,15 +46,6 @@ pub enum Swing {
     Hit(u32),
 }
 
-/// Two sources of advantage/disadvantage: one of each cancels (5e).
-pub fn combine(a: RollMode, b: RollMode) -> RollMode {
-    match (a, b) {
-        (RollMode::Normal, x) | (x, RollMode::Normal) => x,
-        (x, y) if x == y => x,
-        _ => RollMode::Normal,
-    }
-}
-
 impl AttackSlot {
     /// Whether the kept natural `n` hits, and whether it crits.
     pub fn judge(&self, natural: u8) -> (bool, bool) {
@@ -75,12 +66,7 @@ impl AttackSlot {
     #[inline]
     pub fn swing<R: Rng + ?Sized>(&self, rng: &mut R) -> Swing {
         let (hit, crit) = if self.rolls {
-            let first = roll_die(rng, 20) as u8;
-            let natural = match self.roll {
-                RollMode::Normal => first,
-                mode => mode.keep(first, roll_die(rng, 20) as u8),
-            };
-            self.judge(natural)
+            self.judge(self.roll.roll(rng))
         } else {
             (true, false)
         };

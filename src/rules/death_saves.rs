@@ -150,11 +150,7 @@ impl DeathSaveRules {
         let mut tally = self.start;
         let mut rolls = 0;
         loop {
-            let first = block.next_d20();
-            let natural = match self.roll {
-                RollMode::Normal => first,
-                mode => mode.keep(first, block.next_d20()),
-            };
+            let natural = self.roll.roll_from(|| block.next_d20());
             rolls += 1;
             match self.resolve_save(tally, natural) {
                 SaveStep::Continue(next) => tally = next,

@@ -57,7 +57,7 @@ pub enum MagicArrival {
     /// After a uniformly random whole number of days in `low..=high`.
     Uniform(u32, u32),
     /// Each day from day 1 on, help arrives with this probability.
-    Daily(f64),
+    Daily(crate::dice::Chance),
 }
 
 /// How the wound ended.

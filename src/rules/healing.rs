@@ -394,12 +394,7 @@ pub fn tending_day<R: rand::Rng + ?Sized>(
 ) -> Option<u32> {
     let mut successes = 0;
     for n in 1..=max_checks {
-        let first = crate::dice::roll_die(rng, 20) as u8;
-        let natural = match rules.roll.dice_per_roll() {
-            1 => first,
-            _ => rules.roll.keep(first, crate::dice::roll_die(rng, 20) as u8),
-        };
-        if rules.passes(natural) {
+        if rules.passes(rules.roll.roll(rng)) {
             successes += 1;
             if successes >= rules.successes {
                 return Some(rules.check_day(n));

@@ -10,6 +10,8 @@
 
 use serde::Deserialize;
 
+use crate::dice::Chance;
+
 /// The embedded default table (RULES.md §1).
 pub const DEFAULT_TABLE_TOML: &str = include_str!("../../data/lingering-injuries.toml");
 
@@ -157,7 +159,7 @@ impl Injury {
 #[derive(Clone, Debug, PartialEq)]
 pub struct InjuryTable {
     /// Probability that a triggering event injures (RULES.md §1: 0.05).
-    pub chance: f64,
+    pub chance: Chance,
     /// Entries sorted by range.
     pub entries: Vec<Injury>,
     /// `index[d100 - 1]`: the entry of each d100 result.
@@ -168,7 +170,7 @@ impl InjuryTable {
     /// Builds the table; the caller (the scenario layer) has checked that
     /// the ranges cover 1..=100 exactly once and that there are at most 100
     /// entries.
-    pub fn new(chance: f64, mut entries: Vec<Injury>) -> Self {
+    pub fn new(chance: Chance, mut entries: Vec<Injury>) -> Self {
         entries.sort_by_key(|e| e.low);
         let mut index = [0u8; 100];
         for (i, e) in entries.iter().enumerate() {
@@ -310,7 +312,7 @@ mod tests {
     fn the_default_table_has_23_entries_covering_d100_once() {
         let t = table();
         assert_eq!(t.entries.len(), 23);
-        assert_eq!(t.chance, 0.05);
+        assert_eq!(t.chance.p(), 0.05);
         let widths: u32 = t.entries.iter().map(Injury::width).sum();
         assert_eq!(widths, 100);
         assert_eq!(t.entries[t.lookup(1)].id, "lose_an_eye");

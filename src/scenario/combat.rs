@@ -187,16 +187,18 @@ pub fn build(
         pick(v, b, path, k).map_or(Targeting::default(), |(t, _)| *t.get_ref())
     };
     let targeting = get(&variant.targeting, &base.targeting, "targeting");
-    let chance = probability(
-        loc,
-        pick(
+    let chance = {
+        let v = pick(
             &variant.attack_downed_chance,
             &base.attack_downed_chance,
             path,
             "attack_downed_chance",
-        ),
-        0.5,
-    )?;
+        );
+        let what = v
+            .as_ref()
+            .map_or(String::new(), |(_, f)| values::key_of(f).to_string());
+        values::chance(loc, v, &what, AttackDowned::DEFAULT_CHANCE)?
+    };
     let attack_downed = match pick(
         &variant.attack_downed,
         &base.attack_downed,

@@ -24,7 +24,7 @@ use toml::Spanned;
 
 use super::values::int as ranged;
 use super::{Locator, ScenarioError, pick};
-use crate::dice::RollMode;
+use crate::dice::{Chance, RollMode};
 use crate::rules::festering::{FesteringRules, LostHp, MagicArrival, Timing};
 
 /// The `type` value of this schema.
@@ -135,14 +135,14 @@ fn magic(loc: &Locator, s: &RawSettings, path: &str) -> Result<MagicArrival, Sce
     }
     if let Some(p) = &s.magic_daily_chance {
         let v = *p.get_ref();
-        if !(v > 0.0 && v <= 1.0) {
-            return Err(loc.error(
+        return match Chance::new(v) {
+            Ok(chance) if v > 0.0 => Ok(MagicArrival::Daily(chance)),
+            _ => Err(loc.error(
                 p.span().start,
                 &format!("{path}.magic_daily_chance"),
                 format!("a daily chance must be a probability above 0 and at most 1, got {v}"),
-            ));
-        }
-        return Ok(MagicArrival::Daily(v));
+            )),
+        };
     }
     Ok(MagicArrival::Never)
 }

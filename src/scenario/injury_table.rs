@@ -18,6 +18,7 @@ use toml::Spanned;
 use super::limits::{MAX_ENTRY_TAGS, MAX_LABEL_CHARS, MAX_TABLE_ENTRIES};
 use super::values::{at_most, text};
 use super::{Locator, ScenarioError};
+use crate::dice::Chance;
 use crate::rules::lingering::{
     Cure, DEFAULT_TABLE_FILE, DEFAULT_TABLE_TOML, Effect, Injury, InjuryTable,
 };
@@ -74,17 +75,17 @@ pub fn default_table() -> InjuryTable {
 }
 
 /// Validates an injury chance.
-pub fn chance(loc: &Locator, v: &Spanned<f64>, field: &str) -> Result<f64, ScenarioError> {
-    let c = *v.get_ref();
-    if (0.0..=1.0).contains(&c) {
-        Ok(c)
-    } else {
-        Err(loc.error(
+pub fn chance(loc: &Locator, v: &Spanned<f64>, field: &str) -> Result<Chance, ScenarioError> {
+    Chance::new(*v.get_ref()).map_err(|e| {
+        loc.error(
             v.span().start,
             field,
-            format!("the injury chance must be a probability between 0 and 1, got {c}"),
-        ))
-    }
+            format!(
+                "the injury chance must be a probability between 0 and 1, got {}",
+                e.0
+            ),
+        )
+    })
 }
 
 /// Builds a scenario's table: the default, or `table` (whole replacement),

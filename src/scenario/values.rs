@@ -6,7 +6,7 @@
 use toml::Spanned;
 
 use super::{Locator, ScenarioError};
-use crate::dice::DiceExpr;
+use crate::dice::{Chance, DiceExpr};
 
 /// An optional spanned setting.
 pub type Opt<T> = Option<Spanned<T>>;
@@ -81,7 +81,29 @@ pub fn dice(loc: &Locator, v: &Spanned<String>, field: &str) -> Result<DiceExpr,
         .map_err(|e| loc.error(v.span().start, field, e.to_string()))
 }
 
-/// A probability in `[0, 1]`, or `default`.
+/// A probability in `[0, 1]` as a [`Chance`], or `default`.
+pub fn chance(
+    loc: &Locator,
+    value: Picked<'_, f64>,
+    what: &str,
+    default: Chance,
+) -> Result<Chance, ScenarioError> {
+    let Some((v, field)) = value else {
+        return Ok(default);
+    };
+    Chance::new(*v.get_ref()).map_err(|e| {
+        loc.error(
+            v.span().start,
+            &field,
+            format!(
+                "{what} is a probability and must be between 0 and 1, got {}",
+                e.0
+            ),
+        )
+    })
+}
+
+/// A share in `[0, 1]` (validated as a [`chance`], kept as written), or `default`.
 pub fn probability(
     loc: &Locator,
     value: Picked<'_, f64>,
@@ -91,15 +113,8 @@ pub fn probability(
     let Some((v, field)) = value else {
         return Ok(default);
     };
-    let p = *v.get_ref();
-    if (0.0..=1.0).contains(&p) {
-        return Ok(p);
-    }
-    Err(loc.error(
-        v.span().start,
-        &field,
-        format!("{what} is a probability and must be between 0 and 1, got {p}"),
-    ))
+    chance(loc, Some((v, field)), what, Chance::NEVER)?;
+    Ok(*v.get_ref())
 }
 
 /// A name or description: at most `max` characters and no control

@@ -112,10 +112,7 @@ fn magic_day<R: Rng + ?Sized>(magic: MagicArrival, horizon: u32, rng: &mut R) ->
         MagicArrival::Uniform(lo, hi) => {
             Some(lo + uniform_below(rng, u64::from(hi - lo) + 1) as u32)
         }
-        MagicArrival::Daily(p) => (1..=horizon).find(|_| {
-            let u = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
-            u < p
-        }),
+        MagicArrival::Daily(chance) => (1..=horizon).find(|_| chance.sample(rng)),
     }
 }
 

@@ -19,7 +19,7 @@
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::dice::{RollMode, roll_die, uniform_below};
+use crate::dice::uniform_below;
 use crate::engine::accum::Moments;
 use crate::engine::stats::{Estimate, wilson, z_for_level};
 use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
@@ -45,8 +45,6 @@ pub struct Compiled {
     pub model: InjuryScenario,
     /// Cheapest cure of each entry.
     pub plans: Vec<Plan>,
-    /// An event injures when its 64-bit draw is below this (`None`: always).
-    threshold: Option<u64>,
     /// Entry index of the blinding entry (two lost eyes) and its count.
     pub blinding: Option<(usize, u32)>,
     /// Entry index of the finger entry and fingers per hand.
@@ -66,14 +64,8 @@ impl Compiled {
             .iter()
             .map(|e| Plan::cheapest(e, &model.resources, &model.prices))
             .collect();
-        let threshold = if model.table.chance >= 1.0 {
-            None
-        } else {
-            Some((model.table.chance * 18_446_744_073_709_551_616.0) as u64)
-        };
         Compiled {
             plans,
-            threshold,
             blinding: t
                 .entries
                 .iter()
@@ -189,15 +181,6 @@ fn new_acc(compiled: &[Compiled]) -> InjuryAcc {
     }
 }
 
-#[inline]
-fn roll<R: Rng + ?Sized>(mode: RollMode, rng: &mut R) -> u8 {
-    let first = roll_die(rng, 20) as u8;
-    match mode {
-        RollMode::Normal => first,
-        _ => mode.keep(first, roll_die(rng, 20) as u8),
-    }
-}
-
 /// Attacks between two looks at the stop inside a campaign: well under a
 /// millisecond of work.
 const ATTACKS_PER_POLL: u32 = 1 << 14;
@@ -240,10 +223,8 @@ fn campaign(
             let (mut events, mut crits, mut fumbles, mut hits) = (0u32, 0u32, 0u32, 0u32);
             for k in 0..m.attacks_made + m.attacks_received {
                 let own = k < m.attacks_made;
-                let natural = roll(
-                    if own { m.attack_roll } else { m.attacked_with },
-                    &mut combat,
-                );
+                let mode = if own { m.attack_roll } else { m.attacked_with };
+                let natural = mode.roll(&mut combat);
                 let u = combat.next_u64();
                 let event = if own {
                     fumbles += u32::from(natural == 1);
@@ -258,7 +239,7 @@ fn campaign(
                     continue;
                 }
                 events += 1;
-                if c.threshold.is_some_and(|t| u >= t) {
+                if !m.table.chance.admits(u) {
                     continue;
                 }
                 let i = m.table.lookup(uniform_below(&mut entries, 100) as u8 + 1);

@@ -33,10 +33,6 @@ fn ability(a: injury_tags::Ability) -> Ability {
     }
 }
 
-fn uniform<R: Rng + ?Sized>(rng: &mut R) -> f64 {
-    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-}
-
 impl Encounter {
     fn injury_rules(&self) -> Option<&CombatInjuries> {
         self.rules.injuries.as_ref()
@@ -90,7 +86,7 @@ impl Encounter {
         } else {
             Side::Monster
         };
-        if !rules.trigger.applies_to.covers(side) || uniform(rng) >= rules.table.chance {
+        if !rules.trigger.applies_to.covers(side) || !rules.table.chance.sample(rng) {
             return;
         }
         let index = rules.table.lookup(roll_die(rng, 100) as u8);

@@ -603,7 +603,7 @@ fn a_lost_arm_forces_a_one_handed_attack() {
 /// Rules with lingering injuries on every trigger (chance 1).
 fn injury_rules() -> EncounterRules {
     let mut table = crate::rules::lingering::InjuryTable::default_table();
-    table.chance = 1.0;
+    table.chance = crate::dice::Chance::ALWAYS;
     EncounterRules {
         injuries: Some(crate::combat::policy::CombatInjuries {
             table,

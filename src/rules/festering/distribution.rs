@@ -78,7 +78,8 @@ pub fn magic_day_pmf(magic: MagicArrival, days: u32) -> Vec<f64> {
                 pmf[d as usize] = each;
             }
         }
-        MagicArrival::Daily(p) => {
+        MagicArrival::Daily(chance) => {
+            let p = chance.p();
             let mut none_yet = 1.0;
             for slot in pmf.iter_mut().skip(1) {
                 *slot = none_yet * p;
@@ -163,7 +164,7 @@ mod tests {
             MagicArrival::Never,
             MagicArrival::Fixed(4),
             MagicArrival::Uniform(1, 30),
-            MagicArrival::Daily(0.2),
+            MagicArrival::Daily(crate::dice::Chance::new(0.2).unwrap()),
         ] {
             let r = FesteringRules {
                 medicine_bonus: 5,

@@ -1,4 +1,8 @@
-//! Dice: exact, unbiased sampling of d20s and other dice from 64-bit draws.
+//! Dice: exact, unbiased sampling of d20s and other dice from 64-bit draws,
+//! the one implementation of each random primitive every model uses:
+//! [`roll_die`] and [`uniform_below`] (Lemire's unbiased uniform integer),
+//! [`RollMode::roll`] (a d20 with advantage or disadvantage), [`Chance`]
+//! ("with probability p"), [`DiceExpr`] (`NdM+K`) and [`D20Block`].
 //!
 //! The hot loops roll many d20s, so rolling one die per 64-bit draw would
 //! waste most of the generator's output. [`D20Block`] turns one 64-bit draw
@@ -15,9 +19,13 @@
 //! read the *same* block for trial `t`: that is how common random numbers
 //! are implemented for death saves.
 
+pub mod chance;
 pub mod expr;
+pub mod roll;
 
+pub use chance::{Chance, InvalidChance};
 pub use expr::{DiceError, DiceExpr};
+pub use roll::RollMode;
 
 use rand::Rng;
 
@@ -96,60 +104,6 @@ pub fn roll_die<R: Rng + ?Sized>(rng: &mut R, sides: u32) -> u32 {
     uniform_below(rng, u64::from(sides)) as u32 + 1
 }
 
-/// How a d20 test is rolled: one die, or the higher/lower of two.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RollMode {
-    /// One d20.
-    #[default]
-    Normal,
-    /// Two d20s, keep the higher.
-    Advantage,
-    /// Two d20s, keep the lower.
-    Disadvantage,
-}
-
-impl RollMode {
-    /// Number of physical d20s one roll consumes.
-    pub fn dice_per_roll(self) -> u32 {
-        match self {
-            RollMode::Normal => 1,
-            RollMode::Advantage | RollMode::Disadvantage => 2,
-        }
-    }
-
-    /// The kept natural value of the given physical dice.
-    pub fn keep(self, first: u8, second: u8) -> u8 {
-        match self {
-            RollMode::Normal => first,
-            RollMode::Advantage => first.max(second),
-            RollMode::Disadvantage => first.min(second),
-        }
-    }
-
-    /// Exact probability, in units of `1 / 20^dice_per_roll`, that the kept
-    /// natural value is `natural` (1..=20).
-    pub fn natural_weight(self, natural: u8) -> u64 {
-        let k = u64::from(natural);
-        match self {
-            RollMode::Normal => 1,
-            // P(max = k) = (k^2 - (k-1)^2) / 400
-            RollMode::Advantage => 2 * k - 1,
-            // P(min = k) = ((21-k)^2 - (20-k)^2) / 400
-            RollMode::Disadvantage => 2 * (21 - k) - 1,
-        }
-    }
-
-    /// Lower-case name used in scenario files.
-    pub fn name(self) -> &'static str {
-        match self {
-            RollMode::Normal => "normal",
-            RollMode::Advantage => "advantage",
-            RollMode::Disadvantage => "disadvantage",
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,34 +156,5 @@ mod tests {
         }
         assert!(seen.iter().all(|&c| (850..1150).contains(&c)), "{seen:?}");
         assert_eq!(uniform_below(&mut rng, 1), 0);
-    }
-
-    #[test]
-    fn roll_mode_weights_sum_to_the_number_of_outcomes() {
-        for mode in [
-            RollMode::Normal,
-            RollMode::Advantage,
-            RollMode::Disadvantage,
-        ] {
-            let total: u64 = (1..=20).map(|k| mode.natural_weight(k)).sum();
-            assert_eq!(total, 20u64.pow(mode.dice_per_roll()));
-        }
-        assert_eq!(RollMode::Advantage.natural_weight(20), 39);
-        assert_eq!(RollMode::Disadvantage.natural_weight(1), 39);
-    }
-
-    #[test]
-    fn roll_mode_weights_match_enumeration() {
-        for mode in [RollMode::Advantage, RollMode::Disadvantage] {
-            let mut counts = [0u64; 21];
-            for a in 1..=20u8 {
-                for b in 1..=20u8 {
-                    counts[usize::from(mode.keep(a, b))] += 1;
-                }
-            }
-            for k in 1..=20u8 {
-                assert_eq!(counts[usize::from(k)], mode.natural_weight(k));
-            }
-        }
     }
 }
