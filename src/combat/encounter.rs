@@ -30,6 +30,7 @@ use super::policy::{
     AttackDowned, Between, EncounterRules, HealWhen, Stabilize, Targeting, WhenPartyFalls,
 };
 use crate::dice::{DiceExpr, RollMode, roll_die};
+use crate::rules::attack::{AttackOutcome, AttackRoll};
 use crate::rules::damage::{DamageType, DamageTypes};
 use crate::rules::death_saves::{Resolution, SaveStep, Tally};
 use crate::rules::permanent_wounds::{Severity, WoundSlots};
@@ -1086,21 +1087,23 @@ impl Encounter {
         let disadvantage = attacker.effects & effect::BLINDED != 0
             || (!melee && attacker.effects & effect::DIS_RANGED != 0);
         let natural = RollMode::with(advantage, disadvantage).roll(rng);
-        let crit_range = self.rules.crit_range.unwrap_or(spec.crit_range);
-        if natural == 1 {
-            self.missed(rng, arena, me, true, out);
-            return;
-        }
         let armor_broken = defender.effects & effect::ARMOR_BROKEN != 0;
-        let ac = self.spec(defender.spec).ac - if armor_broken { 2 } else { 0 };
-        let threat_crit = natural >= crit_range;
-        if !threat_crit && i32::from(natural) + attack.to_hit < ac {
-            self.missed(rng, arena, me, false, out);
-            return;
-        }
-        // Any hit within 5 ft on an unconscious creature is a critical hit
-        // (unless the table plays without critical hits).
-        let crit = self.rules.critical_hits && (threat_crit || (unconscious && melee));
+        let roll = AttackRoll {
+            bonus: attack.to_hit,
+            ac: self.spec(defender.spec).ac - if armor_broken { 2 } else { 0 },
+            crit_range: self.rules.crit_range.unwrap_or(spec.crit_range),
+            // Any hit within 5 ft on an unconscious creature is a critical
+            // hit (unless the table plays without critical hits).
+            auto_crit: unconscious && melee,
+            critical_hits: self.rules.critical_hits,
+            crit_range_hits: true,
+        };
+        let crit = match roll.resolve(natural) {
+            AttackOutcome::NaturalOne => return self.missed(rng, arena, me, true, out),
+            AttackOutcome::Miss => return self.missed(rng, arena, me, false, out),
+            AttackOutcome::Hit => false,
+            AttackOutcome::Critical => true,
+        };
         let roll = |rng: &mut R, dice: DiceExpr| -> i32 {
             (if crit { dice.doubled_dice() } else { dice }).sample(rng) as i32
         };

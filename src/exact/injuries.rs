@@ -12,6 +12,7 @@
 
 use crate::engine::stats::Estimate;
 use crate::results::{DistributionRow, Figure, ScenarioResult};
+use crate::rules::attack::AttackOutcome;
 use crate::rules::healing::{Expected, Remedy};
 use crate::rules::lingering::CureClass;
 use crate::scenario::injuries::InjuryScenario;
@@ -61,10 +62,17 @@ pub fn two_binomials_head(n1: u64, p1: f64, n2: u64, p2: f64, m: usize) -> Vec<f
 
 /// The per-attack trigger probabilities `(a, b)` and the raw crit, fumble and hit chances.
 pub fn rates(m: &InjuryScenario) -> [f64; 5] {
-    let fumble = m.attack_roll.chance_of(|n| n == 1);
-    let crit = m.attacked_with.chance_of(|n| m.is_crit(n));
-    let hit = m.attacked_with.chance_of(|n| m.is_hit(n));
-    let trigger_miss = m.attack_roll.chance_of(|n| m.is_trigger_miss(n));
+    let (made, received) = (m.made(), m.received());
+    let fumble = m
+        .attack_roll
+        .chance_of(|n| made.resolve(n) == AttackOutcome::NaturalOne);
+    let crit = m
+        .attacked_with
+        .chance_of(|n| received.resolve(n).is_critical());
+    let hit = m.attacked_with.chance_of(|n| received.resolve(n).is_hit());
+    let trigger_miss = m
+        .attack_roll
+        .chance_of(|n| m.is_trigger_miss(made.resolve(n)));
     let a = if m.applies() && m.trigger.on_crit_miss {
         trigger_miss
     } else {

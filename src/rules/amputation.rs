@@ -14,7 +14,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::dice::{D20Block, DiceExpr, RollMode, roll_die};
-pub use crate::rules::attack::{AttackSlot, Swing};
+pub use crate::rules::attack::{AttackRoll, AttackSlot, Swing};
 use crate::rules::death_saves::{DeathSaveRules, Resolution};
 use crate::rules::limbs::{
     ArmorPiece, DamageModifiers, DamageType, DamageTypes, Limb, LimbEffect, Purpose, Size,
@@ -242,7 +242,7 @@ impl AmputationRules {
         let (modifiers, ac) = self.creature.limb_defences();
         let mut out = Vec::new();
         for c in &self.cutters {
-            let (rolls, roll, penalty) = match self.target {
+            let (rolls, mode, penalty) = match self.target {
                 Target::Willing => (false, RollMode::Normal, 0),
                 Target::Helpless => (true, c.roll.combine(RollMode::Advantage), 0),
                 Target::Unwilling => (true, c.roll, self.called_shot_penalty),
@@ -255,11 +255,12 @@ impl AmputationRules {
             for _ in 0..c.attacks {
                 out.push(AttackSlot {
                     rolls,
-                    roll,
-                    bonus: c.attack_bonus - penalty,
-                    ac,
-                    crit_on: c.crit_on,
-                    always_crit: self.target == Target::Helpless,
+                    mode,
+                    attack: AttackRoll {
+                        crit_range: c.crit_on,
+                        auto_crit: self.target == Target::Helpless,
+                        ..AttackRoll::against(c.attack_bonus - penalty, ac)
+                    },
                     damage: c.damage,
                     damage_type: c.damage_type,
                     effect,
@@ -502,7 +503,7 @@ pub(crate) mod tests {
         rules.target = Target::Helpless;
         let slot = rules.slots()[0];
         assert_eq!(
-            (slot.rolls, slot.roll, slot.always_crit),
+            (slot.rolls, slot.mode, slot.attack.auto_crit),
             (true, RollMode::Advantage, true)
         );
         assert_eq!(slot.judge(9), (true, true)); // 9 + 5 >= 14
@@ -510,7 +511,7 @@ pub(crate) mod tests {
         assert_eq!(slot.judge(1), (false, false));
         rules.target = Target::Unwilling;
         let slot = rules.slots()[0];
-        assert_eq!(slot.bonus, 0);
+        assert_eq!(slot.attack.bonus, 0);
         assert_eq!(slot.judge(14), (true, false));
         assert_eq!(slot.judge(20), (true, true));
         let (miss, hits) = slot.distribution();

@@ -50,6 +50,7 @@ use super::injury_table::{self, RawEntry};
 use super::values::int as ranged;
 use super::{Locator, ScenarioError, pick};
 use crate::dice::RollMode;
+use crate::rules::attack::{AttackOutcome, AttackRoll};
 use crate::rules::healing::{
     PriceList, Resources, RestorationReading, SPELLS, full_caster_slots, spell_index,
 };
@@ -493,24 +494,29 @@ pub fn build(
 }
 
 impl InjuryScenario {
-    /// Whether a received attack with kept natural `n` is a critical hit.
-    #[inline]
-    pub fn is_crit(&self, n: u8) -> bool {
-        n >= self.crit_range && (!self.crit_needs_hit || n == 20 || n >= self.hit_need)
+    /// The roll of an attack it receives: the natural it needs is an AC
+    /// against no bonus; under `crit_needs_hit` a natural in the crit
+    /// range must also hit to crit.
+    pub fn received(&self) -> AttackRoll {
+        AttackRoll {
+            crit_range: self.crit_range,
+            crit_range_hits: !self.crit_needs_hit,
+            ..AttackRoll::against(0, i32::from(self.hit_need))
+        }
     }
 
-    /// Whether a received attack with kept natural `n` hits.
-    #[inline]
-    pub fn is_hit(&self, n: u8) -> bool {
-        n == 20 || (n != 1 && n >= self.hit_need) || self.is_crit(n)
+    /// The roll of one of its own attacks (a natural 20 crits).
+    pub fn made(&self) -> AttackRoll {
+        AttackRoll::against(0, i32::from(self.own_hit_need))
     }
 
-    /// Whether its own attack roll with kept natural `n` triggers the miss side.
+    /// Whether its own attack roll ending in `outcome` triggers the miss side.
     #[inline]
-    pub fn is_trigger_miss(&self, n: u8) -> bool {
-        match self.miss_trigger {
-            MissTrigger::Natural1 => n == 1,
-            MissTrigger::AnyMiss => n == 1 || (n != 20 && n < self.own_hit_need),
+    pub fn is_trigger_miss(&self, outcome: AttackOutcome) -> bool {
+        match outcome {
+            AttackOutcome::NaturalOne => true,
+            AttackOutcome::Miss => self.miss_trigger == MissTrigger::AnyMiss,
+            AttackOutcome::Hit | AttackOutcome::Critical => false,
         }
     }
 

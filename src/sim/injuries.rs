@@ -24,6 +24,7 @@ use crate::engine::accum::Moments;
 use crate::engine::stats::{Estimate, wilson, z_for_level};
 use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
 use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, ScenarioResult};
+use crate::rules::attack::AttackOutcome;
 use crate::rules::healing::{Plan, Remedy};
 use crate::rules::lingering::{CureClass, Effect, InjuryTable};
 use crate::scenario::injuries::InjuryScenario;
@@ -206,6 +207,7 @@ fn campaign(
         applies && m.trigger.on_crit_miss,
         applies && m.trigger.on_crit_hit,
     );
+    let (made, received) = (m.made(), m.received());
     let (mut injuries, mut permanent, mut gold, mut days, mut uncured) =
         (0u32, 0u32, 0.0, 0.0, 0u32);
     let (mut eyes, mut hands) = (0u32, [0u32; 2]);
@@ -227,13 +229,14 @@ fn campaign(
                 let natural = mode.roll(&mut combat);
                 let u = combat.next_u64();
                 let event = if own {
-                    fumbles += u32::from(natural == 1);
-                    fumble_on && m.is_trigger_miss(natural)
+                    let outcome = made.resolve(natural);
+                    fumbles += u32::from(outcome == AttackOutcome::NaturalOne);
+                    fumble_on && m.is_trigger_miss(outcome)
                 } else {
-                    let crit = m.is_crit(natural);
-                    crits += u32::from(crit);
-                    hits += u32::from(m.is_hit(natural));
-                    crit_on && crit
+                    let outcome = received.resolve(natural);
+                    crits += u32::from(outcome.is_critical());
+                    hits += u32::from(outcome.is_hit());
+                    crit_on && outcome.is_critical()
                 };
                 if !event {
                     continue;
