@@ -1,10 +1,13 @@
-//! Mergeable, O(1)-memory accumulators: Welford moments with Chan's merge and
-//! fixed-bin histograms. Integer counters are plain `u64`s: they merge
-//! exactly by addition.
+//! Mergeable, O(1)-memory accumulators: Welford moments with Chan's merge,
+//! exact integer moments and fixed-bin histograms. Integer counters are
+//! plain `u64`s: they merge exactly by addition ([`super::merge`]). All are
+//! serialisable, so a run's accumulators can be saved and merged later.
 //!
 //! Per-chunk accumulators are merged in chunk order by the runner, so even
 //! the floating-point merges here give bit-identical results for any thread
 //! count.
+
+use serde::{Deserialize, Serialize};
 
 use super::stats::{Estimate, mean_interval, wilson};
 
@@ -21,7 +24,7 @@ use super::stats::{Estimate, mean_interval, wilson};
 /// assert_eq!(a.count(), 4);
 /// assert!((a.mean() - 4.0).abs() < 1e-12);
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Moments {
     count: u64,
     mean: f64,
@@ -101,7 +104,7 @@ impl Moments {
 /// for x in [1, 2, 3, 4] { m.push(x); }
 /// assert_eq!(m.mean(), 2.5);
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IntMoments {
     count: u64,
     sum: i128,
@@ -162,7 +165,7 @@ impl IntMoments {
 
 /// Counts of integer observations in fixed bins `first..first + bins.len()`,
 /// with an underflow and an overflow bin.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Histogram {
     first: i64,
     bins: Vec<u64>,
@@ -303,6 +306,31 @@ mod tests {
         j.merge(&i);
         assert_eq!(j.count(), 16);
         assert_eq!(j.sum(), 2 * i.sum());
+    }
+
+    #[test]
+    fn accumulators_survive_serialisation_bit_for_bit() {
+        let mut m = Moments::default();
+        let mut i = IntMoments::default();
+        let mut h = Histogram::new(-2, 4);
+        for x in [0.1, 2.5, -7.25, 1e300] {
+            m.push(x);
+        }
+        for x in [i64::MAX, -3, i64::MIN] {
+            i.push(x);
+        }
+        for v in [-5, 0, 1, 9] {
+            h.add(v, 3);
+        }
+        let m2: Moments = postcard::from_bytes(&postcard::to_allocvec(&m).unwrap()).unwrap();
+        assert_eq!(
+            (m2.count(), m2.mean().to_bits(), m2.variance().to_bits()),
+            (m.count(), m.mean().to_bits(), m.variance().to_bits())
+        );
+        let i2: IntMoments = postcard::from_bytes(&postcard::to_allocvec(&i).unwrap()).unwrap();
+        assert_eq!(i2, i);
+        let h2: Histogram = postcard::from_bytes(&postcard::to_allocvec(&h).unwrap()).unwrap();
+        assert_eq!(h2, h);
     }
 
     #[test]

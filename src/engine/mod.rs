@@ -19,10 +19,14 @@
 //! polling never changes what a completed run computes.
 
 pub mod accum;
+pub mod merge;
+pub mod paired;
+pub mod quantile;
 pub mod rng;
 pub mod stats;
 mod stop;
 
+pub use merge::Merge;
 pub use stop::Stop;
 
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -34,12 +38,6 @@ pub const CHUNK_TRIALS: u64 = 1 << 16;
 /// Chunks each thread gets per batch: enough to balance load, few enough to
 /// keep memory and progress granularity small.
 const CHUNKS_PER_THREAD_PER_BATCH: usize = 4;
-
-/// A per-chunk accumulator that can absorb the accumulator of the next chunk.
-pub trait Merge: Send {
-    /// Adds `later` (the accumulator of a later chunk) into `self`.
-    fn merge(&mut self, later: Self);
-}
 
 /// Receives progress from a run and may ask it to stop.
 pub trait Progress: Sync {
@@ -86,6 +84,14 @@ pub struct RunShape {
     pub trials: u64,
     /// The run's seed.
     pub seed: u64,
+}
+
+impl RunShape {
+    /// Number of chunks of the run: chunk `i` holds trials
+    /// `i * CHUNK_TRIALS ..` up to the run's last trial.
+    pub fn chunks(&self) -> u64 {
+        self.trials.div_ceil(CHUNK_TRIALS)
+    }
 }
 
 impl Engine {
@@ -144,16 +150,38 @@ impl Engine {
         N: Fn() -> A + Sync,
         S: Fn(&mut Xoshiro256PlusPlus, u64, u64, &mut A, Stop<'_>) + Sync,
     {
+        self.run_chunks(shape, 0..shape.chunks(), progress, new_acc, simulate)
+    }
+
+    /// Runs only chunks `chunks` of the run (clamped to the run's chunks),
+    /// merged in chunk order: each chunk computes exactly what it computes
+    /// in the whole run, so a run split into consecutive ranges and merged
+    /// in range order gives the whole run's integer counts exactly (a shard
+    /// of a run on another machine, a block of a run that checks its
+    /// intervals as it goes).
+    pub fn run_chunks<A, N, S>(
+        &self,
+        shape: RunShape,
+        chunks: std::ops::Range<u64>,
+        progress: &dyn Progress,
+        new_acc: N,
+        simulate: S,
+    ) -> Result<A, EngineError>
+    where
+        A: Merge,
+        N: Fn() -> A + Sync,
+        S: Fn(&mut Xoshiro256PlusPlus, u64, u64, &mut A, Stop<'_>) + Sync,
+    {
         let stop = progress.stop();
-        let chunks = shape.trials.div_ceil(CHUNK_TRIALS);
+        let last = chunks.end.min(shape.chunks());
         let batch = (self.threads() * CHUNKS_PER_THREAD_PER_BATCH) as u64;
         let mut total = new_acc();
-        let mut next = 0u64;
-        while next < chunks {
+        let mut next = chunks.start;
+        while next < last {
             if stop.requested() {
                 return Err(EngineError::Interrupted);
             }
-            let end = (next + batch).min(chunks);
+            let end = (next + batch).min(last);
             let results: Vec<(A, u64)> = self.pool.install(|| {
                 (next..end)
                     .into_par_iter()
@@ -225,6 +253,43 @@ mod tests {
         let trials = 3 * CHUNK_TRIALS + 17;
         assert_eq!(run_with(3, trials).trials, trials);
         assert_eq!(run_with(1, 5).trials, 5);
+    }
+
+    #[test]
+    fn consecutive_chunk_ranges_merged_in_order_are_the_whole_run() {
+        #[derive(Default, PartialEq, Debug)]
+        struct Counts(Vec<u64>);
+        impl Merge for Counts {
+            fn merge(&mut self, later: Self) {
+                self.0.extend(later.0);
+            }
+        }
+        let shape = RunShape {
+            trials: 5 * CHUNK_TRIALS + 9,
+            seed: 4,
+        };
+        let engine = Engine::new(2).unwrap();
+        // Each chunk records its first draw and its trial count.
+        let run = |chunks: std::ops::Range<u64>| {
+            engine
+                .run_chunks(
+                    shape,
+                    chunks,
+                    &NoProgress,
+                    Counts::default,
+                    |rng, first, n, acc, _| {
+                        acc.0.extend([rng.next_u64(), first, n]);
+                    },
+                )
+                .unwrap()
+        };
+        let whole = run(0..shape.chunks());
+        let mut split = run(0..2);
+        split.merge(run(2..4));
+        split.merge(run(4..100));
+        assert_eq!(split, whole);
+        assert_eq!(whole.0.len(), 3 * 6);
+        assert_eq!(whole.0[17], 9, "the last chunk is partial");
     }
 
     #[test]

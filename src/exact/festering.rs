@@ -4,13 +4,13 @@
 //! binomial tending day against an independent day of magical healing,
 //! [`crate::rules::festering::distribution`]).
 
+use crate::engine::quantile;
 use crate::engine::stats::Estimate;
 use crate::results::{DistributionRow, Figure, ScenarioResult};
 use crate::rules::festering::WoundDistribution;
 use crate::scenario::festering::FesteringScenario;
 use crate::scenario::{ScenarioHeader, Variant};
 use crate::sim::festering::{DIFF_METRICS, finish};
-use crate::sim::quantile;
 
 /// Exact figures and distributions of every variant, in the Monte Carlo
 /// result's shape.

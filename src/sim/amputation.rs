@@ -10,7 +10,10 @@
 
 use crate::engine::accum::{Histogram, Moments};
 use crate::engine::stats::{Estimate, wilson, z_for_level};
-use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::merge::mergeable;
+use crate::engine::{Engine, EngineError, Progress, RunShape, Stop};
 use crate::results::{ChartSpec, DistributionRow, Figure, LinePoints, ScenarioResult};
 use crate::rules::amputation::{AmputationRules, AttackSlot, Outcome, TrialOutcome};
 use crate::rules::limbs::Purpose;
@@ -111,31 +114,33 @@ pub fn max_hits(rules: &AmputationRules, slots: usize) -> usize {
     rules.max_rounds as usize * slots
 }
 
-/// One variant's counts.
-#[derive(Clone, Debug, PartialEq)]
-pub struct VariantCounts {
-    trials: u64,
-    hits: [u64; PROPORTIONS.len()],
-    /// `[v=1 & base=0, v=0 & base=1]` per proportion, against variant 0.
-    discordant: [[u64; 2]; PROPORTIONS.len()],
-    /// Round the purpose was served (severed, or disabled where that serves).
-    rounds: Histogram,
-    /// Hits landed until then.
-    hit_count: Histogram,
-    /// Reattachment attempts (limb severed in time, reattach rules given).
-    attempts: u64,
-    /// Attempts that reattached.
-    reattached: u64,
-    /// Healing uses spent per attempt.
-    uses: Histogram,
-    /// Healing uses of attempts that reattached.
-    uses_reattached: Histogram,
-    /// Spell uses per attempt.
-    spells: Histogram,
-    /// Potion uses per attempt.
-    potions: Histogram,
-    gp: Moments,
-    minutes: Moments,
+mergeable! {
+    /// One variant's counts.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct VariantCounts {
+        trials: u64,
+        hits: [u64; PROPORTIONS.len()],
+        /// `[v=1 & base=0, v=0 & base=1]` per proportion, against variant 0.
+        discordant: [[u64; 2]; PROPORTIONS.len()],
+        /// Round the purpose was served (severed, or disabled where that serves).
+        rounds: Histogram,
+        /// Hits landed until then.
+        hit_count: Histogram,
+        /// Reattachment attempts (limb severed in time, reattach rules given).
+        attempts: u64,
+        /// Attempts that reattached.
+        reattached: u64,
+        /// Healing uses spent per attempt.
+        uses: Histogram,
+        /// Healing uses of attempts that reattached.
+        uses_reattached: Histogram,
+        /// Spell uses per attempt.
+        spells: Histogram,
+        /// Potion uses per attempt.
+        potions: Histogram,
+        gp: Moments,
+        minutes: Moments,
+    }
 }
 
 impl VariantCounts {
@@ -182,29 +187,6 @@ impl VariantCounts {
             self.potions.add(i64::from(r.potions), 1);
             self.gp.push(r.gp);
             self.minutes.push(r.minutes);
-        }
-    }
-}
-
-impl Merge for Vec<VariantCounts> {
-    fn merge(&mut self, later: Self) {
-        for (a, b) in self.iter_mut().zip(later) {
-            a.trials += b.trials;
-            for i in 0..PROPORTIONS.len() {
-                a.hits[i] += b.hits[i];
-                a.discordant[i][0] += b.discordant[i][0];
-                a.discordant[i][1] += b.discordant[i][1];
-            }
-            a.rounds.merge(&b.rounds);
-            a.hit_count.merge(&b.hit_count);
-            a.attempts += b.attempts;
-            a.reattached += b.reattached;
-            a.uses.merge(&b.uses);
-            a.uses_reattached.merge(&b.uses_reattached);
-            a.spells.merge(&b.spells);
-            a.potions.merge(&b.potions);
-            a.gp.merge(&b.gp);
-            a.minutes.merge(&b.minutes);
         }
     }
 }

@@ -12,7 +12,11 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::combat::encounter::{Arena, Encounter, TrialOutcome};
 use crate::engine::accum::{Histogram, IntMoments};
 use crate::engine::stats::{wilson, z_for_level};
-use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::merge::mergeable;
+use crate::engine::paired::Baseline;
+use crate::engine::{Engine, EngineError, Progress, RunShape, Stop};
 use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, ScenarioResult, thousands};
 use crate::scenario::{ScenarioHeader, Variant};
 
@@ -119,13 +123,15 @@ fn injury_ids(variants: &[Variant<Encounter>]) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
-/// Per-chunk accumulator: per variant, moments of each metric and of its
-/// difference to the first variant, and the rounds histogram.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CombatAcc {
-    metrics: Vec<Vec<IntMoments>>,
-    diffs: Vec<Vec<IntMoments>>,
-    rounds: Vec<Histogram>,
+mergeable! {
+    /// Per-chunk accumulator: per variant, moments of each metric and of its
+    /// difference to the first variant, and the rounds histogram.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct CombatAcc {
+        metrics: Vec<Vec<IntMoments>>,
+        diffs: Vec<Vec<IntMoments>>,
+        rounds: Vec<Histogram>,
+    }
 }
 
 impl CombatAcc {
@@ -134,30 +140,6 @@ impl CombatAcc {
             metrics: vec![vec![IntMoments::default(); metrics]; variants],
             diffs: vec![vec![IntMoments::default(); metrics]; variants],
             rounds: vec![Histogram::new(1, ROUNDS_BINS as usize); variants],
-        }
-    }
-}
-
-impl Merge for CombatAcc {
-    fn merge(&mut self, later: Self) {
-        for (a, b) in self
-            .metrics
-            .iter_mut()
-            .flatten()
-            .zip(later.metrics.iter().flatten())
-        {
-            a.merge(b);
-        }
-        for (a, b) in self
-            .diffs
-            .iter_mut()
-            .flatten()
-            .zip(later.diffs.iter().flatten())
-        {
-            a.merge(b);
-        }
-        for (a, b) in self.rounds.iter_mut().zip(&later.rounds) {
-            a.merge(b);
         }
     }
 }
@@ -176,7 +158,7 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
     stop: Stop<'_>,
 ) {
     let mut arena = Arena::default();
-    let mut base = Vec::new();
+    let mut baseline = Baseline::default();
     let mut vals = Vec::new();
     for _ in 0..count {
         let seed = rng.next_u64();
@@ -187,18 +169,10 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
             let mut trial_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
             let outcome = variant.rules.run(&mut trial_rng, &mut arena);
             values(&outcome, variant.rules.party.len(), entries, &mut vals);
-            if v == 0 {
-                base.clone_from(&vals);
+            for (m, &x) in acc.metrics[v].iter_mut().zip(&vals) {
+                m.push(x);
             }
-            for (i, &x) in vals.iter().enumerate() {
-                acc.metrics[v][i].push(x);
-                // The baseline's difference to itself is never reported.
-                if v > 0 {
-                    if let Some(&b) = base.get(i) {
-                        acc.diffs[v][i].push(x - b);
-                    }
-                }
-            }
+            baseline.record(v, &vals, &mut acc.diffs[v]);
             acc.rounds[v].add(i64::from(outcome.rounds).clamp(1, ROUNDS_BINS), 1);
         }
     }

@@ -18,7 +18,10 @@
 use crate::dice::{D20Block, RollMode};
 use crate::engine::accum::{Histogram, Moments};
 use crate::engine::stats::{Estimate, wilson, z_for_level};
-use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::merge::mergeable;
+use crate::engine::{Engine, EngineError, Progress, RunShape, Stop};
 use crate::exact::death_saves::ExactDistribution;
 use crate::results::{ChartSpec, DistributionRow, Figure, ScenarioResult};
 use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES, Resolution, SaveStep, Tally};
@@ -254,10 +257,12 @@ impl CompiledRules {
     }
 }
 
-/// Per-chunk counts: for each variant, `joint[code_v * CODES + code_baseline]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct JointCounts {
-    counts: Vec<u64>,
+mergeable! {
+    /// Per-chunk counts: for each variant, `joint[code_v * CODES + code_baseline]`.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct JointCounts {
+        counts: Vec<u64>,
+    }
 }
 
 impl JointCounts {
@@ -269,14 +274,6 @@ impl JointCounts {
 
     fn variant(&self, v: usize) -> &[u64] {
         &self.counts[v * CODES * CODES..(v + 1) * CODES * CODES]
-    }
-}
-
-impl Merge for JointCounts {
-    fn merge(&mut self, later: Self) {
-        for (a, b) in self.counts.iter_mut().zip(later.counts) {
-            *a += b;
-        }
     }
 }
 

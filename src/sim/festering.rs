@@ -14,58 +14,44 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::dice::uniform_below;
 use crate::engine::accum::{Histogram, Moments};
 use crate::engine::stats::{Estimate, wilson, z_for_level};
-use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::merge::mergeable;
+use crate::engine::paired::Baseline;
+use crate::engine::quantile;
+use crate::engine::{Engine, EngineError, Progress, RunShape, Stop};
 use crate::results::{ChartSpec, DistributionRow, Figure, LinePoints, ScenarioResult};
 use crate::rules::festering::{Ending, FesteringRules, MagicArrival};
 use crate::rules::healing::tending_day;
 use crate::scenario::festering::FesteringScenario;
 use crate::scenario::{ScenarioHeader, Variant};
-use crate::sim::quantile;
 
 /// Paired metrics: reported as `<name>_diff` against the first variant.
 pub const DIFF_METRICS: [&str; 3] = ["p_death", "mean_max_hp_lost", "mean_days_open"];
 
-/// One variant's counts.
-#[derive(Clone, Debug)]
-struct VariantAcc {
-    n: u64,
-    deaths: u64,
-    tended: u64,
-    magic: u64,
-    loss: Histogram,
-    closed: Histogram,
-    lost: Moments,
-    lasting: Moments,
-    open: Moments,
-    curve_deaths: Vec<u64>,
-    diffs: [Moments; 3],
+mergeable! {
+    /// One variant's counts.
+    #[derive(Clone, Debug, Serialize, Deserialize)]
+    struct VariantAcc {
+        n: u64,
+        deaths: u64,
+        tended: u64,
+        magic: u64,
+        loss: Histogram,
+        closed: Histogram,
+        lost: Moments,
+        lasting: Moments,
+        open: Moments,
+        curve_deaths: Vec<u64>,
+        diffs: [Moments; 3],
+    }
 }
 
-/// Per-chunk accumulator of every variant.
-#[derive(Clone, Debug)]
-pub struct FesteringAcc {
-    variants: Vec<VariantAcc>,
-}
-
-impl Merge for FesteringAcc {
-    fn merge(&mut self, later: Self) {
-        for (a, b) in self.variants.iter_mut().zip(later.variants) {
-            a.n += b.n;
-            a.deaths += b.deaths;
-            a.tended += b.tended;
-            a.magic += b.magic;
-            a.loss.merge(&b.loss);
-            a.closed.merge(&b.closed);
-            a.lost.merge(&b.lost);
-            a.lasting.merge(&b.lasting);
-            a.open.merge(&b.open);
-            for (x, y) in a.curve_deaths.iter_mut().zip(&b.curve_deaths) {
-                *x += y;
-            }
-            for (x, y) in a.diffs.iter_mut().zip(&b.diffs) {
-                x.merge(y);
-            }
-        }
+mergeable! {
+    /// Per-chunk accumulator of every variant.
+    #[derive(Clone, Debug, Serialize, Deserialize)]
+    pub struct FesteringAcc {
+        variants: Vec<VariantAcc>,
     }
 }
 
@@ -125,12 +111,12 @@ fn simulate_chunk(
     acc: &mut FesteringAcc,
     stop: Stop<'_>,
 ) {
+    let mut baseline = Baseline::default();
     for _ in 0..count {
         if stop.requested() {
             return;
         }
         let seed = rng.next_u64();
-        let mut base = [0.0f64; 3];
         for (v, variant) in variants.iter().enumerate() {
             let s = &variant.rules;
             let r: &FesteringRules = &s.rules;
@@ -165,13 +151,7 @@ fn simulate_chunk(
                 f64::from(o.max_hp_lost),
                 f64::from(o.days_open),
             ];
-            if v == 0 {
-                base = x;
-            } else {
-                for k in 0..3 {
-                    a.diffs[k].push(x[k] - base[k]);
-                }
-            }
+            baseline.record(v, &x, &mut a.diffs);
         }
     }
 }

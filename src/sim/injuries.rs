@@ -22,7 +22,11 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::dice::uniform_below;
 use crate::engine::accum::Moments;
 use crate::engine::stats::{Estimate, wilson, z_for_level};
-use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::merge::mergeable;
+use crate::engine::paired::Baseline;
+use crate::engine::{Engine, EngineError, Progress, RunShape, Stop};
 use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, ScenarioResult};
 use crate::rules::attack::AttackOutcome;
 use crate::rules::healing::{Plan, Remedy};
@@ -91,73 +95,49 @@ impl Compiled {
     }
 }
 
-/// One variant's counts.
-#[derive(Clone, Debug, Default)]
-pub struct VariantAcc {
-    /// Campaigns.
-    pub trials: u64,
-    /// Encounters.
-    pub encounters: u64,
-    /// Triggering events.
-    pub events: u64,
-    /// Injuries per entry.
-    pub entry: Vec<u64>,
-    /// Encounters with at least one injury.
-    pub enc_any: u64,
-    /// Encounters with at least one injury of each entry.
-    pub enc_entry: Vec<u64>,
-    /// Encounters with a second injury of each `second` entry.
-    pub enc_second: Vec<u64>,
-    /// Per encounter: events, crits taken, fumbles, hits taken, injuries.
-    pub per_encounter: [Moments; 5],
-    /// Gold, days per entry; uncured injuries per entry.
-    pub gold: Vec<Moments>,
-    /// Downtime days per entry.
-    pub days: Vec<Moments>,
-    /// Injuries never cured, per entry.
-    pub uncurable: Vec<u64>,
-    /// Campaign counts: any injury, a permanent one, blinded, hand lost, an uncured one.
-    pub campaign: [u64; 5],
-    /// Campaign means: injuries, permanent injuries, gold, days.
-    pub campaign_means: [Moments; 4],
-    /// Campaigns with 0, 1, ... `CAMPAIGN_BINS - 1` injuries.
-    pub per_campaign: Vec<u64>,
-    /// Paired differences of [`CAMPAIGN_DIFFS`] to the first variant.
-    pub diffs: [Moments; 5],
+mergeable! {
+    /// One variant's counts.
+    #[derive(Clone, Debug, Default, Serialize, Deserialize)]
+    pub struct VariantAcc {
+        /// Campaigns.
+        pub trials: u64,
+        /// Encounters.
+        pub encounters: u64,
+        /// Triggering events.
+        pub events: u64,
+        /// Injuries per entry.
+        pub entry: Vec<u64>,
+        /// Encounters with at least one injury.
+        pub enc_any: u64,
+        /// Encounters with at least one injury of each entry.
+        pub enc_entry: Vec<u64>,
+        /// Encounters with a second injury of each `second` entry.
+        pub enc_second: Vec<u64>,
+        /// Per encounter: events, crits taken, fumbles, hits taken, injuries.
+        pub per_encounter: [Moments; 5],
+        /// Gold, days per entry; uncured injuries per entry.
+        pub gold: Vec<Moments>,
+        /// Downtime days per entry.
+        pub days: Vec<Moments>,
+        /// Injuries never cured, per entry.
+        pub uncurable: Vec<u64>,
+        /// Campaign counts: any injury, a permanent one, blinded, hand lost, an uncured one.
+        pub campaign: [u64; 5],
+        /// Campaign means: injuries, permanent injuries, gold, days.
+        pub campaign_means: [Moments; 4],
+        /// Campaigns with 0, 1, ... `CAMPAIGN_BINS - 1` injuries.
+        pub per_campaign: Vec<u64>,
+        /// Paired differences of [`CAMPAIGN_DIFFS`] to the first variant.
+        pub diffs: [Moments; 5],
+    }
 }
 
-/// Per-chunk accumulator of every variant.
-#[derive(Clone, Debug)]
-pub struct InjuryAcc {
-    /// One per variant.
-    pub variants: Vec<VariantAcc>,
-}
-
-impl Merge for InjuryAcc {
-    fn merge(&mut self, later: Self) {
-        fn add(a: &mut [u64], b: &[u64]) {
-            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-        }
-        fn add_m(a: &mut [Moments], b: &[Moments]) {
-            a.iter_mut().zip(b).for_each(|(x, y)| x.merge(y));
-        }
-        for (a, b) in self.variants.iter_mut().zip(later.variants) {
-            a.trials += b.trials;
-            a.encounters += b.encounters;
-            a.events += b.events;
-            a.enc_any += b.enc_any;
-            add(&mut a.entry, &b.entry);
-            add(&mut a.enc_entry, &b.enc_entry);
-            add(&mut a.enc_second, &b.enc_second);
-            add(&mut a.uncurable, &b.uncurable);
-            add(&mut a.campaign, &b.campaign);
-            add(&mut a.per_campaign, &b.per_campaign);
-            add_m(&mut a.per_encounter, &b.per_encounter);
-            add_m(&mut a.gold, &b.gold);
-            add_m(&mut a.days, &b.days);
-            add_m(&mut a.campaign_means, &b.campaign_means);
-            add_m(&mut a.diffs, &b.diffs);
-        }
+mergeable! {
+    /// Per-chunk accumulator of every variant.
+    #[derive(Clone, Debug, Serialize, Deserialize)]
+    pub struct InjuryAcc {
+        /// One per variant.
+        pub variants: Vec<VariantAcc>,
     }
 }
 
@@ -329,21 +309,15 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
     stop: Stop<'_>,
 ) {
     let mut scratch = Vec::new();
+    let mut baseline = Baseline::default();
     for _ in 0..count {
         let seed = rng.next_u64();
-        let mut base = [0.0; 5];
         for (v, c) in compiled.iter().enumerate() {
             let a = &mut acc.variants[v];
             let Some(x) = campaign(c, seed, a, &mut scratch, stop) else {
                 return;
             };
-            if v == 0 {
-                base = x;
-            } else {
-                for k in 0..5 {
-                    a.diffs[k].push(x[k] - base[k]);
-                }
-            }
+            baseline.record(v, &x, &mut a.diffs);
         }
     }
 }

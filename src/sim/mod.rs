@@ -6,7 +6,6 @@ pub mod combat;
 pub mod death_saves;
 pub mod festering;
 pub mod injuries;
-pub mod quantile;
 
 use crate::engine::{Engine, EngineError, Progress};
 use crate::results::ScenarioResult;

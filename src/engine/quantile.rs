@@ -28,7 +28,7 @@ fn value_at_rank(first: i64, counts: &[u64], rank: u64) -> i64 {
 /// `None` without observations.
 ///
 /// ```
-/// use woundsim::sim::quantile::from_counts;
+/// use woundsim::engine::quantile::from_counts;
 /// let e = from_counts(0, &[10, 80, 10], 0.5, 1.96).unwrap();
 /// assert_eq!((e.value, e.low, e.high), (1.0, 1.0, 1.0));
 /// ```
