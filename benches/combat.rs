@@ -32,7 +32,12 @@ monsters = [{ creature = "hobgoblin", count = 6 }]
 "#;
 
 fn reference() -> Scenario {
-    let mut s = scenario::parse("bench.toml", REFERENCE).expect("valid reference scenario");
+    let mut s = scenario::parse(
+        &woundsim::scenario::data::builtin_catalog().expect("valid data"),
+        "bench.toml",
+        REFERENCE,
+    )
+    .expect("valid reference scenario");
     s.header.trials = TRIALS;
     s
 }

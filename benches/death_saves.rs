@@ -14,9 +14,12 @@ fn main() {
 const TRIALS: u64 = 2_000_000;
 
 fn scenario() -> woundsim::scenario::Scenario {
-    let mut s = builtin::find("death-saves")
-        .expect("built-in")
-        .expect("valid");
+    let mut s = builtin::find(
+        &woundsim::scenario::data::builtin_catalog().expect("valid data"),
+        "death-saves",
+    )
+    .expect("built-in")
+    .expect("valid");
     s.header.trials = TRIALS;
     s
 }

@@ -16,7 +16,12 @@ fn main() {
 const TRIALS: u64 = 200_000;
 
 fn scenario(name: &str) -> Scenario {
-    let mut s = builtin::find(name).expect("built-in").expect("valid");
+    let mut s = builtin::find(
+        &woundsim::scenario::data::builtin_catalog().expect("valid data"),
+        name,
+    )
+    .expect("built-in")
+    .expect("valid");
     s.header.trials = TRIALS;
     s
 }

@@ -22,7 +22,8 @@
 //!     [[variant]]
 //!     name = "raw"
 //! "#;
-//! let scenario = scenario::parse("demo.toml", text).unwrap();
+//! let catalog = scenario::data::builtin_catalog().unwrap();
+//! let scenario = scenario::parse(&catalog, "demo.toml", text).unwrap();
 //! let engine = Engine::new(2).unwrap();
 //! let mc = woundsim::sim::simulate(&scenario, &engine, &NoProgress).unwrap();
 //! let exact = woundsim::exact::solve(&scenario).unwrap();
@@ -39,6 +40,9 @@ pub mod combat;
 pub mod dice;
 pub mod engine;
 pub mod exact;
+#[cfg(test)]
+mod fixtures;
+pub mod model;
 pub mod report;
 pub mod results;
 pub mod rules;

@@ -56,7 +56,7 @@ fn assert_agree(mc: &ScenarioResult, exact: &ScenarioResult) {
 
 #[test]
 fn builtin_amputation_scenarios_agree_with_exact_mode() {
-    for s in builtin::all().unwrap() {
+    for s in builtin::all(common::catalog()).unwrap() {
         if s.kind() != "amputation" {
             continue;
         }
@@ -146,7 +146,7 @@ cutters = [{ damage = "2d6+5", damage_type = "slashing", attacks = 3 }]
 
 #[test]
 fn unusual_rule_sets_agree_with_exact_mode() {
-    let s = scenario::parse("unusual.toml", UNUSUAL).unwrap();
+    let s = scenario::parse(common::catalog(), "unusual.toml", UNUSUAL).unwrap();
     let exact = woundsim::exact::solve(&s).expect("amputation has an exact solution");
     assert_agree(&run(&s, 200_000, 2), &exact);
     // The possession variant reaches the disabled outcome, which serves it.
@@ -178,7 +178,9 @@ fn unusual_rule_sets_agree_with_exact_mode() {
 
 #[test]
 fn thread_count_never_changes_the_result() {
-    let s = builtin::find("amputation").unwrap().unwrap();
+    let s = builtin::find(common::catalog(), "amputation")
+        .unwrap()
+        .unwrap();
     let one = run(&s, 70_000, 1);
     let three = run(&s, 70_000, 3);
     assert_eq!(one, three);
@@ -195,7 +197,9 @@ fn exact_race_matches_closed_forms() {
     // A willing Medium arm (5 HP) and a longsword (1d8+3, at least 4):
     // one blow severs unless it rolls a 1, so P(severed in round 1) = 7/8,
     // and two blows always do.
-    let s = builtin::find("amputation").unwrap().unwrap();
+    let s = builtin::find(common::catalog(), "amputation")
+        .unwrap()
+        .unwrap();
     let exact = woundsim::exact::solve(&s).expect("amputation has an exact solution");
     let get = |v: &str, m: &str| exact.figure(v, m).unwrap().estimate.value;
     assert!((get("medium-arm-longsword", "mean_rounds_to_sever") - 1.125).abs() < 1e-12);
@@ -220,7 +224,9 @@ fn exact_race_matches_closed_forms() {
 
 #[test]
 fn exact_reattachment_matches_closed_forms() {
-    let s = builtin::find("reattachment").unwrap().unwrap();
+    let s = builtin::find(common::catalog(), "reattachment")
+        .unwrap()
+        .unwrap();
     let exact = woundsim::exact::solve(&s).expect("amputation has an exact solution");
     let get = |v: &str, m: &str| exact.figure(v, m).unwrap().estimate.value;
     // Two cure wounds (1d8+3 each) restore a 10 HP leg unless 2d8 < 4: 1 - 3/64.

@@ -25,7 +25,7 @@ fn lone_dying_pc(policy: &str) -> scenario::Scenario {
         wound_policy = "{policy}"
         "#
     );
-    scenario::parse("lone.toml", &text).unwrap()
+    scenario::parse(common::catalog(), "lone.toml", &text).unwrap()
 }
 
 fn exact(rules: &DeathSaveRules) -> [f64; 6] {
@@ -70,7 +70,9 @@ fn a_lone_dying_pc_takes_permanent_wounds_as_exact_mode_says() {
 
 #[test]
 fn combat_results_do_not_depend_on_threads() {
-    let mut s = builtin::find("combat-hobgoblins").unwrap().unwrap();
+    let mut s = builtin::find(common::catalog(), "combat-hobgoblins")
+        .unwrap()
+        .unwrap();
     s.header.trials = 70_000; // two chunks
     let one = woundsim::sim::simulate(&s, &Engine::new(1).unwrap(), &NoProgress).unwrap();
     let three = woundsim::sim::simulate(&s, &Engine::new(3).unwrap(), &NoProgress).unwrap();
@@ -83,7 +85,7 @@ fn shipped_combat_scenarios_run_and_are_sane() {
     let engine = Engine::new(2).unwrap();
     let z = z_for_level(0.95);
     assert!(z > 1.9);
-    for mut s in builtin::all()
+    for mut s in builtin::all(common::catalog())
         .unwrap()
         .into_iter()
         .filter(|s| s.kind() == "combat")
@@ -116,7 +118,9 @@ fn shipped_combat_scenarios_run_and_are_sane() {
 
 #[test]
 fn more_hobgoblins_kill_more_pcs() {
-    let mut s = builtin::find("combat-difficulty").unwrap().unwrap();
+    let mut s = builtin::find(common::catalog(), "combat-difficulty")
+        .unwrap()
+        .unwrap();
     s.header.trials = 20_000;
     let r = woundsim::sim::simulate(&s, &Engine::new(2).unwrap(), &NoProgress).unwrap();
     let deaths: Vec<f64> = r
@@ -144,7 +148,7 @@ fn critical_hits_off_reaches_the_rules_and_no_pc_takes_a_crit() {
         name = "no-crits"
         critical_hits = false
         "#;
-    let s = scenario::parse("no-crits.toml", text).unwrap();
+    let s = scenario::parse(common::catalog(), "no-crits.toml", text).unwrap();
     let scenario::Model::Combat(v) = &s.model else {
         panic!("a combat scenario");
     };
@@ -157,7 +161,9 @@ fn critical_hits_off_reaches_the_rules_and_no_pc_takes_a_crit() {
 
 #[test]
 fn exact_mode_refuses_combat() {
-    let s = builtin::find("combat-ogres").unwrap().unwrap();
+    let s = builtin::find(common::catalog(), "combat-ogres")
+        .unwrap()
+        .unwrap();
     let err = woundsim::exact::solve(&s).unwrap_err().to_string();
     assert!(err.contains("have no exact solution"), "{err}");
 }
@@ -188,7 +194,7 @@ fn a_combat_scenario_can_replace_and_override_the_injury_table() {
           { id = "concussion", name = "Concussion", d100 = [1, 100], effects = [], cures = [] },
         ]
     "#;
-    let s = scenario::parse("custom.toml", text).unwrap();
+    let s = scenario::parse(common::catalog(), "custom.toml", text).unwrap();
     let engine = Engine::new(2).unwrap();
     let r = woundsim::sim::simulate(&s, &engine, &NoProgress).unwrap();
     let value = |v: &str, m: &str| r.figure(v, m).unwrap().estimate.value;

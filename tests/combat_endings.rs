@@ -396,7 +396,7 @@ impl Fight {
 }
 
 fn run(text: &str, trials: u64) -> ScenarioResult {
-    let s = scenario::parse("endings.toml", text).unwrap();
+    let s = scenario::parse(common::catalog(), "endings.toml", text).unwrap();
     common::run(&s, trials, 2)
 }
 

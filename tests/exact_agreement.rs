@@ -44,7 +44,7 @@ fn run(scenario: &Scenario, trials: u64) -> ScenarioResult {
 fn builtin_scenarios_agree_with_exact_mode() {
     // Death-save scenarios; the injury types have their own agreement tests
     // (tests/injury_agreement.rs), with quantile-aware comparisons.
-    for s in builtin::all()
+    for s in builtin::all(common::catalog())
         .unwrap()
         .into_iter()
         .filter(|s| s.kind() == "death_saves")
@@ -60,7 +60,9 @@ fn builtin_scenarios_agree_with_exact_mode() {
 #[should_panic(expected = "death-saves/raw/p_dead: Monte Carlo")]
 fn the_shared_check_catches_a_disagreement() {
     // The exact p_dead off by 0.002, about 13 σ at 10^7 trials (4.5 σ = 0.0007).
-    let s = builtin::find("death-saves").unwrap().unwrap();
+    let s = builtin::find(common::catalog(), "death-saves")
+        .unwrap()
+        .unwrap();
     let mut exact = woundsim::exact::solve(&s).unwrap();
     let dead = exact
         .figures
@@ -105,7 +107,7 @@ fn unusual_rule_sets_agree_with_exact_mode() {
         dc = 30
         wound_policy = "never"
     "#;
-    let s = scenario::parse("odd.toml", text).unwrap();
+    let s = scenario::parse(common::catalog(), "odd.toml", text).unwrap();
     assert_agree(&run(&s, 5_000_000), &woundsim::exact::solve(&s).unwrap());
 }
 

@@ -91,14 +91,14 @@ fn assert_agree(mc: &ScenarioResult, exact: &ScenarioResult) -> usize {
 }
 
 fn builtin_named(name: &str) -> Scenario {
-    builtin::find(name).unwrap().unwrap()
+    builtin::find(common::catalog(), name).unwrap().unwrap()
 }
 
 fn fixture(name: &str) -> Scenario {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/scenarios/good")
         .join(name);
-    scenario::load_file(&path).unwrap()
+    scenario::load_file(common::catalog(), &path).unwrap()
 }
 
 #[test]
@@ -157,11 +157,11 @@ fn every_entry_is_reached_with_its_d100_share() {
         crit_range = 2
         injury_chance = 1.0
     "#;
-    let s = scenario::parse("every-entry.toml", text).unwrap();
+    let s = scenario::parse(common::catalog(), "every-entry.toml", text).unwrap();
     let mc = run(&s, 400_000, 2);
     let exact = woundsim::exact::solve(&s).expect("exact solution");
     assert_agree(&mc, &exact);
-    let table = woundsim::rules::lingering::InjuryTable::default_table();
+    let table = common::catalog().injury_table.clone();
     let z = z_for_level(0.95);
     for e in &table.entries {
         let f = mc
@@ -247,7 +247,10 @@ fn thread_count_never_changes_injury_or_festering_figures() {
         on_crit_miss = false
     "#;
     let fester = builtin_named("festering-wounds");
-    for s in [scenario::parse("t.toml", text).unwrap(), fester] {
+    for s in [
+        scenario::parse(common::catalog(), "t.toml", text).unwrap(),
+        fester,
+    ] {
         let trials = 2 * woundsim::engine::CHUNK_TRIALS + 17;
         let one = run(&s, trials, 1);
         for threads in [2, 3] {

@@ -237,6 +237,7 @@ fn good_fixture_keys_reach_the_rules() {
     use woundsim::rules::lingering::{AppliesTo, Side};
     let load = |name: &str| {
         scenario::load_file(
+            common::catalog(),
             &Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("tests/scenarios/good")
                 .join(name),

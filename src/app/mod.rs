@@ -11,6 +11,7 @@ use std::path::Path;
 
 use crate::cli::{Command, ExactArgs, RunArgs};
 use crate::engine::{Engine, EngineError, Stop};
+use crate::model::Catalog;
 use crate::report::{self, ReportError, table};
 use crate::results::ScenarioResult;
 use crate::scenario::{self, Scenario, ScenarioError, builtin};
@@ -88,11 +89,14 @@ pub fn execute(
     interrupt: &Interrupt,
 ) -> Result<(), AppError> {
     let stop = interrupt.stop();
-    let result = match command {
-        Command::Run(args) => run(args, out, stop),
-        Command::Exact(args) => exact(args, out, stop),
-        Command::List => list(out),
-    };
+    // The data files, validated once for every scenario of the command.
+    let result = scenario::data::builtin_catalog()
+        .map_err(AppError::from)
+        .and_then(|catalog| match command {
+            Command::Run(args) => run(&catalog, args, out, stop),
+            Command::Exact(args) => exact(&catalog, args, out, stop),
+            Command::List => list(&catalog, out),
+        });
     result.map_err(|e| match e {
         AppError::Interrupted(_) => AppError::Interrupted(interrupt.signal()),
         other => other,
@@ -100,12 +104,12 @@ pub fn execute(
 }
 
 /// Resolves scenario arguments (files, else built-in names); none = all built-ins.
-pub fn load_scenarios(args: &[String]) -> Result<Vec<Scenario>, AppError> {
+pub fn load_scenarios(catalog: &Catalog, args: &[String]) -> Result<Vec<Scenario>, AppError> {
     let scenarios = if args.is_empty() {
-        builtin::all()?
+        builtin::all(catalog)?
     } else {
         args.iter()
-            .map(|a| load_one(a))
+            .map(|a| load_one(catalog, a))
             .collect::<Result<Vec<_>, _>>()?
     };
     for (i, s) in scenarios.iter().enumerate() {
@@ -126,17 +130,17 @@ pub fn load_scenarios(args: &[String]) -> Result<Vec<Scenario>, AppError> {
 /// (no such file, a folder, an unreadable file) is the built-in scenario
 /// of that name if there is one — so a report folder named like a
 /// built-in (after `--out .`) does not shadow it — and an error otherwise.
-fn load_one(arg: &str) -> Result<Scenario, ScenarioError> {
+fn load_one(catalog: &Catalog, arg: &str) -> Result<Scenario, ScenarioError> {
     let path = Path::new(arg);
     let file_error = if path.is_file() {
-        match scenario::load_file(path) {
+        match scenario::load_file(catalog, path) {
             Err(ScenarioError::Unreadable { reason, .. }) => Some(reason),
             read => return read,
         }
     } else {
         None
     };
-    if let Some(found) = builtin::find(arg) {
+    if let Some(found) = builtin::find(catalog, arg) {
         return found;
     }
     let reason = match file_error {
@@ -189,8 +193,13 @@ fn report_written(
     Ok(())
 }
 
-fn run(args: RunArgs, out: &mut dyn Write, stop: Stop<'_>) -> Result<(), AppError> {
-    let mut scenarios = load_scenarios(&args.scenarios)?;
+fn run(
+    catalog: &Catalog,
+    args: RunArgs,
+    out: &mut dyn Write,
+    stop: Stop<'_>,
+) -> Result<(), AppError> {
+    let mut scenarios = load_scenarios(catalog, &args.scenarios)?;
     output::check(&args.out, &scenarios)?;
     for s in &mut scenarios {
         if let Some(trials) = args.trials {
@@ -218,8 +227,13 @@ fn run(args: RunArgs, out: &mut dyn Write, stop: Stop<'_>) -> Result<(), AppErro
     report_written(out, &results?, &args.out, args.quiet, stop)
 }
 
-fn exact(args: ExactArgs, out: &mut dyn Write, stop: Stop<'_>) -> Result<(), AppError> {
-    let scenarios = load_scenarios(&args.scenarios)?;
+fn exact(
+    catalog: &Catalog,
+    args: ExactArgs,
+    out: &mut dyn Write,
+    stop: Stop<'_>,
+) -> Result<(), AppError> {
+    let scenarios = load_scenarios(catalog, &args.scenarios)?;
     output::check(&args.out, &scenarios)?;
     let results = scenarios
         .iter()
@@ -253,8 +267,8 @@ fn limb_table() -> String {
     text
 }
 
-fn list(out: &mut dyn Write) -> Result<(), AppError> {
-    let scenarios = builtin::all()?;
+fn list(catalog: &Catalog, out: &mut dyn Write) -> Result<(), AppError> {
+    let scenarios = builtin::all(catalog)?;
     let mut text =
         String::from("Built-in scenarios (`woundsim run NAME ...`; no NAME runs them all):\n");
     for s in &scenarios {
@@ -281,11 +295,11 @@ fn list(out: &mut dyn Write) -> Result<(), AppError> {
     text.push_str(&limb_table());
     text.push_str(&format!(
         "  bestiary (SRD 5.1, data/bestiary.toml): {}\n  PC templates: CLASS-LEVEL, CLASS one of {}, LEVEL 1..={}\n",
-        crate::combat::bestiary::names().join(", "),
+        catalog.bestiary.names().join(", "),
         crate::combat::templates::CLASSES.join(", "),
         crate::combat::templates::MAX_LEVEL
     ));
-    let injuries = scenario::injury_table::default_table_result()?;
+    let injuries = &catalog.injury_table;
     text.push_str(&format!(
         "  lingering injuries (RULES.md §1; data/lingering-injuries.toml): on a critical hit taken or a natural 1 \
          rolled, {}% chance of a d100 entry:\n",

@@ -76,7 +76,11 @@ mod tests {
     use crate::scenario::builtin;
 
     fn death_saves() -> Vec<Scenario> {
-        vec![builtin::find("death-saves").unwrap().unwrap()]
+        vec![
+            builtin::find(crate::fixtures::catalog(), "death-saves")
+                .unwrap()
+                .unwrap(),
+        ]
     }
 
     #[test]

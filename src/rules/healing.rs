@@ -407,7 +407,6 @@ pub fn tending_day<R: rand::Rng + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::lingering::InjuryTable;
 
     fn cleric(level: u8) -> Resources {
         Resources {
@@ -427,7 +426,7 @@ mod tests {
     }
 
     fn plan(id: &str, r: &Resources) -> Plan {
-        let t = InjuryTable::default_table();
+        let t = &crate::fixtures::catalog().injury_table;
         Plan::cheapest(t.entry(id).unwrap(), r, &PriceList::default())
     }
 

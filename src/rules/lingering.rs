@@ -3,20 +3,14 @@
 //! injury table with typed effects and cures, as data.
 //!
 //! The default table lives in `data/lingering-injuries.toml` (embedded);
-//! `scenario::injury_table` validates it (the d100 ranges cover 1..=100
-//! exactly once) into an [`InjuryTable`]. Nothing here hard-codes an entry:
+//! [`crate::scenario::data::injury_table`] validates it (the d100 ranges
+//! cover 1..=100 exactly once) into an [`InjuryTable`] once, at start-up. Nothing here hard-codes an entry:
 //! the mechanics read the tags ([`Effect`], [`Cure`]) so a designer's own
 //! table works the same way.
 
 use serde::Deserialize;
 
 use crate::dice::Chance;
-
-/// The embedded default table (RULES.md §1).
-pub const DEFAULT_TABLE_TOML: &str = include_str!("../../data/lingering-injuries.toml");
-
-/// File name used in messages about the embedded table.
-pub const DEFAULT_TABLE_FILE: &str = "data/lingering-injuries.toml (built-in)";
 
 pub use crate::rules::injury_tags::{
     Ability, Check, Component, Cure, CureClass, Effect, ItemKind, ItemRow, MagicClass, SaveWhen,
@@ -60,8 +54,7 @@ impl Injury {
     /// Permanent: only *regenerate*-class magic ends it (no rest, no tending).
     ///
     /// ```
-    /// use woundsim::rules::lingering::InjuryTable;
-    /// let t = InjuryTable::default_table();
+    /// let t = woundsim::scenario::data::builtin_catalog().unwrap().injury_table;
     /// assert!(t.entry("lose_an_eye").unwrap().is_permanent());
     /// assert!(!t.entry("limp").unwrap().is_permanent());
     /// ```
@@ -185,11 +178,6 @@ impl InjuryTable {
         }
     }
 
-    /// The built-in table (RULES.md §1).
-    pub fn default_table() -> Self {
-        crate::scenario::injury_table::default_table()
-    }
-
     /// Index of the entry for a d100 result (1..=100).
     #[inline]
     pub fn lookup(&self, d100: u8) -> usize {
@@ -305,7 +293,7 @@ mod tests {
     use super::*;
 
     fn table() -> InjuryTable {
-        InjuryTable::default_table()
+        crate::fixtures::catalog().injury_table.clone()
     }
 
     #[test]

@@ -48,11 +48,12 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::ScenarioError;
 use super::amputation_healing::{RawReattach, reattach};
-use super::amputation_parts::{
-    Opt, RawCreature, RawCutter, RawPoison, creature, cutters, dice_or_int, int, poison,
-};
-use super::{Locator, ScenarioError, pick};
+use super::amputation_parts::{RawCreature, RawCutter, RawPoison, creature, cutters, poison};
+use super::layers::{Layers, get};
+use super::values::{Opt, dice_or_int, int, or};
+use crate::model::Catalog;
 use crate::rules::amputation::{AmputationRules, Target};
 use crate::rules::limbs::{DamageType, DamageTypes, LimbEffect, Purpose, limb_effect};
 
@@ -81,94 +82,60 @@ pub struct RawSettings {
 
 super::impl_named!(RawSettings);
 
-/// Where a table starts (or the start of the file), and the table itself.
-fn table<'a, T: Default>(t: &'a Opt<T>, empty: &'a T) -> (usize, &'a T) {
-    t.as_ref()
-        .map_or((0, empty), |s| (s.span().start, s.get_ref()))
-}
-
-/// Validates one variant: `variant` overrides `base` key by key.
-pub fn build(
-    loc: &Locator,
-    base: &RawSettings,
-    variant: &RawSettings,
-    path: &str,
-) -> Result<AmputationRules, ScenarioError> {
-    macro_rules! get {
-        ($k:ident) => {
-            pick(&variant.$k, &base.$k, path, stringify!($k))
-        };
-    }
-    let max_rounds = int(loc, get!(max_rounds), 1..=100, "max_rounds", 20)? as u32;
-    let piercing_severs = get!(piercing_severs).is_some_and(|(p, _)| *p.get_ref());
+/// Validates one variant's settings.
+pub fn build(l: &Layers<RawSettings>, _: &Catalog) -> Result<AmputationRules, ScenarioError> {
+    let max_rounds = int(get!(l, max_rounds), 1..=100, "max_rounds", 20)? as u32;
+    let piercing_severs = or(get!(l, piercing_severs), false);
     let mut allowed = DamageTypes::NONE;
     let mut allowed_span = 0;
-    match get!(allowed_types) {
+    match get!(l, allowed_types) {
         None => allowed = allowed.with(DamageType::Slashing),
-        Some((list, field)) => {
-            allowed_span = list.span().start;
-            if list.get_ref().is_empty() {
-                return Err(loc.error(
-                    list.span().start,
-                    &field,
+        Some(list) => {
+            allowed_span = list.at();
+            if list.get().is_empty() {
+                return Err(list.error(
                     "allow at least one damage type against the limb (default: [\"slashing\"])",
                 ));
             }
-            for (i, t) in list.get_ref().iter().enumerate() {
+            for (i, t) in list.get().iter().enumerate() {
                 if limb_effect(*t.get_ref(), piercing_severs) == LimbEffect::Nothing {
-                    return Err(loc.error(
-                        t.span().start,
-                        &format!("{field}[{i}]"),
-                        format!(
-                            "`{}` damage can neither sever nor disable a limb: slashing severs (piercing too with piercing_severs = true); fire, bludgeoning and psychic disable",
-                            t.get_ref().name()
-                        ),
-                    ));
+                    return Err(list.item(i, t).error(format!(
+                        "`{}` damage can neither sever nor disable a limb: slashing severs (piercing too with piercing_severs = true); fire, bludgeoning and psychic disable",
+                        t.get_ref().name()
+                    )));
                 }
                 allowed = allowed.with(*t.get_ref());
             }
         }
     }
     let severing = |t: DamageType| limb_effect(t, piercing_severs) == LimbEffect::Sever;
-    let purpose_pick = get!(purpose);
-    let purpose = purpose_pick
-        .as_ref()
-        .map_or(Purpose::StopPoison, |(p, _)| *p.get_ref());
-    let (purpose_at, purpose_field) = purpose_pick
-        .as_ref()
-        .map_or((allowed_span, format!("{path}.purpose")), |(p, f)| {
-            (p.span().start, f.clone())
-        });
+    let purpose_pick = get!(l, purpose);
+    let purpose = or(purpose_pick.clone(), Purpose::StopPoison);
+    // A problem of the purpose is reported at it, or where it would go.
+    let purpose_error = |message: &str| match &purpose_pick {
+        Some(p) => p.error(message),
+        None => l.error(allowed_span, "purpose", message),
+    };
     if purpose == Purpose::StopPoison && !allowed.iter().any(severing) {
-        return Err(loc.error(
-            purpose_at,
-            &purpose_field,
-            format!(
-                "purpose `stop_poison` contradicts allowed_types = [{}]: only a severed limb stops a poison, and none of these severs (slashing does; fire, bludgeoning and psychic only disable)",
-                allowed.names()
-            ),
-        ));
+        return Err(purpose_error(&format!(
+            "purpose `stop_poison` contradicts allowed_types = [{}]: only a severed limb stops a poison, and none of these severs (slashing does; fire, bludgeoning and psychic only disable)",
+            allowed.names()
+        )));
     }
-    let empty_creature = RawCreature::default();
-    let creature = creature(
-        loc,
-        table(&base.creature, &empty_creature).1,
-        table(&variant.creature, &empty_creature).1,
-        path,
-    )?;
-    let Some((list, field)) = get!(cutters) else {
-        return Err(loc.error(
+    let creature = creature(&l.nested("creature", |s| &s.creature))?;
+    let Some(list) = get!(l, cutters) else {
+        return Err(l.error(
             0,
-            &format!("{path}.cutters"),
+            "cutters",
             "missing `cutters`: who cuts, with what (e.g. cutters = [{ name = \"longsword\", damage = \"1d8+3\", damage_type = \"slashing\" }])",
         ));
     };
-    let cutters = cutters(loc, list, &field)?;
+    let cutters = cutters(&list)?;
     for (i, (c, at)) in cutters.iter().enumerate() {
         if !allowed.has(c.damage_type) {
-            return Err(loc.error(
+            return Err(list.loc.error(
                 *at,
-                &format!("{field}[{i}].damage_type"),
+                &format!("{}[{i}].damage_type", list.field),
                 format!(
                     "`{}` damage is not allowed against the limb: allowed_types = [{}]",
                     c.damage_type.name(),
@@ -178,78 +145,71 @@ pub fn build(
         }
     }
     if purpose == Purpose::StopPoison && !cutters.iter().any(|(c, _)| severing(c.damage_type)) {
-        return Err(loc.error(
-            list.span().start,
-            &field,
+        return Err(list.error(
             "purpose `stop_poison` needs a cutter whose damage severs (slashing by default): a disabled limb does not stop a poison",
         ));
     }
-    let target_pick = get!(target);
-    let target = target_pick
-        .as_ref()
-        .map_or(Target::Willing, |(t, _)| *t.get_ref());
-    let called_shots = get!(called_shots).is_some_and(|(c, _)| *c.get_ref());
-    if let (Target::Unwilling, Some((t, f)), false) = (target, &target_pick, called_shots) {
-        return Err(loc.error(
-            t.span().start,
-            f,
+    let target_pick = get!(l, target);
+    let target = or(target_pick.clone(), Target::Willing);
+    let called_shots = or(get!(l, called_shots), false);
+    if let (Target::Unwilling, Some(t), false) = (target, &target_pick, called_shots) {
+        return Err(t.error(
             "by the seed only a willing (or helpless) creature's limb can be damaged; an unwilling target needs our called-shot extension: set `called_shots = true`",
         ));
     }
     let penalty = int(
-        loc,
-        get!(called_shot_penalty),
+        get!(l, called_shot_penalty),
         0..=20,
         "called_shot_penalty",
         5,
     )? as i32;
-    let clock = match get!(clock) {
-        Some((c, f)) => Some(dice_or_int(
-            loc,
+    let clock = match get!(l, clock) {
+        Some(c) => Some(dice_or_int(
             c,
-            &f,
             0,
             i64::from(max_rounds),
             "the clock (rounds, at most max_rounds)",
         )?),
         None if purpose == Purpose::StopPoison => {
-            return Err(loc.error(
-                purpose_at,
-                &format!("{path}.clock"),
+            let at = purpose_pick.as_ref().map_or(allowed_span, |p| p.at());
+            return Err(l.error(
+                at,
+                "clock",
                 "purpose `stop_poison` needs a `clock`: the rounds before the venom spreads past the limb (e.g. 3 or \"1d4+1\")",
             ));
         }
         None => None,
     };
-    let empty_poison = RawPoison::default();
-    let (base_at, base_poison) = table(&base.poison, &empty_poison);
-    let (var_at, var_poison) = table(&variant.poison, &empty_poison);
     // The venom resolves only when the limb is cut to stop it: a
     // `stop_possession` variant leaves an inherited [options.poison] aside,
     // and may not set one of its own.
+    let venom = l.nested("poison", |s| &s.poison);
+    let own_venom = venom.own().filter(|t| t.table.is_set());
     let poison = if purpose != Purpose::StopPoison {
-        if var_poison.is_set() {
-            return Err(loc.error(
-                var_at,
-                &format!("{path}.poison"),
+        if let Some(own) = own_venom {
+            return Err(own.loc.error(
+                own.at,
+                &own.path,
                 "a [poison] table only resolves with purpose = \"stop_poison\"",
             ));
         }
         None
-    } else if base_poison.is_set() || var_poison.is_set() {
-        let at = if var_poison.is_set() { var_at } else { base_at };
-        Some(poison(loc, at, base_poison, var_poison, path)?)
     } else {
-        None
+        match venom.tables().find(|t| t.table.is_set()) {
+            Some(first) => Some(poison(&venom, own_venom.map_or(first.at, |o| o.at))?),
+            None => None,
+        }
     };
-    let empty_reattach = RawReattach::default();
-    let (base_at, base_re) = table(&base.reattach, &empty_reattach);
-    let (var_at, var_re) = table(&variant.reattach, &empty_reattach);
-    let reattach = if base_re.is_set() || var_re.is_set() {
-        let at = if var_re.is_set() { var_at } else { base_at };
-        Some(reattach(loc, at, base_re, var_re, path)?)
-    } else {
-        None
+    let healing = l.nested("reattach", |s| &s.reattach);
+    let reattach = match healing.tables().find(|t| t.table.is_set()) {
+        Some(first) => {
+            let at = healing
+                .own()
+                .filter(|t| t.table.is_set())
+                .map_or(first.at, |o| o.at);
+            Some(reattach(&healing, at)?)
+        }
+        None => None,
     };
     Ok(AmputationRules {
         creature,

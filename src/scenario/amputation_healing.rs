@@ -5,10 +5,10 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::amputation_parts::{Opt, dice, dice_or_int, int, number};
+use super::layers::{Layers, get};
 use super::limits::MAX_LABEL_CHARS;
-use super::values::opt_text;
-use super::{Locator, ScenarioError, pick};
+use super::values::{Opt, dice, dice_or_int, int, number, opt_at, opt_text};
+use super::{Locator, ScenarioError};
 use crate::dice::DiceExpr;
 use crate::rules::reattachment::{
     HealTarget, HealingKind, HealingSource, ReattachRules, catalogue,
@@ -45,52 +45,36 @@ pub struct RawHealing {
     target: Option<HealTarget>,
 }
 
-/// Validates the reattachment rules.
-pub fn reattach(
-    loc: &Locator,
-    at: usize,
-    b: &RawReattach,
-    v: &RawReattach,
-    path: &str,
-) -> Result<ReattachRules, ScenarioError> {
+/// Validates the reattachment rules; `at` is the table to blame for too
+/// many healing uses.
+pub fn reattach(r: &Layers<RawReattach>, at: usize) -> Result<ReattachRules, ScenarioError> {
     let window = number(
-        loc,
-        pick(
-            &v.window_minutes,
-            &b.window_minutes,
-            path,
-            "reattach.window_minutes",
-        ),
+        get!(r, window_minutes),
         0.0,
         1_000_000.0,
         "window_minutes",
         60.0,
     )?;
-    let delay = match pick(
-        &v.delay_minutes,
-        &b.delay_minutes,
-        path,
-        "reattach.delay_minutes",
-    ) {
-        Some((d, f)) => dice_or_int(loc, d, &f, 0, 1_000_000, "delay_minutes")?,
+    let delay = match get!(r, delay_minutes) {
+        Some(d) => dice_or_int(d, 0, 1_000_000, "delay_minutes")?,
         None => DiceExpr::constant(0),
     };
     let mut sources = Vec::new();
-    if let Some((list, field)) = pick(&v.healing, &b.healing, path, "reattach.healing") {
-        for (i, h) in list.get_ref().iter().enumerate() {
+    if let Some(list) = get!(r, healing) {
+        for (i, h) in list.get().iter().enumerate() {
             sources.push(healing(
-                loc,
+                &list.loc,
                 h.span().start,
                 h.get_ref(),
-                &format!("{field}[{i}]"),
+                &format!("{}[{i}]", list.field),
             )?);
         }
     }
     let total: u32 = sources.iter().map(|s: &HealingSource| s.uses).sum();
     if total > 200 {
-        return Err(loc.error(
+        return Err(r.error(
             at,
-            &format!("{path}.reattach.healing"),
+            "healing",
             format!("at most 200 healing uses in all, got {total}"),
         ));
     }
@@ -113,35 +97,27 @@ fn healing(
         .map_or(HealingKind::Custom, |k| *k.get_ref());
     let entry = catalogue(kind);
     let name = opt_text(
-        loc,
-        h.name.as_ref(),
-        &format!("{f}.name"),
+        opt_at(loc, &h.name, format!("{f}.name")),
         "a healing name",
         MAX_LABEL_CHARS,
     )?;
-    let heal = match (&h.heal, entry) {
-        (Some(text), None) => dice(loc, text, &format!("{f}.heal"))?,
+    let heal = match (opt_at(loc, &h.heal, format!("{f}.heal")), entry) {
+        (Some(text), None) => dice(text)?,
         (Some(text), Some(e)) => {
-            return Err(loc.error(
-                text.span().start,
-                &format!("{f}.heal"),
-                format!(
-                    "`{}` has its own dice; give `heal` only with kind = \"custom\"",
-                    e.name
-                ),
-            ));
+            return Err(text.error(format!(
+                "`{}` has its own dice; give `heal` only with kind = \"custom\"",
+                e.name
+            )));
         }
         (None, Some(e)) => {
             let slot = int(
-                loc,
-                h.slot.as_ref().map(|x| (x, format!("{f}.slot"))),
+                opt_at(loc, &h.slot, format!("{f}.slot")),
                 1..=9,
                 "the spell slot level",
                 1,
             )?;
             let modifier = int(
-                loc,
-                h.modifier.as_ref().map(|x| (x, format!("{f}.modifier"))),
+                opt_at(loc, &h.modifier, format!("{f}.modifier")),
                 -5..=10,
                 "the caster's spellcasting modifier",
                 0,
@@ -157,13 +133,12 @@ fn healing(
         }
     };
     let uses = int(
-        loc,
-        h.uses.as_ref().map(|x| (x, format!("{f}.uses"))),
+        opt_at(loc, &h.uses, format!("{f}.uses")),
         1..=100,
         "uses",
         1,
     )? as u32;
-    let gp_pick = h.gp.as_ref().map(|x| (x, format!("{f}.gp")));
+    let gp_pick = opt_at(loc, &h.gp, format!("{f}.gp"));
     let gp = match (entry.and_then(|e| e.gp), &gp_pick) {
         (None, None) => {
             return Err(loc.error(
@@ -172,11 +147,10 @@ fn healing(
                 "no public price for this healing: give `gp` per use",
             ));
         }
-        (default, _) => number(loc, gp_pick, 0.0, 1e9, "gp", default.unwrap_or(0.0))?,
+        (default, _) => number(gp_pick, 0.0, 1e9, "gp", default.unwrap_or(0.0))?,
     };
     let minutes = number(
-        loc,
-        h.minutes.as_ref().map(|x| (x, format!("{f}.minutes"))),
+        opt_at(loc, &h.minutes, format!("{f}.minutes")),
         0.0,
         100_000.0,
         "minutes per use",

@@ -5,67 +5,19 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Locator, ScenarioError, pick};
-use crate::dice::{DiceExpr, RollMode};
+use super::ScenarioError;
+use super::layers::{Layers, Setting, get};
+use super::limits::{MAX_ARMOR_PIECES, MAX_LABEL_CHARS};
+use super::values::{Opt, at_most, dice, int, opt_at, opt_text, or};
+use crate::dice::RollMode;
 use crate::rules::amputation::{AtZeroHp, Creature, Cutter, Poison};
 use crate::rules::limbs::{
     ArmorPiece, DamageModifiers, DamageType, DamageTypes, Limb, Size, table_limb_hp,
 };
 
-use super::limits::{MAX_ARMOR_PIECES, MAX_LABEL_CHARS};
-pub use super::values::{Opt, Picked, dice, int, number};
-use super::values::{at_most, opt_text};
-
-/// A whole number or a dice expression (`3` or `"1d4+1"`), with its range.
-pub fn dice_or_int(
-    loc: &Locator,
-    v: &Spanned<toml::Value>,
-    field: &str,
-    low: i64,
-    high: i64,
-    what: &str,
-) -> Result<DiceExpr, ScenarioError> {
-    let at = v.span().start;
-    let expr = match v.get_ref() {
-        toml::Value::Integer(i) if (low..=high).contains(i) => DiceExpr::constant(*i as i32),
-        toml::Value::Integer(i) => {
-            return Err(loc.error(
-                at,
-                field,
-                format!("{what} must be between {low} and {high}, got {i}"),
-            ));
-        }
-        toml::Value::String(s) => s
-            .parse::<DiceExpr>()
-            .map_err(|e| loc.error(at, field, e.to_string()))?,
-        other => {
-            return Err(loc.error(
-                at,
-                field,
-                format!(
-                    "{what} must be a whole number or a dice expression like \"1d4+1\", got {}",
-                    other.type_str()
-                ),
-            ));
-        }
-    };
-    if expr.min() < low || expr.max() > high {
-        return Err(loc.error(
-            at,
-            field,
-            format!(
-                "{what} `{expr}` ranges {}..={}, outside {low}..={high}",
-                expr.min(),
-                expr.max()
-            ),
-        ));
-    }
-    Ok(expr)
-}
-
-fn types(list: Option<(&Spanned<Vec<DamageType>>, String)>) -> DamageTypes {
-    list.map_or(DamageTypes::NONE, |(l, _)| {
-        DamageTypes::of(l.get_ref().iter().copied())
+fn types(list: Option<Setting<'_, Vec<DamageType>>>) -> DamageTypes {
+    list.map_or(DamageTypes::NONE, |l| {
+        DamageTypes::of(l.get().iter().copied())
     })
 }
 
@@ -106,43 +58,28 @@ pub struct RawArmor {
 /// Largest limb HP a scenario may give.
 pub const MAX_LIMB_HP: i64 = 10_000;
 
-/// Validates the creature: `v` overrides `b` key by key.
-pub fn creature(
-    loc: &Locator,
-    b: &RawCreature,
-    v: &RawCreature,
-    path: &str,
-) -> Result<Creature, ScenarioError> {
-    macro_rules! get {
-        ($k:ident) => {
-            pick(&v.$k, &b.$k, path, concat!("creature.", stringify!($k)))
-        };
-    }
-    let size = get!(size).map_or(Size::Medium, |(s, _)| *s.get_ref());
-    let limb_pick = get!(limb);
-    let limb = limb_pick.as_ref().map_or(Limb::Arm, |(l, _)| *l.get_ref());
-    let head_amputable = get!(head_amputable).is_some_and(|(h, _)| *h.get_ref());
-    let arm = int(loc, get!(arm_hp), 1..=MAX_LIMB_HP, "limb HP", 0)?;
-    let leg = int(loc, get!(leg_hp), 1..=MAX_LIMB_HP, "limb HP", 0)?;
-    let head = int(loc, get!(head_hp), 1..=MAX_LIMB_HP, "limb HP", 0)?;
+/// Validates the creature, key by key from the highest table that gives it.
+pub fn creature(c: &Layers<RawCreature>) -> Result<Creature, ScenarioError> {
+    let size = or(get!(c, size), Size::Medium);
+    let limb_pick = get!(c, limb);
+    let limb = or(limb_pick.clone(), Limb::Arm);
+    let head_amputable = or(get!(c, head_amputable), false);
+    let arm = int(get!(c, arm_hp), 1..=MAX_LIMB_HP, "limb HP", 0)?;
+    let leg = int(get!(c, leg_hp), 1..=MAX_LIMB_HP, "limb HP", 0)?;
+    let head = int(get!(c, head_hp), 1..=MAX_LIMB_HP, "limb HP", 0)?;
     let limb_hp = match limb {
         Limb::Head => {
-            let (at, field) = limb_pick
-                .as_ref()
-                .map_or((0, format!("{path}.creature.limb")), |(l, f)| {
-                    (l.span().start, f.clone())
-                });
+            let error = |message: &str| match &limb_pick {
+                Some(l) => l.error(message),
+                None => c.error(0, "limb", message),
+            };
             if !head_amputable {
-                return Err(loc.error(
-                    at,
-                    &field,
+                return Err(error(
                     "the head is not an amputable limb unless the scenario says so: set `creature.head_amputable = true` and `creature.head_hp` (RULES.md §3)",
                 ));
             }
             if head == 0 {
-                return Err(loc.error(
-                    at,
-                    &field,
+                return Err(error(
                     "an amputable head needs `creature.head_hp`: the size table has no head HP",
                 ));
             }
@@ -152,32 +89,25 @@ pub fn creature(
         Limb::Leg if leg > 0 => leg,
         _ => i64::from(table_limb_hp(size, limb).unwrap_or(1)),
     } as u32;
-    let hp = int(loc, get!(hp), 1..=1_000_000, "the creature's hp", 30)?;
-    let max_hp = int(
-        loc,
-        get!(max_hp),
-        hp..=1_000_000,
-        "max_hp (at least hp)",
-        hp,
-    )?;
-    let con_save = int(loc, get!(con_save), -10..=20, "con_save", 0)?;
-    let ac = int(loc, get!(ac), 0..=40, "ac", 10)?;
-    let reduction = int(loc, get!(damage_reduction), 0..=1000, "damage_reduction", 0)?;
+    let hp = int(get!(c, hp), 1..=1_000_000, "the creature's hp", 30)?;
+    let max_hp = int(get!(c, max_hp), hp..=1_000_000, "max_hp (at least hp)", hp)?;
+    let con_save = int(get!(c, con_save), -10..=20, "con_save", 0)?;
+    let ac = int(get!(c, ac), 0..=40, "ac", 10)?;
+    let reduction = int(get!(c, damage_reduction), 0..=1000, "damage_reduction", 0)?;
     let modifiers = DamageModifiers {
-        resistances: types(get!(resistances)),
-        immunities: types(get!(immunities)),
-        vulnerabilities: types(get!(vulnerabilities)),
+        resistances: types(get!(c, resistances)),
+        immunities: types(get!(c, immunities)),
+        vulnerabilities: types(get!(c, vulnerabilities)),
         reduction: reduction as u32,
     };
     let mut armor = Vec::new();
-    if let Some((list, field)) = get!(armor) {
-        at_most(loc, list, &field, "armor pieces", MAX_ARMOR_PIECES)?;
-        for (i, a) in list.get_ref().iter().enumerate() {
-            let f = format!("{field}[{i}]");
+    if let Some(list) = get!(c, armor) {
+        at_most(&list, "armor pieces", MAX_ARMOR_PIECES)?;
+        let loc = &list.loc;
+        for (i, a) in list.get().iter().enumerate() {
+            let f = format!("{}[{i}]", list.field);
             let name = opt_text(
-                loc,
-                a.name.as_ref(),
-                &format!("{f}.name"),
+                opt_at(loc, &a.name, format!("{f}.name")),
                 "an armor name",
                 MAX_LABEL_CHARS,
             )?;
@@ -189,17 +119,13 @@ pub fn creature(
                 ));
             }
             let ac_bonus = int(
-                loc,
-                a.ac_bonus.as_ref().map(|x| (x, format!("{f}.ac_bonus"))),
+                opt_at(loc, &a.ac_bonus, format!("{f}.ac_bonus")),
                 0..=20,
                 "ac_bonus",
                 0,
             )?;
             let dr = int(
-                loc,
-                a.damage_reduction
-                    .as_ref()
-                    .map(|x| (x, format!("{f}.damage_reduction"))),
+                opt_at(loc, &a.damage_reduction, format!("{f}.damage_reduction")),
                 0..=1000,
                 "damage_reduction",
                 0,
@@ -231,7 +157,7 @@ pub fn creature(
         ac: ac as i32,
         modifiers,
         armor,
-        at_zero_hp: get!(at_zero_hp).map_or(AtZeroHp::Dies, |(a, _)| *a.get_ref()),
+        at_zero_hp: or(get!(c, at_zero_hp), AtZeroHp::Dies),
     })
 }
 
@@ -253,33 +179,25 @@ pub const MAX_ATTACKS_PER_ROUND: u32 = 20;
 
 /// Validates the cutters list; returns each cutter with the span of its
 /// damage type (for the scenario-level checks).
-pub fn cutters(
-    loc: &Locator,
-    list: &Spanned<Vec<RawCutter>>,
-    field: &str,
-) -> Result<Vec<(Cutter, usize)>, ScenarioError> {
-    if list.get_ref().is_empty() {
-        return Err(loc.error(
-            list.span().start,
-            field,
-            "give at least one cutter (weapon dice, damage type, attacks per round)",
-        ));
+pub fn cutters(list: &Setting<'_, Vec<RawCutter>>) -> Result<Vec<(Cutter, usize)>, ScenarioError> {
+    if list.get().is_empty() {
+        return Err(
+            list.error("give at least one cutter (weapon dice, damage type, attacks per round)")
+        );
     }
+    let loc = &list.loc;
     let mut out = Vec::new();
     let mut slots = 0;
-    for (i, c) in list.get_ref().iter().enumerate() {
-        let f = format!("{field}[{i}]");
+    for (i, c) in list.get().iter().enumerate() {
+        let f = format!("{}[{i}]", list.field);
         let name = opt_text(
-            loc,
-            c.name.as_ref(),
-            &format!("{f}.name"),
+            opt_at(loc, &c.name, format!("{f}.name")),
             "a cutter name",
             MAX_LABEL_CHARS,
         )?;
-        let damage = dice(loc, &c.damage, &format!("{f}.damage"))?;
+        let damage = dice(Setting::new(*loc, &c.damage, format!("{f}.damage")))?;
         let attacks = int(
-            loc,
-            c.attacks.as_ref().map(|x| (x, format!("{f}.attacks"))),
+            opt_at(loc, &c.attacks, format!("{f}.attacks")),
             1..=10,
             "attacks per round",
             1,
@@ -297,17 +215,13 @@ pub fn cutters(
             ));
         }
         let bonus = int(
-            loc,
-            c.attack_bonus
-                .as_ref()
-                .map(|x| (x, format!("{f}.attack_bonus"))),
+            opt_at(loc, &c.attack_bonus, format!("{f}.attack_bonus")),
             -20..=30,
             "attack_bonus",
             0,
         )?;
         let crit_on = int(
-            loc,
-            c.crit_on.as_ref().map(|x| (x, format!("{f}.crit_on"))),
+            opt_at(loc, &c.crit_on, format!("{f}.crit_on")),
             2..=20,
             "crit_on (lowest natural d20 that crits)",
             20,
@@ -348,33 +262,25 @@ impl RawPoison {
     }
 }
 
-/// Validates the venom.
-pub fn poison(
-    loc: &Locator,
-    at: usize,
-    b: &RawPoison,
-    v: &RawPoison,
-    path: &str,
-) -> Result<Poison, ScenarioError> {
-    let damage = match pick(&v.damage, &b.damage, path, "poison.damage") {
-        Some((d, f)) => dice(loc, d, &f)?,
+/// Validates the venom; `at` is the poison table to blame for a missing key.
+pub fn poison(p: &Layers<RawPoison>, at: usize) -> Result<Poison, ScenarioError> {
+    let damage = match get!(p, damage) {
+        Some(d) => dice(d)?,
         None => {
-            return Err(loc.error(
+            return Err(p.error(
                 at,
-                &format!("{path}.poison.damage"),
+                "damage",
                 "a [poison] table needs `damage`, e.g. \"7d6\" for a wyvern's sting",
             ));
         }
     };
-    let save = pick(&v.save_dc, &b.save_dc, path, "poison.save_dc");
-    let save_dc = match save {
-        Some(_) => Some(int(loc, save, 1..=30, "the save DC", 15)? as i32),
+    let save_dc = match get!(p, save_dc) {
+        Some(save) => Some(int(Some(save), 1..=30, "the save DC", 15)? as i32),
         None => None,
     };
     Ok(Poison {
         damage,
-        damage_type: pick(&v.damage_type, &b.damage_type, path, "poison.damage_type")
-            .map_or(DamageType::Poison, |(t, _)| *t.get_ref()),
+        damage_type: or(get!(p, damage_type), DamageType::Poison),
         save_dc,
     })
 }

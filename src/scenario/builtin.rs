@@ -2,6 +2,7 @@
 //! any directory. The files live in `scenarios/` at the crate root.
 
 use super::{Scenario, ScenarioError, parse};
+use crate::model::Catalog;
 
 /// `(file name, text)` of every built-in scenario, in default-suite order.
 pub const BUILTIN: [(&str, &str); 12] = [
@@ -56,21 +57,21 @@ pub const BUILTIN: [(&str, &str); 12] = [
 ];
 
 /// Parses every built-in scenario.
-pub fn all() -> Result<Vec<Scenario>, ScenarioError> {
+pub fn all(catalog: &Catalog) -> Result<Vec<Scenario>, ScenarioError> {
     BUILTIN
         .iter()
-        .map(|(file, text)| parse(&source_name(file), text))
+        .map(|(file, text)| parse(catalog, &source_name(file), text))
         .collect()
 }
 
 /// Finds a built-in scenario by its name or file name (`death-saves`,
 /// `death-saves.toml`).
-pub fn find(name: &str) -> Option<Result<Scenario, ScenarioError>> {
+pub fn find(catalog: &Catalog, name: &str) -> Option<Result<Scenario, ScenarioError>> {
     let stem = name.strip_suffix(".toml").unwrap_or(name);
     BUILTIN
         .iter()
         .find(|(file, _)| file.strip_suffix(".toml") == Some(stem))
-        .map(|(file, text)| parse(&source_name(file), text))
+        .map(|(file, text)| parse(catalog, &source_name(file), text))
 }
 
 fn source_name(file: &str) -> String {
@@ -81,12 +82,13 @@ fn source_name(file: &str) -> String {
 mod tests {
     #[test]
     fn every_builtin_scenario_parses() {
-        let all = super::all().expect("built-in scenarios are valid");
+        let catalog = crate::fixtures::catalog();
+        let all = super::all(catalog).expect("built-in scenarios are valid");
         assert_eq!(all.len(), super::BUILTIN.len());
-        assert!(super::find("death-saves").is_some());
-        assert!(super::find("permanent-wounds.toml").is_some());
-        assert!(super::find("amputation").is_some());
-        assert!(super::find("reattachment.toml").is_some());
-        assert!(super::find("nope").is_none());
+        assert!(super::find(catalog, "death-saves").is_some());
+        assert!(super::find(catalog, "permanent-wounds.toml").is_some());
+        assert!(super::find(catalog, "amputation").is_some());
+        assert!(super::find(catalog, "reattachment.toml").is_some());
+        assert!(super::find(catalog, "nope").is_none());
     }
 }

@@ -14,11 +14,14 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::values::int;
-use super::{Locator, ScenarioError, pick};
+use super::ScenarioError;
+use super::groups::existing_wounds;
+use super::layers::{Layers, get};
+use super::values::{int, or};
 use crate::dice::RollMode;
+use crate::model::Catalog;
 use crate::rules::death_saves::{DeathSaveRules, Tally};
-use crate::rules::permanent_wounds::{Severity, WoundPolicy, WoundSlots};
+use crate::rules::permanent_wounds::{Severity, WoundPolicy};
 
 /// The `type` value of this schema.
 pub const TYPE_NAME: &str = "death_saves";
@@ -40,92 +43,38 @@ pub struct RawSettings {
 
 super::impl_named!(RawSettings);
 
-/// Validates one variant: `variant` overrides `base` key by key.
-pub fn build(
-    loc: &Locator,
-    base: &RawSettings,
-    variant: &RawSettings,
-    path: &str,
-) -> Result<DeathSaveRules, ScenarioError> {
-    let raw = DeathSaveRules::default();
-    let dc = int(
-        loc,
-        pick(&variant.dc, &base.dc, path, "dc"),
-        1..=30,
-        "the save DC",
-        10,
-    )?;
+/// Validates one variant's settings; what no table gives is the rules as
+/// written ([`DeathSaveRules::default`]).
+pub fn build(l: &Layers<RawSettings>, _: &Catalog) -> Result<DeathSaveRules, ScenarioError> {
+    let d = DeathSaveRules::default();
+    let dc = int(get!(l, dc), 1..=30, "the save DC", d.dc.into())?;
     let bonus = int(
-        loc,
-        pick(&variant.save_bonus, &base.save_bonus, path, "save_bonus"),
+        get!(l, save_bonus),
         -20..=20,
         "save_bonus",
-        0,
+        d.save_bonus.into(),
     )?;
     let successes = int(
-        loc,
-        pick(
-            &variant.start_successes,
-            &base.start_successes,
-            path,
-            "start_successes",
-        ),
+        get!(l, start_successes),
         0..=2,
         "start_successes",
-        0,
+        d.start.successes.into(),
     )?;
     let failures = int(
-        loc,
-        pick(
-            &variant.start_failures,
-            &base.start_failures,
-            path,
-            "start_failures",
-        ),
+        get!(l, start_failures),
         0..=2,
         "start_failures",
-        0,
+        d.start.failures.into(),
     )?;
-    let roll =
-        pick(&variant.roll, &base.roll, path, "roll").map_or(raw.roll, |(r, _)| *r.get_ref());
-    let wound_policy = pick(
-        &variant.wound_policy,
-        &base.wound_policy,
-        path,
-        "wound_policy",
-    )
-    .map_or(raw.wound_policy, |(p, _)| *p.get_ref());
-    let mut existing = WoundSlots::EMPTY;
-    if let Some((list, field)) = pick(
-        &variant.existing_wounds,
-        &base.existing_wounds,
-        path,
-        "existing_wounds",
-    ) {
-        for (i, wound) in list.get_ref().iter().enumerate() {
-            let severity = *wound.get_ref();
-            if existing.has(severity) {
-                return Err(loc.error(
-                    wound.span().start,
-                    &format!("{field}[{i}]"),
-                    format!(
-                        "`{}` is listed twice: a PC carries at most one wound of each severity",
-                        severity.name()
-                    ),
-                ));
-            }
-            existing = existing.with(severity);
-        }
-    }
     Ok(DeathSaveRules {
         dc: dc as u8,
         save_bonus: bonus as i8,
-        roll,
+        roll: or(get!(l, roll), d.roll),
         start: Tally {
             successes: successes as u8,
             failures: failures as u8,
         },
-        wound_policy,
-        existing_wounds: existing,
+        wound_policy: or(get!(l, wound_policy), d.wound_policy),
+        existing_wounds: existing_wounds(get!(l, existing_wounds))?,
     })
 }

@@ -22,9 +22,12 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::values::int as ranged;
-use super::{Locator, ScenarioError, pick};
+use super::ScenarioError;
+use super::groups::medicine_bonus;
+use super::layers::{Layers, Setting, get};
+use super::values::{int, or};
 use crate::dice::{Chance, RollMode};
+use crate::model::Catalog;
 use crate::rules::festering::{FesteringRules, LostHp, MagicArrival, Timing};
 
 /// The `type` value of this schema.
@@ -68,6 +71,7 @@ pub struct RawSettings {
 super::impl_named!(RawSettings);
 
 impl RawSettings {
+    /// Whether the table gives any key of the magical-healing group.
     fn has_magic(&self) -> bool {
         self.magic_after_days.is_some()
             || self.magic_between_days.is_some()
@@ -75,168 +79,92 @@ impl RawSettings {
     }
 }
 
-fn magic(loc: &Locator, s: &RawSettings, path: &str) -> Result<MagicArrival, ScenarioError> {
-    let count = usize::from(s.magic_after_days.is_some())
-        + usize::from(s.magic_between_days.is_some())
-        + usize::from(s.magic_daily_chance.is_some());
-    if count > 1 {
-        let at = [
-            s.magic_after_days
-                .as_ref()
-                .map(|v| (v.span().start, "magic_after_days")),
-            s.magic_between_days
-                .as_ref()
-                .map(|v| (v.span().start, "magic_between_days")),
-            s.magic_daily_chance
-                .as_ref()
-                .map(|v| (v.span().start, "magic_daily_chance")),
-        ];
-        let (at, key) = at
-            .iter()
-            .flatten()
-            .max()
-            .copied()
-            .unwrap_or((0, "magic_after_days"));
+/// The magical-healing group: at most one of its keys, all from the
+/// highest table that gives any (a variant's replaces `[options]`' whole).
+fn magic(group: Option<Layers<RawSettings>>) -> Result<MagicArrival, ScenarioError> {
+    let Some(l) = group else {
+        return Ok(MagicArrival::Never);
+    };
+    let (after, between, daily) = (
+        get!(l, magic_after_days),
+        get!(l, magic_between_days),
+        get!(l, magic_daily_chance),
+    );
+    let given = [
+        after.as_ref().map(|v| (v.at(), &v.field, v.loc)),
+        between.as_ref().map(|v| (v.at(), &v.field, v.loc)),
+        daily.as_ref().map(|v| (v.at(), &v.field, v.loc)),
+    ];
+    let mut given: Vec<_> = given.into_iter().flatten().collect();
+    if given.len() > 1 {
+        given.sort_by_key(|(at, ..)| *at);
+        let (at, field, loc) = given[given.len() - 1];
         return Err(loc.error(
             at,
-            &format!("{path}.{key}"),
+            field,
             "give at most one of `magic_after_days`, `magic_between_days`, `magic_daily_chance`",
         ));
     }
-    if let Some(d) = &s.magic_after_days {
-        let d = ranged(
-            loc,
-            Some((d, format!("{path}.magic_after_days"))),
-            0..=1000,
-            "magic_after_days",
-            0,
-        )?;
+    if let Some(d) = after {
+        let d = int(Some(d), 0..=1000, "magic_after_days", 0)?;
         return Ok(MagicArrival::Fixed(d as u32));
     }
-    if let Some(r) = &s.magic_between_days {
-        let field = format!("{path}.magic_between_days");
-        let [lo, hi] = r.get_ref().as_slice() else {
-            return Err(loc.error(
-                r.span().start,
-                &field,
-                "give a range as two days, `[first, last]`",
-            ));
+    if let Some(r) = between {
+        let [lo, hi] = r.get().as_slice() else {
+            return Err(r.error("give a range as two days, `[first, last]`"));
         };
-        let lo_v = ranged(loc, Some((lo, field.clone())), 0..=1000, "a day", 0)?;
-        let hi_v = ranged(loc, Some((hi, field.clone())), 0..=1000, "a day", 0)?;
+        let day = |v| {
+            int(
+                Some(Setting::new(r.loc, v, r.field.clone())),
+                0..=1000,
+                "a day",
+                0,
+            )
+        };
+        let (lo_v, hi_v) = (day(lo)?, day(hi)?);
         if lo_v > hi_v {
-            return Err(loc.error(
-                r.span().start,
-                &field,
-                format!("the range [{lo_v}, {hi_v}] runs backwards"),
-            ));
+            return Err(r.error(format!("the range [{lo_v}, {hi_v}] runs backwards")));
         }
         return Ok(MagicArrival::Uniform(lo_v as u32, hi_v as u32));
     }
-    if let Some(p) = &s.magic_daily_chance {
-        let v = *p.get_ref();
+    if let Some(p) = daily {
+        let v = p.copied();
         return match Chance::new(v) {
             Ok(chance) if v > 0.0 => Ok(MagicArrival::Daily(chance)),
-            _ => Err(loc.error(
-                p.span().start,
-                &format!("{path}.magic_daily_chance"),
-                format!("a daily chance must be a probability above 0 and at most 1, got {v}"),
-            )),
+            _ => Err(p.error(format!(
+                "a daily chance must be a probability above 0 and at most 1, got {v}"
+            ))),
         };
     }
     Ok(MagicArrival::Never)
 }
 
-/// Validates one variant: `variant` overrides `base` key by key.
-pub fn build(
-    loc: &Locator,
-    base: &RawSettings,
-    variant: &RawSettings,
-    path: &str,
-) -> Result<FesteringScenario, ScenarioError> {
+/// Validates one variant's settings; what no table gives is RULES.md §1
+/// ([`FesteringRules::default`]).
+pub fn build(l: &Layers<RawSettings>, _: &Catalog) -> Result<FesteringScenario, ScenarioError> {
     let d = FesteringRules::default();
-    let medicine = ranged(
-        loc,
-        pick(
-            &variant.medicine_bonus,
-            &base.medicine_bonus,
-            path,
-            "medicine_bonus",
-        ),
-        -10..=20,
-        "medicine_bonus",
-        0,
-    )?;
-    let dc = ranged(
-        loc,
-        pick(&variant.dc, &base.dc, path, "dc"),
-        1..=30,
-        "the Medicine DC",
-        15,
-    )?;
-    let successes = ranged(
-        loc,
-        pick(&variant.successes, &base.successes, path, "successes"),
-        1..=100,
-        "successes",
-        10,
-    )?;
-    let hp_per_day = ranged(
-        loc,
-        pick(&variant.hp_per_day, &base.hp_per_day, path, "hp_per_day"),
+    let medicine = medicine_bonus(get!(l, medicine_bonus), d.medicine_bonus)?;
+    let dc = int(get!(l, dc), 1..=30, "the Medicine DC", d.dc.into())?;
+    let successes = int(get!(l, successes), 1..=100, "successes", d.successes.into())?;
+    let hp_per_day = int(
+        get!(l, hp_per_day),
         1..=100,
         "hp_per_day",
-        1,
+        d.hp_per_day.into(),
     )?;
-    let max_hp = ranged(
-        loc,
-        pick(&variant.max_hp, &base.max_hp, path, "max_hp"),
-        1..=1000,
-        "max_hp",
-        25,
-    )?;
-    let roll = pick(&variant.roll, &base.roll, path, "roll").map_or(d.roll, |(r, _)| *r.get_ref());
-    let tended =
-        pick(&variant.tended, &base.tended, path, "tended").is_none_or(|(r, _)| *r.get_ref());
-    let timing =
-        pick(&variant.timing, &base.timing, path, "timing").map_or(d.timing, |(r, _)| *r.get_ref());
-    let lost_hp = pick(&variant.lost_hp, &base.lost_hp, path, "lost_hp")
-        .map_or(d.lost_hp, |(r, _)| *r.get_ref());
-    let magic = if variant.has_magic() {
-        magic(loc, variant, path)?
-    } else {
-        magic(loc, base, "options")?
-    };
-    let curve = match pick(
-        &variant.max_hp_curve,
-        &base.max_hp_curve,
-        path,
-        "max_hp_curve",
-    ) {
+    let max_hp = int(get!(l, max_hp), 1..=1000, "max_hp", d.max_hp.into())?;
+    let magic = magic(l.group(RawSettings::has_magic))?;
+    let curve = match get!(l, max_hp_curve) {
         None => DEFAULT_CURVE.to_vec(),
-        Some((list, field)) => {
-            if list.get_ref().is_empty() || list.get_ref().len() > 200 {
-                return Err(loc.error(
-                    list.span().start,
-                    &field,
-                    "max_hp_curve needs 1 to 200 values",
-                ));
+        Some(list) => {
+            if list.get().is_empty() || list.get().len() > 200 {
+                return Err(list.error("max_hp_curve needs 1 to 200 values"));
             }
             let mut out = Vec::new();
-            for (i, v) in list.get_ref().iter().enumerate() {
-                let h = ranged(
-                    loc,
-                    Some((v, format!("{field}[{i}]"))),
-                    1..=1000,
-                    "a max HP",
-                    1,
-                )? as u32;
+            for (i, v) in list.get().iter().enumerate() {
+                let h = int(Some(list.item(i, v)), 1..=1000, "a max HP", 1)? as u32;
                 if out.contains(&h) {
-                    return Err(loc.error(
-                        v.span().start,
-                        &format!("{field}[{i}]"),
-                        format!("max HP {h} is listed twice"),
-                    ));
+                    return Err(list.item(i, v).error(format!("max HP {h} is listed twice")));
                 }
                 out.push(h);
             }
@@ -246,16 +174,16 @@ pub fn build(
     };
     Ok(FesteringScenario {
         rules: FesteringRules {
-            medicine_bonus: medicine as i8,
+            medicine_bonus: medicine,
             dc: dc as u8,
-            roll,
+            roll: or(get!(l, roll), d.roll),
             successes: successes as u32,
             hp_per_day: hp_per_day as u32,
             max_hp: max_hp as u32,
-            timing,
-            lost_hp,
+            timing: or(get!(l, timing), d.timing),
+            lost_hp: or(get!(l, lost_hp), d.lost_hp),
             magic,
-            tended,
+            tended: or(get!(l, tended), d.tended),
         },
         curve,
     })

@@ -46,10 +46,13 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::injury_table::{self, RawEntry};
-use super::values::int as ranged;
-use super::{Locator, ScenarioError, pick};
+use super::ScenarioError;
+use super::data::injury_table::RawEntry;
+use super::groups::{Lingering, impl_injury_keys, lingering, medicine_bonus};
+use super::layers::{Layers, Setting, get};
+use super::values::{int, or};
 use crate::dice::RollMode;
+use crate::model::Catalog;
 use crate::rules::attack::{AttackOutcome, AttackRoll};
 use crate::rules::healing::{
     PriceList, Resources, RestorationReading, SPELLS, full_caster_slots, spell_index,
@@ -147,34 +150,23 @@ pub struct RawSettings {
 }
 
 super::impl_named!(RawSettings);
+impl_injury_keys!(RawSettings);
 
-fn flag(v: Option<(&Spanned<bool>, String)>, default: bool) -> bool {
-    v.map_or(default, |(b, _)| *b.get_ref())
-}
-
-fn price(loc: &Locator, v: &Spanned<f64>, field: &str) -> Result<f64, ScenarioError> {
-    let p = *v.get_ref();
+fn price(v: &Setting<'_, f64>) -> Result<f64, ScenarioError> {
+    let p = *v.get();
     if p.is_finite() && (0.0..=1e9).contains(&p) {
         Ok(p)
     } else {
-        Err(loc.error(
-            v.span().start,
-            field,
-            format!("a price must be between 0 and 1e9 gp, got {p}"),
-        ))
+        Err(v.error(format!("a price must be between 0 and 1e9 gp, got {p}")))
     }
 }
 
-fn spell_named(loc: &Locator, name: &str, at: usize, field: &str) -> Result<usize, ScenarioError> {
+fn spell_named<T>(v: &Setting<'_, T>, name: &str) -> Result<usize, ScenarioError> {
     spell_index(name).ok_or_else(|| {
-        loc.error(
-            at,
-            field,
-            format!(
-                "unknown spell `{name}`; known: {}",
-                SPELLS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
-            ),
-        )
+        v.error(format!(
+            "unknown spell `{name}`; known: {}",
+            SPELLS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+        ))
     })
 }
 
@@ -183,17 +175,16 @@ type PriceMap = Spanned<BTreeMap<String, Spanned<f64>>>;
 
 /// Applies a `{ spell = gp }` map over a price list.
 fn spell_prices(
-    loc: &Locator,
-    map: Option<(&PriceMap, String)>,
+    map: Option<Setting<'_, BTreeMap<String, Spanned<f64>>>>,
     list: &mut Vec<(usize, f64)>,
 ) -> Result<(), ScenarioError> {
-    let Some((map, field)) = map else {
+    let Some(map) = map else {
         return Ok(());
     };
-    for (name, gp) in map.get_ref() {
-        let f = format!("{field}.{name}");
-        let spell = spell_named(loc, name, gp.span().start, &f)?;
-        let gp = price(loc, gp, &f)?;
+    for (name, gp) in map.get() {
+        let gp = map.child(name, gp);
+        let spell = spell_named(&gp, name)?;
+        let gp = price(&gp)?;
         match list.iter_mut().find(|(s, _)| *s == spell) {
             Some(slot) => slot.1 = gp,
             None => list.push((spell, gp)),
@@ -202,298 +193,184 @@ fn spell_prices(
     Ok(())
 }
 
-/// Validates one variant: `variant` overrides `base` key by key.
-pub fn build(
-    loc: &Locator,
-    base: &RawSettings,
-    variant: &RawSettings,
-    path: &str,
-) -> Result<InjuryScenario, ScenarioError> {
-    let table = injury_table::build(
-        loc,
-        pick(
-            &variant.injury_chance,
-            &base.injury_chance,
-            path,
-            "injury_chance",
-        ),
-        pick(&variant.table, &base.table, path, "table"),
-        pick(&variant.overrides, &base.overrides, path, "override"),
-    )?;
-    let int = |v: Option<(&Spanned<i64>, String)>, r, what, d| ranged(loc, v, r, what, d);
+/// The natural d20 an attack needs for one d20's chance to hit `chance`
+/// (0.05 to 0.95 in steps of 0.05), or `default`.
+fn need(chance: Option<Setting<'_, f64>>, default: u8) -> Result<u8, ScenarioError> {
+    let Some(h) = chance else {
+        return Ok(default);
+    };
+    let v = h.copied();
+    let twentieths = v * 20.0;
+    if !(0.05 - 1e-9..=0.95 + 1e-9).contains(&v) || (twentieths - twentieths.round()).abs() > 1e-9 {
+        return Err(h.error(format!(
+            "{} is one d20's chance to hit, 0.05 to 0.95 in steps of 0.05, got {v}",
+            h.key()
+        )));
+    }
+    Ok(21 - twentieths.round() as u8)
+}
+
+/// Validates one variant's settings; what no table gives is the model's
+/// default ([`InjuryScenario::defaults`]).
+pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<InjuryScenario, ScenarioError> {
+    let Lingering {
+        table,
+        trigger,
+        miss_trigger,
+    } = lingering(l, catalog)?;
+    let d = InjuryScenario::defaults(table);
     let attacks_made = int(
-        pick(
-            &variant.attacks_made,
-            &base.attacks_made,
-            path,
-            "attacks_made",
-        ),
+        get!(l, attacks_made),
         0..=1000,
         "attacks_made",
-        3,
+        d.attacks_made.into(),
     )?;
     let attacks_received = int(
-        pick(
-            &variant.attacks_received,
-            &base.attacks_received,
-            path,
-            "attacks_received",
-        ),
+        get!(l, attacks_received),
         0..=1000,
         "attacks_received",
-        3,
+        d.attacks_received.into(),
     )?;
     let encounters = int(
-        pick(&variant.encounters, &base.encounters, path, "encounters"),
+        get!(l, encounters),
         1..=100_000,
         "encounters",
-        20,
+        d.encounters.into(),
     )?;
     let crit_range = int(
-        pick(&variant.crit_range, &base.crit_range, path, "crit_range"),
+        get!(l, crit_range),
         2..=20,
         "crit_range",
-        20,
+        d.crit_range.into(),
     )?;
-    let need = |value: Option<(&Spanned<f64>, String)>, key: &str| match value {
-        None => Ok(9),
-        Some((h, field)) => {
-            let v = *h.get_ref();
-            let twentieths = v * 20.0;
-            if !(0.05 - 1e-9..=0.95 + 1e-9).contains(&v)
-                || (twentieths - twentieths.round()).abs() > 1e-9
-            {
-                return Err(loc.error(
-                    h.span().start,
-                    &field,
-                    format!(
-                        "{key} is one d20's chance to hit, 0.05 to 0.95 in steps of 0.05, got {v}"
-                    ),
-                ));
-            }
-            Ok(21 - twentieths.round() as u8)
-        }
-    };
-    let hit_need = need(
-        pick(&variant.hit_chance, &base.hit_chance, path, "hit_chance"),
-        "hit_chance",
-    )?;
-    let own_hit_need = need(
-        pick(
-            &variant.own_hit_chance,
-            &base.own_hit_chance,
-            path,
-            "own_hit_chance",
-        ),
-        "own_hit_chance",
-    )?;
-    let mut resources = Resources::default();
-    let level = int(
-        pick(
-            &variant.healer_level,
-            &base.healer_level,
-            path,
-            "healer_level",
-        ),
-        0..=20,
-        "healer_level",
-        0,
-    )?;
+    let hit_need = need(get!(l, hit_chance), d.hit_need)?;
+    let own_hit_need = need(get!(l, own_hit_chance), d.own_hit_need)?;
+    let mut resources = d.resources.clone();
+    let level = int(get!(l, healer_level), 0..=20, "healer_level", 0)?;
     resources.spell_slots = full_caster_slots(level as u8);
-    if let Some((slots, field)) = pick(&variant.spell_slots, &base.spell_slots, path, "spell_slots")
-    {
-        if slots.get_ref().len() != 9 {
-            return Err(loc.error(
-                slots.span().start,
-                &field,
-                "spell_slots lists 9 counts, 1st to 9th level",
-            ));
+    if let Some(slots) = get!(l, spell_slots) {
+        if slots.get().len() != 9 {
+            return Err(slots.error("spell_slots lists 9 counts, 1st to 9th level"));
         }
-        for (i, n) in slots.get_ref().iter().enumerate() {
-            resources.spell_slots[i] = ranged(
-                loc,
-                Some((n, format!("{field}[{i}]"))),
-                0..=20,
-                "a slot count",
-                0,
-            )? as u8;
+        for (i, n) in slots.get().iter().enumerate() {
+            resources.spell_slots[i] =
+                int(Some(slots.item(i, n)), 0..=20, "a slot count", 0)? as u8;
         }
     }
-    resources.healer_spells = match pick(
-        &variant.healer_spells,
-        &base.healer_spells,
-        path,
-        "healer_spells",
-    ) {
-        None => CLERIC_SPELLS
-            .iter()
-            .filter_map(|n| spell_index(n))
-            .collect(),
-        Some((list, field)) => {
-            let mut spells = Vec::new();
-            for (i, s) in list.get_ref().iter().enumerate() {
-                let f = format!("{field}[{i}]");
-                let spell = spell_named(loc, s.get_ref(), s.span().start, &f)?;
-                if spells.contains(&spell) {
-                    return Err(loc.error(
-                        s.span().start,
-                        &f,
-                        format!("`{}` is listed twice", s.get_ref()),
-                    ));
-                }
-                spells.push(spell);
+    if let Some(list) = get!(l, healer_spells) {
+        let mut spells = Vec::new();
+        for (i, s) in list.get().iter().enumerate() {
+            let item = list.item(i, s);
+            let spell = spell_named(&item, s.get_ref())?;
+            if spells.contains(&spell) {
+                return Err(item.error(format!("`{}` is listed twice", s.get_ref())));
             }
-            spells
+            spells.push(spell);
         }
-    };
+        resources.healer_spells = spells;
+    }
     resources.potions = int(
-        pick(&variant.potions, &base.potions, path, "potions"),
+        get!(l, potions),
         0..=1000,
         "potions",
-        0,
+        d.resources.potions.into(),
     )? as u32;
-    resources.temple = flag(pick(&variant.temple, &base.temple, path, "temple"), false);
-    resources.market = flag(pick(&variant.market, &base.market, path, "market"), true);
-    let medicine = int(
-        pick(
-            &variant.medicine_bonus,
-            &base.medicine_bonus,
-            path,
-            "medicine_bonus",
-        ),
-        -10..=20,
-        "medicine_bonus",
-        2,
+    resources.temple = or(get!(l, temple), d.resources.temple);
+    resources.market = or(get!(l, market), d.resources.market);
+    let medicine = medicine_bonus(
+        get!(l, medicine_bonus),
+        d.resources.medicine_bonus.unwrap_or_default(),
     )?;
-    resources.medicine_bonus = flag(
-        pick(
-            &variant.medicine_check,
-            &base.medicine_check,
-            path,
-            "medicine_check",
-        ),
-        true,
+    resources.medicine_bonus = or(
+        get!(l, medicine_check),
+        d.resources.medicine_bonus.is_some(),
     )
-    .then_some(medicine as i8);
+    .then_some(medicine);
     resources.max_hp = int(
-        pick(&variant.max_hp, &base.max_hp, path, "max_hp"),
+        get!(l, max_hp),
         1..=1000,
         "max_hp",
-        25,
+        d.resources.max_hp.into(),
     )? as u32;
-    if let Some((v, field)) = pick(
-        &variant.day_value_gp,
-        &base.day_value_gp,
-        path,
-        "day_value_gp",
-    ) {
-        resources.day_value_gp = price(loc, v, &field)?;
+    if let Some(v) = get!(l, day_value_gp) {
+        resources.day_value_gp = price(&v)?;
     }
-    if let Some((r, _)) = pick(
-        &variant.restoration_reading,
-        &base.restoration_reading,
-        path,
-        "restoration_reading",
-    ) {
-        resources.restoration_reading = *r.get_ref();
+    resources.restoration_reading = or(
+        get!(l, restoration_reading),
+        d.resources.restoration_reading,
+    );
+    let mut prices = d.prices.clone();
+    if let Some(v) = get!(l, potion_price_gp) {
+        prices.potion_of_healing = price(&v)?;
     }
-    let mut prices = PriceList::default();
-    if let Some((v, field)) = pick(
-        &variant.potion_price_gp,
-        &base.potion_price_gp,
-        path,
-        "potion_price_gp",
-    ) {
-        prices.potion_of_healing = price(loc, v, &field)?;
-    }
-    spell_prices(
-        loc,
-        pick(&variant.services, &base.services, path, "services"),
-        &mut prices.services,
-    )?;
-    spell_prices(
-        loc,
-        pick(&variant.materials, &base.materials, path, "materials"),
-        &mut prices.materials,
-    )?;
-    if let Some((map, field)) = pick(&variant.item_prices, &base.item_prices, path, "item_prices") {
-        for (name, gp) in map.get_ref() {
-            let f = format!("{field}.{name}");
+    spell_prices(get!(l, services), &mut prices.services)?;
+    spell_prices(get!(l, materials), &mut prices.materials)?;
+    if let Some(map) = get!(l, item_prices) {
+        for (name, gp) in map.get() {
+            let gp = map.child(name, gp);
             let slot = match name.as_str() {
                 "weapon" => 0,
                 "armor_or_shield" => 1,
                 "other" => 2,
                 _ => {
-                    return Err(loc.error(
-                        gp.span().start,
-                        &f,
-                        format!(
-                            "unknown item kind `{name}`; known: weapon, armor_or_shield, other"
-                        ),
-                    ));
+                    return Err(gp.error(format!(
+                        "unknown item kind `{name}`; known: weapon, armor_or_shield, other"
+                    )));
                 }
             };
-            prices.items[slot] = price(loc, gp, &f)?;
+            prices.items[slot] = price(&gp)?;
         }
     }
-    let d = Trigger::default();
     Ok(InjuryScenario {
-        table,
-        trigger: Trigger {
-            on_crit_hit: flag(
-                pick(&variant.on_crit_hit, &base.on_crit_hit, path, "on_crit_hit"),
-                d.on_crit_hit,
-            ),
-            on_crit_miss: flag(
-                pick(
-                    &variant.on_crit_miss,
-                    &base.on_crit_miss,
-                    path,
-                    "on_crit_miss",
-                ),
-                d.on_crit_miss,
-            ),
-            applies_to: pick(&variant.applies_to, &base.applies_to, path, "applies_to")
-                .map_or(d.applies_to, |(a, _)| *a.get_ref()),
-        },
-        side: pick(&variant.side, &base.side, path, "side").map_or(Side::Pc, |(s, _)| *s.get_ref()),
+        trigger,
+        side: or(get!(l, side), d.side),
         attacks_made: attacks_made as u32,
         attacks_received: attacks_received as u32,
         encounters: encounters as u32,
         crit_range: crit_range as u8,
         hit_need,
         own_hit_need,
-        miss_trigger: pick(
-            &variant.miss_trigger,
-            &base.miss_trigger,
-            path,
-            "miss_trigger",
-        )
-        .map_or(MissTrigger::Natural1, |(m, _)| *m.get_ref()),
-        crit_needs_hit: flag(
-            pick(
-                &variant.crit_needs_hit,
-                &base.crit_needs_hit,
-                path,
-                "crit_needs_hit",
-            ),
-            false,
-        ),
-        attack_roll: pick(&variant.attack_roll, &base.attack_roll, path, "attack_roll")
-            .map_or(RollMode::Normal, |(r, _)| *r.get_ref()),
-        attacked_with: pick(
-            &variant.attacked_with,
-            &base.attacked_with,
-            path,
-            "attacked_with",
-        )
-        .map_or(RollMode::Normal, |(r, _)| *r.get_ref()),
+        miss_trigger,
+        crit_needs_hit: or(get!(l, crit_needs_hit), d.crit_needs_hit),
+        attack_roll: or(get!(l, attack_roll), d.attack_roll),
+        attacked_with: or(get!(l, attacked_with), d.attacked_with),
         resources,
         prices,
+        ..d
     })
 }
 
 impl InjuryScenario {
+    /// The model with `table` and every other setting at its default: a PC
+    /// making and receiving 3 attacks per encounter over 20 encounters, hit
+    /// on 9 or more (and hitting on 9), critical hits on a 20, no healer
+    /// but a cleric's spell list, the default resources and prices.
+    pub fn defaults(table: InjuryTable) -> Self {
+        InjuryScenario {
+            table,
+            trigger: Trigger::default(),
+            side: Side::default(),
+            attacks_made: 3,
+            attacks_received: 3,
+            encounters: 20,
+            crit_range: 20,
+            hit_need: 9,
+            crit_needs_hit: false,
+            own_hit_need: 9,
+            miss_trigger: MissTrigger::default(),
+            attack_roll: RollMode::Normal,
+            attacked_with: RollMode::Normal,
+            resources: Resources {
+                healer_spells: CLERIC_SPELLS
+                    .iter()
+                    .filter_map(|n| spell_index(n))
+                    .collect(),
+                ..Resources::default()
+            },
+            prices: PriceList::default(),
+        }
+    }
+
     /// The roll of an attack it receives: the natural it needs is an AC
     /// against no bonus; under `crit_needs_hit` a natural in the crit
     /// range must also hit to crit.

@@ -13,12 +13,13 @@ pub mod amputation_healing;
 pub mod amputation_parts;
 pub mod builtin;
 pub mod combat;
-pub mod creature;
+pub mod data;
 pub mod death_saves;
 pub mod error;
 pub mod festering;
+pub mod groups;
 pub mod injuries;
-pub mod injury_table;
+pub mod layers;
 pub mod limits;
 pub mod values;
 
@@ -28,40 +29,17 @@ use toml::Spanned;
 
 pub use error::{Located, Locator, ScenarioError};
 
+use crate::model::Catalog;
+pub use crate::model::{ScenarioHeader, Variant};
 use crate::rules::amputation::AmputationRules;
 use crate::rules::death_saves::DeathSaveRules;
+use layers::{Layer, Layers};
 
 /// The only scenario format version this build reads.
 pub const FORMAT_VERSION: i64 = 1;
 
 /// Largest trial count a scenario may ask for (10^13, hours on a laptop).
 pub const MAX_TRIALS: u64 = 10_000_000_000_000;
-
-/// Scenario-wide settings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScenarioHeader {
-    /// Name: letters, digits, `-` and `_` (it names the output folder).
-    pub name: String,
-    /// One-line description.
-    pub description: String,
-    /// Trials per variant.
-    pub trials: u64,
-    /// Seed of the run.
-    pub seed: u64,
-    /// Interval confidence level (default 0.95).
-    pub confidence: f64,
-}
-
-/// One variant: a name and the rules it runs.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Variant<R> {
-    /// Variant name, unique within the scenario.
-    pub name: String,
-    /// What the variant changes, for humans.
-    pub description: String,
-    /// The validated rules.
-    pub rules: R,
-}
 
 /// The model a scenario runs, by scenario type.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,18 +57,7 @@ pub enum Model {
 }
 
 /// A validated scenario.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Scenario {
-    /// Where it came from (a path, or `built-in:NAME`).
-    pub source: String,
-    /// Line and column of `name = ...` in the source, for errors found
-    /// later about the name (e.g. against the output folder).
-    pub name_at: (usize, usize),
-    /// Header settings.
-    pub header: ScenarioHeader,
-    /// The model and its variants.
-    pub model: Model,
-}
+pub type Scenario = crate::model::Scenario<Model>;
 
 impl Scenario {
     /// Scenario type name as written in files.
@@ -118,7 +85,7 @@ impl Scenario {
 
 /// Reads and validates a scenario file (at most
 /// [`limits::MAX_FILE_BYTES`] of UTF-8 text).
-pub fn load_file(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
+pub fn load_file(catalog: &Catalog, path: &std::path::Path) -> Result<Scenario, ScenarioError> {
     use std::io::Read;
     let file = path.display().to_string();
     let unreadable = |e: std::io::Error| ScenarioError::Unreadable {
@@ -133,7 +100,7 @@ pub fn load_file(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
         return Err(ScenarioError::TooLarge { file });
     }
     let text = utf8(&file, &bytes)?;
-    parse(&file, text)
+    parse(catalog, &file, text)
 }
 
 /// `bytes` as text, or an error at the first byte that is not UTF-8.
@@ -163,7 +130,7 @@ struct Probe {
 }
 
 /// Parses and validates scenario text; `file` names it in errors.
-pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
+pub fn parse(catalog: &Catalog, file: &str, text: &str) -> Result<Scenario, ScenarioError> {
     let loc = Locator { file, text };
     let probe: Probe = deserialize(&loc, text)?;
     match probe.version {
@@ -195,23 +162,23 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
     match kind.get_ref().as_str() {
         death_saves::TYPE_NAME => {
             let raw: RawScenario<death_saves::RawSettings> = deserialize(&loc, text)?;
-            raw.scenario(&loc, death_saves::build, Model::DeathSaves)
+            raw.scenario(&loc, catalog, death_saves::build, Model::DeathSaves)
         }
         amputation::TYPE_NAME => {
             let raw: RawScenario<amputation::RawSettings> = deserialize(&loc, text)?;
-            raw.scenario(&loc, amputation::build, Model::Amputation)
+            raw.scenario(&loc, catalog, amputation::build, Model::Amputation)
         }
         combat::TYPE_NAME => {
             let raw: RawScenario<combat::RawSettings> = deserialize(&loc, text)?;
-            raw.scenario(&loc, combat::build, Model::Combat)
+            raw.scenario(&loc, catalog, combat::build, Model::Combat)
         }
         injuries::TYPE_NAME => {
             let raw: RawScenario<injuries::RawSettings> = deserialize(&loc, text)?;
-            raw.scenario(&loc, injuries::build, Model::Injuries)
+            raw.scenario(&loc, catalog, injuries::build, Model::Injuries)
         }
         festering::TYPE_NAME => {
             let raw: RawScenario<festering::RawSettings> = deserialize(&loc, text)?;
-            raw.scenario(&loc, festering::build, Model::Festering)
+            raw.scenario(&loc, catalog, festering::build, Model::Festering)
         }
         other => Err(loc.error(
             kind.span().start,
@@ -335,11 +302,12 @@ impl<S: Named + Default> RawScenario<S> {
     fn scenario<R>(
         &self,
         loc: &Locator,
-        build: impl Fn(&Locator, &S, &S, &str) -> Result<R, ScenarioError>,
+        catalog: &Catalog,
+        build: impl Fn(&Layers<S>, &Catalog) -> Result<R, ScenarioError>,
         model: impl FnOnce(Vec<Variant<R>>) -> Model,
     ) -> Result<Scenario, ScenarioError> {
         let header = self.header(loc)?;
-        let variants = self.variants(loc, build)?;
+        let variants = self.variants(loc, |layers| build(layers, catalog))?;
         Ok(Scenario {
             source: loc.file.to_string(),
             name_at: error::line_column(loc.text, self.name.span().start),
@@ -362,16 +330,12 @@ impl<S: Named + Default> RawScenario<S> {
             ));
         }
         values::text(
-            loc,
-            &self.name,
-            "name",
+            &values::at(loc, &self.name, "name"),
             "a scenario name",
             limits::MAX_NAME_CHARS,
         )?;
         let description = values::opt_text(
-            loc,
-            self.description.as_ref(),
-            "description",
+            values::opt_at(loc, &self.description, "description"),
             "the description",
             limits::MAX_DESCRIPTION_CHARS,
         )?;
@@ -408,17 +372,17 @@ impl<S: Named + Default> RawScenario<S> {
         })
     }
 
-    /// Validates variants: base options overridden by each variant's table.
-    fn variants<R>(
-        &self,
-        loc: &Locator,
-        build: impl Fn(&Locator, &S, &S, &str) -> Result<R, ScenarioError>,
+    /// Validates variants: each variant's table over `[options]`.
+    fn variants<'a, R>(
+        &'a self,
+        loc: &Locator<'a>,
+        build: impl Fn(&Layers<'a, S>) -> Result<R, ScenarioError>,
     ) -> Result<Vec<Variant<R>>, ScenarioError> {
         let default_options = S::default();
-        let options = self
-            .options
-            .as_ref()
-            .map_or(&default_options, |o| o.get_ref());
+        let options = match &self.options {
+            Some(o) => o.get_ref(),
+            None => &default_options,
+        };
         if let Some(name) = options.name() {
             return Err(loc.error(
                 name.span().start,
@@ -427,15 +391,21 @@ impl<S: Named + Default> RawScenario<S> {
             ));
         }
         values::opt_text(
-            loc,
-            options.description(),
-            "options.description",
+            options
+                .description()
+                .map(|d| values::at(loc, d, "options.description")),
             "the description",
             limits::MAX_DESCRIPTION_CHARS,
         )?;
         let raw_variants = self.variants.as_ref().map_or(&[][..], |v| v.get_ref());
+        let base = |layers: Layers<'a, S>| -> Layers<'a, S> {
+            match &self.options {
+                Some(o) => layers.under(Layer::spanned(*loc, "options", o)),
+                None => layers,
+            }
+        };
         if raw_variants.is_empty() {
-            let rules = build(loc, options, &default_options, "options")?;
+            let rules = build(&base(Layers::new(*loc, "options")))?;
             return Ok(vec![Variant {
                 name: "base".into(),
                 description: String::new(),
@@ -471,9 +441,7 @@ impl<S: Named + Default> RawScenario<S> {
                 ));
             }
             values::text(
-                loc,
-                name,
-                &format!("{path}.name"),
+                &values::at(loc, name, format!("{path}.name")),
                 "a variant name",
                 limits::MAX_NAME_CHARS,
             )?;
@@ -485,13 +453,14 @@ impl<S: Named + Default> RawScenario<S> {
                 ));
             }
             let description = values::opt_text(
-                loc,
-                raw.get_ref().description(),
-                &format!("{path}.description"),
+                raw.get_ref()
+                    .description()
+                    .map(|d| values::at(loc, d, format!("{path}.description"))),
                 "the description",
                 limits::MAX_DESCRIPTION_CHARS,
             )?;
-            let rules = build(loc, options, raw.get_ref(), &path)?;
+            let layers = Layers::new(*loc, path.clone()).under(Layer::spanned(*loc, path, raw));
+            let rules = build(&base(layers))?;
             out.push(Variant {
                 name: name.get_ref().clone(),
                 description: description.to_string(),
@@ -499,19 +468,5 @@ impl<S: Named + Default> RawScenario<S> {
             });
         }
         Ok(out)
-    }
-}
-
-/// A setting that may come from `[options]` or be overridden by a variant.
-pub fn pick<'a, T>(
-    variant: &'a Option<Spanned<T>>,
-    base: &'a Option<Spanned<T>>,
-    variant_path: &str,
-    key: &str,
-) -> Option<(&'a Spanned<T>, String)> {
-    match (variant, base) {
-        (Some(v), _) => Some((v, format!("{variant_path}.{key}"))),
-        (None, Some(b)) => Some((b, format!("options.{key}"))),
-        (None, None) => None,
     }
 }

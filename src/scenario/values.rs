@@ -1,181 +1,205 @@
 //! Validated setting values shared by every scenario schema: whole numbers
 //! and numbers in a range, probabilities, dice expressions, names and texts
-//! of bounded length, lists of bounded length. Each error names the file,
-//! line:column and field of the offending value.
+//! of bounded length, lists of bounded length. Each takes a [`Setting`]
+//! (the value, its field path and its text), so each error names the file,
+//! line:column and field of the offending value, whichever layer gave it.
 
 use toml::Spanned;
 
+use super::layers::Setting;
 use super::{Locator, ScenarioError};
 use crate::dice::{Chance, DiceExpr};
 
 /// An optional spanned setting.
 pub type Opt<T> = Option<Spanned<T>>;
 
-/// A setting and the field path to name in errors.
-pub type Picked<'a, T> = Option<(&'a Spanned<T>, String)>;
-
 /// A whole number in `range`, or `default`.
 pub fn int(
-    loc: &Locator,
-    value: Picked<'_, i64>,
+    value: Option<Setting<'_, i64>>,
     range: std::ops::RangeInclusive<i64>,
     what: &str,
     default: i64,
 ) -> Result<i64, ScenarioError> {
-    let Some((v, field)) = value else {
+    let Some(v) = value else {
         return Ok(default);
     };
-    if range.contains(v.get_ref()) {
-        return Ok(*v.get_ref());
+    if range.contains(v.get()) {
+        return Ok(*v.get());
     }
-    Err(loc.error(
-        v.span().start,
-        &field,
-        format!(
-            "{what} must be between {} and {}, got {}",
-            range.start(),
-            range.end(),
-            v.get_ref()
-        ),
-    ))
+    Err(v.error(format!(
+        "{what} must be between {} and {}, got {}",
+        range.start(),
+        range.end(),
+        v.get()
+    )))
+}
+
+/// An [`int`] named in messages by its own key (`round_cap must be ...`).
+pub fn keyed_int(
+    value: Option<Setting<'_, i64>>,
+    range: std::ops::RangeInclusive<i64>,
+    default: i64,
+) -> Result<i64, ScenarioError> {
+    let what = value
+        .as_ref()
+        .map_or(String::new(), |v| v.key().to_string());
+    int(value, range, &what, default)
 }
 
 /// A number (integer or float) in `[low, high]`, or `default`.
 pub fn number(
-    loc: &Locator,
-    value: Picked<'_, toml::Value>,
+    value: Option<Setting<'_, toml::Value>>,
     low: f64,
     high: f64,
     what: &str,
     default: f64,
 ) -> Result<f64, ScenarioError> {
-    let Some((v, field)) = value else {
+    let Some(v) = value else {
         return Ok(default);
     };
-    let x = match v.get_ref() {
+    let x = match v.get() {
         toml::Value::Integer(i) => *i as f64,
         toml::Value::Float(f) => *f,
         other => {
-            return Err(loc.error(
-                v.span().start,
-                &field,
-                format!("{what} must be a number, got {}", other.type_str()),
-            ));
+            return Err(v.error(format!("{what} must be a number, got {}", other.type_str())));
         }
     };
     if x.is_finite() && x >= low && x <= high {
         Ok(x)
     } else {
-        Err(loc.error(
-            v.span().start,
-            &field,
-            format!("{what} must be between {low} and {high}, got {x}"),
-        ))
+        Err(v.error(format!("{what} must be between {low} and {high}, got {x}")))
     }
 }
 
 /// A dice expression written as a string.
-pub fn dice(loc: &Locator, v: &Spanned<String>, field: &str) -> Result<DiceExpr, ScenarioError> {
-    v.get_ref()
+pub fn dice(v: Setting<'_, String>) -> Result<DiceExpr, ScenarioError> {
+    v.get()
         .parse::<DiceExpr>()
-        .map_err(|e| loc.error(v.span().start, field, e.to_string()))
+        .map_err(|e| v.error(e.to_string()))
+}
+
+/// A whole number or a dice expression (`3` or `"1d4+1"`) whose every
+/// result lies in `low..=high`.
+pub fn dice_or_int(
+    v: Setting<'_, toml::Value>,
+    low: i64,
+    high: i64,
+    what: &str,
+) -> Result<DiceExpr, ScenarioError> {
+    let expr = match v.get() {
+        toml::Value::Integer(i) if (low..=high).contains(i) => DiceExpr::constant(*i as i32),
+        toml::Value::Integer(i) => {
+            return Err(v.error(format!("{what} must be between {low} and {high}, got {i}")));
+        }
+        toml::Value::String(s) => s.parse::<DiceExpr>().map_err(|e| v.error(e.to_string()))?,
+        other => {
+            return Err(v.error(format!(
+                "{what} must be a whole number or a dice expression like \"1d4+1\", got {}",
+                other.type_str()
+            )));
+        }
+    };
+    if expr.min() < low || expr.max() > high {
+        return Err(v.error(format!(
+            "{what} `{expr}` ranges {}..={}, outside {low}..={high}",
+            expr.min(),
+            expr.max()
+        )));
+    }
+    Ok(expr)
 }
 
 /// A probability in `[0, 1]` as a [`Chance`], or `default`.
 pub fn chance(
-    loc: &Locator,
-    value: Picked<'_, f64>,
+    value: Option<Setting<'_, f64>>,
     what: &str,
     default: Chance,
 ) -> Result<Chance, ScenarioError> {
-    let Some((v, field)) = value else {
+    let Some(v) = value else {
         return Ok(default);
     };
-    Chance::new(*v.get_ref()).map_err(|e| {
-        loc.error(
-            v.span().start,
-            &field,
-            format!(
-                "{what} is a probability and must be between 0 and 1, got {}",
-                e.0
-            ),
-        )
+    Chance::new(*v.get()).map_err(|e| {
+        v.error(format!(
+            "{what} is a probability and must be between 0 and 1, got {}",
+            e.0
+        ))
     })
 }
 
 /// A share in `[0, 1]` (validated as a [`chance`], kept as written), or `default`.
 pub fn probability(
-    loc: &Locator,
-    value: Picked<'_, f64>,
+    value: Option<Setting<'_, f64>>,
     what: &str,
     default: f64,
 ) -> Result<f64, ScenarioError> {
-    let Some((v, field)) = value else {
+    let Some(v) = value else {
         return Ok(default);
     };
-    chance(loc, Some((v, field)), what, Chance::NEVER)?;
-    Ok(*v.get_ref())
+    let p = *v.get();
+    chance(Some(v), what, Chance::NEVER)?;
+    Ok(p)
+}
+
+/// A setting that needs no check (a switch, a choice among named values):
+/// its value, or `default`.
+pub fn or<T: Copy>(value: Option<Setting<'_, T>>, default: T) -> T {
+    value.map_or(default, |v| v.copied())
 }
 
 /// A name or description: at most `max` characters and no control
 /// characters (it is printed in one line of a table, a legend, a message).
-pub fn text<'a>(
-    loc: &Locator,
-    v: &'a Spanned<String>,
-    field: &str,
-    what: &str,
-    max: usize,
-) -> Result<&'a str, ScenarioError> {
-    let s = v.get_ref();
+pub fn text<'a>(v: &Setting<'a, String>, what: &str, max: usize) -> Result<&'a str, ScenarioError> {
+    let s = v.get();
     let chars = s.chars().count();
     if chars > max {
-        return Err(loc.error(
-            v.span().start,
-            field,
-            format!("{what} has {chars} characters; at most {max} are allowed"),
-        ));
+        return Err(v.error(format!(
+            "{what} has {chars} characters; at most {max} are allowed"
+        )));
     }
     if let Some(c) = s.chars().find(|c| c.is_control()) {
-        return Err(loc.error(
-            v.span().start,
-            field,
-            format!(
-                "{what} contains the control character U+{:04X}; it must be one line of printable text",
-                u32::from(c)
-            ),
-        ));
+        return Err(v.error(format!(
+            "{what} contains the control character U+{:04X}; it must be one line of printable text",
+            u32::from(c)
+        )));
     }
     Ok(s)
 }
 
 /// An optional [`text`], or `""`.
 pub fn opt_text<'a>(
-    loc: &Locator,
-    v: Option<&'a Spanned<String>>,
-    field: &str,
+    v: Option<Setting<'a, String>>,
     what: &str,
     max: usize,
 ) -> Result<&'a str, ScenarioError> {
-    v.map_or(Ok(""), |v| text(loc, v, field, what, max))
+    v.map_or(Ok(""), |v| text(&v, what, max))
 }
 
 /// Refuses a list longer than `max` entries (`what` names them, plural).
-pub fn at_most<T>(
-    loc: &Locator,
-    list: &Spanned<Vec<T>>,
-    field: &str,
-    what: &str,
-    max: usize,
-) -> Result<(), ScenarioError> {
-    let n = list.get_ref().len();
+pub fn at_most<T>(list: &Setting<'_, Vec<T>>, what: &str, max: usize) -> Result<(), ScenarioError> {
+    let n = list.get().len();
     if n > max {
-        return Err(loc.error(
-            list.span().start,
-            field,
-            format!("at most {max} {what}, got {n}"),
-        ));
+        return Err(list.error(format!("at most {max} {what}, got {n}")));
     }
     Ok(())
+}
+
+/// The value `value` of `loc` named `field`, as a [`Setting`] (for values
+/// that no layering applies to: list elements, entries of a data file).
+pub fn at<'a, T>(
+    loc: &Locator<'a>,
+    value: &'a Spanned<T>,
+    field: impl Into<String>,
+) -> Setting<'a, T> {
+    Setting::new(*loc, value, field)
+}
+
+/// An optional value of `loc` named `field`, as an optional [`Setting`].
+pub fn opt_at<'a, T>(
+    loc: &Locator<'a>,
+    value: &'a Opt<T>,
+    field: impl Into<String>,
+) -> Option<Setting<'a, T>> {
+    value.as_ref().map(|v| Setting::new(*loc, v, field))
 }
 
 /// The last segment of a field path (`variant[1].dc` → `dc`), for messages.

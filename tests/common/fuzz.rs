@@ -20,7 +20,7 @@ pub fn mutate(valid: &str, at: usize, cut: usize, insert: &str) -> String {
 /// `text` parses into a scenario with variants, or fails with an error
 /// that starts with its file name (`fuzz.toml:`).
 pub fn parses_or_names_the_file(text: &str) -> Result<(), TestCaseError> {
-    match scenario::parse("fuzz.toml", text) {
+    match scenario::parse(crate::common::catalog(), "fuzz.toml", text) {
         Ok(s) => prop_assert!(!s.variant_names().is_empty()),
         Err(e) => prop_assert!(e.to_string().starts_with("fuzz.toml:")),
     }

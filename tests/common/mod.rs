@@ -19,6 +19,12 @@ use woundsim::engine::{Engine, NoProgress};
 use woundsim::results::{DistributionRow, Figure, ScenarioResult};
 use woundsim::scenario::Scenario;
 
+/// The built-in catalog (the shipped data files), parsed once.
+pub fn catalog() -> &'static woundsim::model::Catalog {
+    static CATALOG: std::sync::OnceLock<woundsim::model::Catalog> = std::sync::OnceLock::new();
+    CATALOG.get_or_init(|| woundsim::scenario::data::builtin_catalog().unwrap())
+}
+
 /// How many standard errors a Monte Carlo figure may be off its exact value.
 /// The seeds are fixed, so a failure is a real disagreement, never bad luck.
 pub const SIGMAS: f64 = 4.5;

@@ -5,7 +5,6 @@ use std::collections::VecDeque;
 use std::convert::Infallible;
 
 use super::*;
-use crate::combat::bestiary;
 use crate::combat::templates::template;
 use crate::rules::permanent_wounds::WoundPolicy;
 
@@ -43,8 +42,17 @@ fn fighter() -> CreatureSpec {
     template("fighter-1").unwrap()
 }
 
+/// A monster of the shipped bestiary.
+fn monster(name: &str) -> CreatureSpec {
+    crate::fixtures::catalog()
+        .bestiary
+        .lookup(name)
+        .unwrap()
+        .clone()
+}
+
 fn goblin() -> CreatureSpec {
-    bestiary::lookup("goblin").unwrap()
+    monster("goblin")
 }
 
 /// An encounter and an arena with every creature up at full HP.
@@ -433,7 +441,7 @@ fn resistance_rage_and_immunity_change_damage() {
 
 #[test]
 fn a_troll_regenerates_unless_burned() {
-    let troll = bestiary::lookup("troll").unwrap();
+    let troll = monster("troll");
     let (enc, mut arena) = setup(vec![fighter()], vec![troll], EncounterRules::default());
     let mut out = TrialOutcome::default();
     let slash = DamageTypes::of([DamageType::Slashing]);
@@ -590,7 +598,7 @@ fn initiative_order_is_the_same_for_small_and_large_fields() {
 
 #[test]
 fn a_lost_arm_forces_a_one_handed_attack() {
-    let orc = bestiary::lookup("orc").unwrap(); // greataxe (two-handed), javelin (ranged)
+    let orc = monster("orc"); // greataxe (two-handed), javelin (ranged)
     let enc = Encounter::new(vec![fighter()], vec![orc], EncounterRules::default());
     let fallback = &enc.one_handed[1][0];
     assert!(!fallback.two_handed);
@@ -602,7 +610,7 @@ fn a_lost_arm_forces_a_one_handed_attack() {
 
 /// Rules with lingering injuries on every trigger (chance 1).
 fn injury_rules() -> EncounterRules {
-    let mut table = crate::rules::lingering::InjuryTable::default_table();
+    let mut table = crate::fixtures::catalog().injury_table.clone();
     table.chance = crate::dice::Chance::ALWAYS;
     EncounterRules {
         injuries: Some(crate::combat::policy::CombatInjuries {

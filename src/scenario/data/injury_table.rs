@@ -10,18 +10,15 @@
 //! tags and cure classes are refused by the deserializer with the list of
 //! known ones.
 
-use std::sync::OnceLock;
-
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::limits::{MAX_ENTRY_TAGS, MAX_LABEL_CHARS, MAX_TABLE_ENTRIES};
-use super::values::{at_most, text};
-use super::{Locator, ScenarioError};
 use crate::dice::Chance;
-use crate::rules::lingering::{
-    Cure, DEFAULT_TABLE_FILE, DEFAULT_TABLE_TOML, Effect, Injury, InjuryTable,
-};
+use crate::rules::lingering::{Cure, Effect, Injury, InjuryTable};
+use crate::scenario::layers::Setting;
+use crate::scenario::limits::{MAX_ENTRY_TAGS, MAX_LABEL_CHARS, MAX_TABLE_ENTRIES};
+use crate::scenario::values::{at, at_most, opt_at, text};
+use crate::scenario::{Locator, ScenarioError};
 
 /// One `[[entry]]` as written; in an override only `id` is required.
 #[derive(Clone, Debug, Deserialize)]
@@ -42,118 +39,125 @@ struct RawTableFile {
     entry: Spanned<Vec<Spanned<RawEntry>>>,
 }
 
-/// The built-in table, parsed and validated once.
-pub fn default_table_result() -> Result<InjuryTable, ScenarioError> {
-    static TABLE: OnceLock<Result<InjuryTable, ScenarioError>> = OnceLock::new();
-    TABLE
-        .get_or_init(|| {
-            let loc = Locator {
-                file: DEFAULT_TABLE_FILE,
-                text: DEFAULT_TABLE_TOML,
-            };
-            let raw: RawTableFile = super::deserialize(&loc, DEFAULT_TABLE_TOML)?;
-            let chance = chance(&loc, &raw.injury_chance, "injury_chance")?;
-            let entries = raw
-                .entry
-                .get_ref()
-                .iter()
-                .enumerate()
-                .map(|(i, e)| convert(&loc, e, &format!("entry[{i}]"), None))
-                .collect::<Result<Vec<_>, _>>()?;
-            check_cover(&loc, entries, raw.entry.span().start, "entry")
-                .map(|e| InjuryTable::new(chance, e))
-        })
-        .clone()
-}
-
-/// The built-in table (its validity is a unit test of this module).
-pub fn default_table() -> InjuryTable {
-    match default_table_result() {
-        Ok(t) => t,
-        Err(e) => panic!("the embedded injury table is invalid: {e}"),
-    }
+/// Parses and validates an injury-table file (`file` names it in errors).
+pub fn parse_file(file: &str, text: &str) -> Result<InjuryTable, ScenarioError> {
+    let loc = Locator { file, text };
+    let raw: RawTableFile = crate::scenario::deserialize(&loc, text)?;
+    let chance = chance(&at(&loc, &raw.injury_chance, "injury_chance"))?;
+    let entries = raw
+        .entry
+        .get_ref()
+        .iter()
+        .enumerate()
+        .map(|(i, e)| convert(&loc, e, &format!("entry[{i}]"), None))
+        .collect::<Result<Vec<_>, _>>()?;
+    let whole = Blame {
+        loc,
+        at: raw.entry.span().start,
+        field: "entry".into(),
+    };
+    check_cover(entries, &whole).map(|e| InjuryTable::new(chance, e))
 }
 
 /// Validates an injury chance.
-pub fn chance(loc: &Locator, v: &Spanned<f64>, field: &str) -> Result<Chance, ScenarioError> {
-    Chance::new(*v.get_ref()).map_err(|e| {
-        loc.error(
-            v.span().start,
-            field,
-            format!(
-                "the injury chance must be a probability between 0 and 1, got {}",
-                e.0
-            ),
-        )
+pub fn chance(v: &Setting<'_, f64>) -> Result<Chance, ScenarioError> {
+    Chance::new(*v.get()).map_err(|e| {
+        v.error(format!(
+            "the injury chance must be a probability between 0 and 1, got {}",
+            e.0
+        ))
     })
 }
 
-/// Builds a scenario's table: the default, or `table` (whole replacement),
-/// then `overrides` by id, then `chance`.
+/// Builds a scenario's table from `default` (the catalog's): `table`
+/// replaces it whole, then `overrides` change entries by id, then
+/// `chance_value` sets the chance.
 pub fn build(
-    loc: &Locator,
-    chance_value: Option<(&Spanned<f64>, String)>,
-    table: Option<(&Spanned<Vec<Spanned<RawEntry>>>, String)>,
-    overrides: Option<(&Spanned<Vec<Spanned<RawEntry>>>, String)>,
+    default: &InjuryTable,
+    chance_value: Option<Setting<'_, f64>>,
+    table: Option<Setting<'_, Vec<Spanned<RawEntry>>>>,
+    overrides: Option<Setting<'_, Vec<Spanned<RawEntry>>>>,
 ) -> Result<InjuryTable, ScenarioError> {
-    let default = default_table_result()?;
-    for (list, path) in [&table, &overrides].into_iter().flatten() {
-        at_most(loc, list, path, "entries", MAX_TABLE_ENTRIES)?;
+    for list in [&table, &overrides].into_iter().flatten() {
+        at_most(list, "entries", MAX_TABLE_ENTRIES)?;
     }
-    let chance = match chance_value {
-        Some((v, f)) => chance(loc, v, &f)?,
+    let chance = match &chance_value {
+        Some(v) => chance(v)?,
         None => default.chance,
     };
     if table.is_none() && overrides.is_none() {
-        let mut table = default;
+        let mut table = default.clone();
         table.chance = chance;
         return Ok(table);
     }
-    // (entry, offset, field) — the place to blame if its range collides.
-    let mut entries: Vec<(Injury, usize, String)> = match &table {
+    // The list to blame for a gap: the overrides if any, else the table.
+    let Some(blame) = overrides.as_ref().or(table.as_ref()) else {
+        unreachable!("a table or overrides were given");
+    };
+    let blame = Blame {
+        loc: blame.loc,
+        at: blame.at(),
+        field: blame.field.clone(),
+    };
+    let mut entries: Vec<(Injury, Blame)> = match &table {
+        // Built-in entries are blamed on the list that collides with them.
         None => default
             .entries
             .iter()
-            .map(|e| (e.clone(), 0, String::new()))
+            .map(|e| {
+                let unnamed = Blame {
+                    field: String::new(),
+                    ..blame.clone()
+                };
+                (e.clone(), unnamed)
+            })
             .collect(),
-        Some((list, path)) => list
-            .get_ref()
+        Some(list) => list
+            .get()
             .iter()
             .enumerate()
-            .map(|(i, e)| {
-                let field = format!("{path}[{i}]");
-                convert(loc, e, &field, None)
-            })
+            .map(|(i, e)| convert(&list.loc, e, &format!("{}[{i}]", list.field), None))
             .collect::<Result<Vec<_>, _>>()?,
     };
-    let mut blame = table
-        .as_ref()
-        .map_or((0, String::new()), |(l, p)| (l.span().start, p.clone()));
-    if let Some((list, path)) = &overrides {
-        blame = (list.span().start, path.clone());
-        for (i, raw) in list.get_ref().iter().enumerate() {
-            let field = format!("{path}[{i}]");
+    if let Some(list) = &overrides {
+        for (i, raw) in list.get().iter().enumerate() {
+            let field = format!("{}[{i}]", list.field);
             let id = raw.get_ref().id.get_ref();
-            let Some(slot) = entries.iter().position(|(e, _, _)| &e.id == id) else {
-                return Err(loc.error(
+            let Some(slot) = entries.iter().position(|(e, _)| &e.id == id) else {
+                return Err(list.loc.error(
                     raw.get_ref().id.span().start,
                     &format!("{field}.id"),
                     format!(
                         "no entry `{id}` to override; the table has: {}",
                         entries
                             .iter()
-                            .map(|(e, _, _)| e.id.as_str())
+                            .map(|(e, _)| e.id.as_str())
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
                 ));
             };
             let base = entries[slot].0.clone();
-            entries[slot] = convert(loc, raw, &field, Some(&base))?;
+            entries[slot] = convert(&list.loc, raw, &field, Some(&base))?;
         }
     }
-    let entries = check_cover(loc, entries, blame.0, &blame.1)?;
+    let entries = check_cover(entries, &blame)?;
     Ok(InjuryTable::new(chance, entries))
+}
+
+/// Where to report a problem with an entry: its text, offset and field
+/// (empty for a built-in entry, which is never blamed itself).
+#[derive(Clone, Debug)]
+struct Blame<'a> {
+    loc: Locator<'a>,
+    at: usize,
+    field: String,
+}
+
+impl Blame<'_> {
+    fn error(&self, message: String) -> ScenarioError {
+        self.loc.error(self.at, &self.field, message)
+    }
 }
 
 fn is_snake(id: &str) -> bool {
@@ -164,15 +168,16 @@ fn is_snake(id: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
-/// Converts one raw entry (over `base` for an override).
-fn convert(
-    loc: &Locator,
-    raw: &Spanned<RawEntry>,
+/// Converts one raw entry (over `base` for an override), with the place
+/// to blame if its range collides.
+fn convert<'a>(
+    loc: &Locator<'a>,
+    raw: &'a Spanned<RawEntry>,
     field: &str,
     base: Option<&Injury>,
-) -> Result<(Injury, usize, String), ScenarioError> {
+) -> Result<(Injury, Blame<'a>), ScenarioError> {
     let r = raw.get_ref();
-    let at = raw.span().start;
+    let entry_at = raw.span().start;
     let id = r.id.get_ref();
     if !is_snake(id) {
         return Err(loc.error(
@@ -182,28 +187,19 @@ fn convert(
         ));
     }
     text(
-        loc,
-        &r.id,
-        &format!("{field}.id"),
+        &at(loc, &r.id, format!("{field}.id")),
         "an entry id",
         MAX_LABEL_CHARS,
     )?;
     let missing = |key: &str| {
         loc.error(
-            at,
+            entry_at,
             &format!("{field}.{key}"),
             format!("entry `{id}` needs `{key}`"),
         )
     };
-    let name = match (&r.name, base) {
-        (Some(n), _) => text(
-            loc,
-            n,
-            &format!("{field}.name"),
-            "an entry name",
-            MAX_LABEL_CHARS,
-        )?
-        .to_string(),
+    let name = match (opt_at(loc, &r.name, format!("{field}.name")), base) {
+        (Some(n), _) => text(&n, "an entry name", MAX_LABEL_CHARS)?.to_string(),
         (None, Some(b)) => b.name.clone(),
         (None, None) => return Err(missing("name")),
     };
@@ -239,13 +235,16 @@ fn convert(
             }
             (*lo.get_ref() as u8, *hi.get_ref() as u8, d.span().start, f)
         }
-        (None, Some(b)) => (b.low, b.high, at, field.to_string()),
+        (None, Some(b)) => (b.low, b.high, entry_at, field.to_string()),
         (None, None) => return Err(missing("d100")),
     };
     let effects = match (&r.effects, base) {
         (Some(e), _) => {
-            let f = format!("{field}.effects");
-            at_most(loc, e, &f, "effects per entry", MAX_ENTRY_TAGS)?;
+            at_most(
+                &at(loc, e, format!("{field}.effects")),
+                "effects per entry",
+                MAX_ENTRY_TAGS,
+            )?;
             for (i, effect) in e.get_ref().iter().enumerate() {
                 check_effect(
                     loc,
@@ -261,8 +260,11 @@ fn convert(
     };
     let cures = match (&r.cures, base) {
         (Some(c), _) => {
-            let f = format!("{field}.cures");
-            at_most(loc, c, &f, "cures per entry", MAX_ENTRY_TAGS)?;
+            at_most(
+                &at(loc, c, format!("{field}.cures")),
+                "cures per entry",
+                MAX_ENTRY_TAGS,
+            )?;
             for (i, cure) in c.get_ref().iter().enumerate() {
                 check_cure(loc, cure, c.span().start, &format!("{field}.cures[{i}]"))?;
             }
@@ -280,8 +282,11 @@ fn convert(
             effects,
             cures,
         },
-        range_at,
-        range_field,
+        Blame {
+            loc: *loc,
+            at: range_at,
+            field: range_field,
+        },
     ))
 }
 
@@ -390,36 +395,31 @@ fn check_cure(loc: &Locator, c: &Cure, at: usize, field: &str) -> Result<(), Sce
     }
 }
 
-/// Checks unique ids and that the ranges cover 1..=100 exactly once.
+/// Checks unique ids and that the ranges cover 1..=100 exactly once;
+/// a gap is blamed on `table`.
 fn check_cover(
-    loc: &Locator,
-    entries: Vec<(Injury, usize, String)>,
-    table_at: usize,
-    table_field: &str,
+    entries: Vec<(Injury, Blame<'_>)>,
+    table: &Blame<'_>,
 ) -> Result<Vec<Injury>, ScenarioError> {
     let mut owner: [Option<usize>; 100] = [None; 100];
-    for (i, (e, at, field)) in entries.iter().enumerate() {
-        if let Some((first, ..)) = entries[..i].iter().find(|(o, ..)| o.id == e.id) {
-            return Err(loc.error(*at, field, format!("entry id `{}` is used twice", first.id)));
+    for (i, (e, place)) in entries.iter().enumerate() {
+        if let Some((first, _)) = entries[..i].iter().find(|(o, _)| o.id == e.id) {
+            return Err(place.error(format!("entry id `{}` is used twice", first.id)));
         }
         for d in e.low..=e.high {
             let slot = &mut owner[usize::from(d) - 1];
             if let Some(other) = *slot {
                 // Blame the entry the scenario wrote (an override), not a built-in one.
-                let (blamed, at, field, by) = if field.is_empty() {
-                    let (o, o_at, o_field) = &entries[other];
-                    (o, *o_at, o_field.as_str(), &e.id)
+                let (blamed, place, by) = if place.field.is_empty() {
+                    let (o, o_place) = &entries[other];
+                    (o, o_place, &e.id)
                 } else {
-                    (e, *at, field.as_str(), &entries[other].0.id)
+                    (e, place, &entries[other].0.id)
                 };
-                return Err(loc.error(
-                    at,
-                    field,
-                    format!(
-                        "d100 result {d} of `{}` is also covered by `{by}`: the ranges must cover 1-100 exactly once",
-                        blamed.id
-                    ),
-                ));
+                return Err(place.error(format!(
+                    "d100 result {d} of `{}` is also covered by `{by}`: the ranges must cover 1-100 exactly once",
+                    blamed.id
+                )));
             }
             *slot = Some(i);
         }
@@ -429,20 +429,16 @@ fn check_cover(
             .iter()
             .position(Option::is_some)
             .map_or(100, |n| gap + n);
-        return Err(loc.error(
-            table_at,
-            table_field,
-            format!(
-                "d100 {} not covered by any entry: the ranges must cover 1-100 exactly once",
-                if gap + 1 == end {
-                    format!("result {end} is")
-                } else {
-                    format!("results {}-{end} are", gap + 1)
-                }
-            ),
-        ));
+        return Err(table.error(format!(
+            "d100 {} not covered by any entry: the ranges must cover 1-100 exactly once",
+            if gap + 1 == end {
+                format!("result {end} is")
+            } else {
+                format!("results {}-{end} are", gap + 1)
+            }
+        )));
     }
-    Ok(entries.into_iter().map(|(e, ..)| e).collect())
+    Ok(entries.into_iter().map(|(e, _)| e).collect())
 }
 
 #[cfg(test)]
@@ -451,7 +447,17 @@ mod tests {
 
     #[test]
     fn the_embedded_table_is_valid() {
-        let t = default_table_result().expect("valid");
+        let t = parse_file("injuries", crate::scenario::data::INJURY_TABLE_TOML).expect("valid");
         assert_eq!(t.entries.len(), 23);
+    }
+
+    #[test]
+    fn a_broken_table_file_is_a_located_error() {
+        let text = "injury_chance = 0.05\n[[entry]]\nid = \"a\"\nname = \"A\"\nd100 = [1, 50]\ncures = []\n";
+        let e = parse_file("mine.toml", text).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "mine.toml:2:1: field `entry`: d100 results 51-100 are not covered by any entry: the ranges must cover 1-100 exactly once"
+        );
     }
 }

@@ -11,15 +11,16 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::limits::{MAX_CREATURE_ATTACKS, MAX_LABEL_CHARS};
-use super::values::{self, at_most, dice, text};
-use super::{Locator, ScenarioError};
+use crate::combat::bestiary::Bestiary;
 use crate::combat::creature::{
     Ability, Attack, Breath, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach,
     Regeneration, Rider,
 };
-use crate::combat::{bestiary, templates};
+use crate::combat::templates;
 use crate::rules::damage::{DamageType, DamageTypes, Size};
+use crate::scenario::limits::{MAX_CREATURE_ATTACKS, MAX_LABEL_CHARS};
+use crate::scenario::values::{self, at, at_most, dice, opt_at, text};
+use crate::scenario::{Locator, ScenarioError};
 
 /// Saving-throw modifiers as written (`saves = { str = 1, dex = 2 }`).
 #[derive(Debug, Default, Deserialize)]
@@ -165,8 +166,7 @@ fn ranged(
     field: &str,
     range: std::ops::RangeInclusive<i64>,
 ) -> Result<i32, ScenarioError> {
-    let value = Some((v, field.to_string()));
-    Ok(values::int(loc, value, range, values::key_of(field), 0)? as i32)
+    Ok(values::keyed_int(Some(at(loc, v, field)), range, 0)? as i32)
 }
 
 impl RawCreature {
@@ -178,12 +178,14 @@ impl RawCreature {
         }
     }
 
-    /// Validates the entry into a creature (`party`: PCs by default).
+    /// Validates the entry into a creature (`party`: PCs by default);
+    /// `creature = "..."` names a monster of `bestiary`.
     pub fn build(
         &self,
         loc: &Locator,
         path: &str,
         party: bool,
+        bestiary: &Bestiary,
     ) -> Result<CreatureSpec, ScenarioError> {
         let at = |key: &str| format!("{path}.{key}");
         let mut spec = match (&self.template, &self.creature) {
@@ -197,11 +199,11 @@ impl RawCreature {
                     format!("unknown PC template `{}`; templates are CLASS-LEVEL with CLASS one of {} and LEVEL 1..={}", t.get_ref(), templates::CLASSES.join(", "), templates::MAX_LEVEL),
                 )
             })?,
-            (None, Some(c)) => bestiary::lookup(c.get_ref()).ok_or_else(|| {
+            (None, Some(c)) => bestiary.lookup(c.get_ref()).cloned().ok_or_else(|| {
                 loc.error(
                     c.span().start,
                     &at("creature"),
-                    format!("unknown monster `{}`; the bestiary has: {}", c.get_ref(), bestiary::names().join(", ")),
+                    format!("unknown monster `{}`; the bestiary has: {}", c.get_ref(), bestiary.names().join(", ")),
                 )
             })?,
             (None, None) => {
@@ -217,8 +219,8 @@ impl RawCreature {
                 CreatureSpec::blank("", party, 1)
             }
         };
-        if let Some(n) = &self.name {
-            spec.name = text(loc, n, &at("name"), "a creature name", MAX_LABEL_CHARS)?.to_string();
+        if let Some(n) = opt_at(loc, &self.name, at("name")) {
+            spec.name = text(&n, "a creature name", MAX_LABEL_CHARS)?.to_string();
         }
         if let Some(v) = self.is_pc {
             spec.is_pc = v;
@@ -270,7 +272,11 @@ impl RawCreature {
             spec.defenses.vulnerabilities = DamageTypes::of(v.iter().copied());
         }
         if let Some(list) = &self.attacks {
-            at_most(loc, list, &at("attacks"), "attacks", MAX_CREATURE_ATTACKS)?;
+            at_most(
+                &values::at(loc, list, at("attacks")),
+                "attacks",
+                MAX_CREATURE_ATTACKS,
+            )?;
             spec.attacks = list
                 .get_ref()
                 .iter()
@@ -284,11 +290,8 @@ impl RawCreature {
             };
         }
         if let Some(names) = &self.multiattack {
-            let f = at("multiattack");
             at_most(
-                loc,
-                names,
-                &f,
+                &values::at(loc, names, at("multiattack")),
                 "attacks in a multiattack",
                 MAX_CREATURE_ATTACKS,
             )?;
@@ -319,7 +322,7 @@ impl RawCreature {
         if let Some(o) = &self.once_per_turn {
             let o = o.get_ref();
             spec.once_per_turn = Some(OncePerTurn {
-                dice: dice(loc, &o.dice, &at("once_per_turn.dice"))?,
+                dice: dice(values::at(loc, &o.dice, at("once_per_turn.dice")))?,
                 kind: o.kind,
                 uses: o
                     .uses
@@ -332,7 +335,7 @@ impl RawCreature {
         if let Some(h) = &self.heal {
             let h = h.get_ref();
             spec.heal = Some(Heal {
-                dice: dice(loc, &h.dice, &at("heal.dice"))?,
+                dice: dice(values::at(loc, &h.dice, at("heal.dice")))?,
                 uses: ranged(loc, &h.uses, &at("heal.uses"), 0..=100)? as u8,
                 bonus_action: h.bonus_action,
                 target: h.target,
@@ -342,7 +345,7 @@ impl RawCreature {
         if let Some(b) = &self.breath {
             let b = b.get_ref();
             spec.breath = Some(Breath {
-                dice: dice(loc, &b.dice, &at("breath.dice"))?,
+                dice: dice(values::at(loc, &b.dice, at("breath.dice")))?,
                 kind: b.kind,
                 save: (b.save, ranged(loc, &b.dc, &at("breath.dc"), 1..=30)?),
                 recharge: ranged(loc, &b.recharge, &at("breath.recharge"), 1..=6)? as u8,
@@ -400,7 +403,7 @@ fn build_attack(loc: &Locator, a: &RawAttack, path: &str) -> Result<Attack, Scen
                 }
             };
             Some(Rider {
-                dice: dice(loc, &r.dice, &format!("{path}.rider.dice"))?,
+                dice: dice(at(loc, &r.dice, format!("{path}.rider.dice")))?,
                 kind: r.kind,
                 save,
             })
@@ -408,15 +411,13 @@ fn build_attack(loc: &Locator, a: &RawAttack, path: &str) -> Result<Attack, Scen
     };
     Ok(Attack {
         name: text(
-            loc,
-            &a.name,
-            &format!("{path}.name"),
+            &at(loc, &a.name, format!("{path}.name")),
             "an attack name",
             MAX_LABEL_CHARS,
         )?
         .to_string(),
         to_hit: ranged(loc, &a.to_hit, &format!("{path}.to_hit"), -10..=30)?,
-        damage: dice(loc, &a.damage, &format!("{path}.damage"))?,
+        damage: dice(at(loc, &a.damage, format!("{path}.damage")))?,
         kind: a.kind,
         reach: a.reach,
         two_handed: a.two_handed,
@@ -425,17 +426,79 @@ fn build_attack(loc: &Locator, a: &RawAttack, path: &str) -> Result<Attack, Scen
     })
 }
 
-/// Parses a bestiary file: one table per creature, keyed by its name.
-pub fn parse_bestiary(file: &str, text: &str) -> Result<Vec<CreatureSpec>, ScenarioError> {
+/// Parses a bestiary file: one table per creature, keyed by its name
+/// (an entry starts from a template or from scratch, not from another
+/// monster).
+pub fn parse_bestiary(file: &str, text: &str) -> Result<Bestiary, ScenarioError> {
     let loc = Locator { file, text };
-    let raw: BTreeMap<String, RawCreature> = super::deserialize(&loc, text)?;
-    raw.iter()
+    let raw: BTreeMap<String, RawCreature> = crate::scenario::deserialize(&loc, text)?;
+    let none = Bestiary::default();
+    let creatures = raw
+        .iter()
         .map(|(key, c)| {
-            let mut spec = c.build(&loc, key, false)?;
+            let mut spec = c.build(&loc, key, false, &none)?;
             if c.name.is_none() {
                 spec.name = key.clone();
             }
             Ok(spec)
         })
-        .collect()
+        .collect::<Result<Vec<_>, ScenarioError>>()?;
+    Ok(Bestiary::new(creatures))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bestiary() -> Bestiary {
+        parse_bestiary("bestiary", crate::scenario::data::BESTIARY_TOML).unwrap()
+    }
+
+    #[test]
+    fn the_shipped_bestiary_parses_and_has_the_srd_monsters() {
+        let bestiary = bestiary();
+        for name in [
+            "goblin",
+            "kobold",
+            "wolf",
+            "orc",
+            "hobgoblin",
+            "bugbear",
+            "gnoll",
+            "ogre",
+            "owlbear",
+            "troll",
+            "young_red_dragon",
+            "wyvern",
+        ] {
+            let m = bestiary.lookup(name).unwrap_or_else(|| panic!("{name}"));
+            assert!(!m.is_pc && m.max_hp > 0 && !m.attacks.is_empty(), "{name}");
+        }
+    }
+
+    #[test]
+    fn srd_values_are_transcribed() {
+        let bestiary = bestiary();
+        let hob = bestiary.lookup("hobgoblin").unwrap();
+        assert_eq!((hob.max_hp, hob.ac, hob.attacks[0].to_hit), (11, 18, 3));
+        let troll = bestiary.lookup("troll").unwrap();
+        assert_eq!(troll.multiattack.len(), 3);
+        assert!(troll.regeneration.is_some());
+        let dragon = bestiary.lookup("young_red_dragon").unwrap();
+        assert_eq!(dragon.breath.unwrap().dice.count, 16);
+        assert!(dragon.defenses.immunities.has(DamageType::Fire));
+        let wyvern = bestiary.lookup("wyvern").unwrap();
+        assert_eq!(wyvern.attacks[1].rider.unwrap().dice.count, 7);
+    }
+
+    #[test]
+    fn a_broken_bestiary_is_a_located_error() {
+        let e = parse_bestiary("mine.toml", "[ogre]\nhp = 0\nac = 11\nattacks = []\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "mine.toml:2:6: field `ogre.hp`: hp must be between 1 and 100000, got 0"
+        );
+    }
 }
