@@ -4,8 +4,8 @@
 //! `cargo bench --bench amputation`
 
 use divan::counter::ItemsCount;
+use woundsim::builtin;
 use woundsim::engine::{Engine, NoProgress};
-use woundsim::scenario::builtin;
 
 fn main() {
     divan::main();
@@ -13,7 +13,7 @@ fn main() {
 
 const TRIALS: u64 = 200_000;
 
-fn scenario(name: &str) -> woundsim::scenario::Scenario {
+fn scenario(name: &str) -> woundsim::types::Scenario {
     let mut s = builtin::find(
         &woundsim::scenario::data::builtin_catalog().expect("valid data"),
         name,
@@ -25,7 +25,7 @@ fn scenario(name: &str) -> woundsim::scenario::Scenario {
 }
 
 /// Races per iteration: trials × variants.
-fn races(s: &woundsim::scenario::Scenario) -> u64 {
+fn races(s: &woundsim::types::Scenario) -> u64 {
     TRIALS * s.variant_names().len() as u64
 }
 
@@ -35,7 +35,7 @@ fn amputation_scenario(bencher: divan::Bencher, threads: usize) {
     let engine = Engine::new(threads).expect("thread pool");
     bencher
         .counter(ItemsCount::new(races(&s)))
-        .bench(|| woundsim::sim::simulate(&s, &engine, &NoProgress).expect("run"));
+        .bench(|| woundsim::types::simulate(&s, &engine, &NoProgress).expect("run"));
 }
 
 #[divan::bench(args = [1, 2], sample_count = 5)]
@@ -44,11 +44,11 @@ fn reattachment_scenario(bencher: divan::Bencher, threads: usize) {
     let engine = Engine::new(threads).expect("thread pool");
     bencher
         .counter(ItemsCount::new(races(&s)))
-        .bench(|| woundsim::sim::simulate(&s, &engine, &NoProgress).expect("run"));
+        .bench(|| woundsim::types::simulate(&s, &engine, &NoProgress).expect("run"));
 }
 
 #[divan::bench(sample_count = 5)]
 fn amputation_exact(bencher: divan::Bencher) {
     let s = scenario("amputation");
-    bencher.bench(|| woundsim::exact::solve(&s).expect("exact solution"));
+    bencher.bench(|| woundsim::types::solve(&s).expect("exact solution"));
 }

@@ -6,7 +6,7 @@
 
 use divan::counter::ItemsCount;
 use woundsim::engine::{Engine, NoProgress};
-use woundsim::scenario::{self, Scenario};
+use woundsim::types::Scenario;
 
 fn main() {
     divan::main();
@@ -32,7 +32,7 @@ monsters = [{ creature = "hobgoblin", count = 6 }]
 "#;
 
 fn reference() -> Scenario {
-    let mut s = scenario::parse(
+    let mut s = woundsim::types::parse(
         &woundsim::scenario::data::builtin_catalog().expect("valid data"),
         "bench.toml",
         REFERENCE,
@@ -48,5 +48,5 @@ fn four_level_5_pcs_vs_six_hobgoblins(bencher: divan::Bencher, threads: usize) {
     let engine = Engine::new(threads).expect("thread pool");
     bencher
         .counter(ItemsCount::new(TRIALS))
-        .bench(|| woundsim::sim::simulate(&s, &engine, &NoProgress).expect("run"));
+        .bench(|| woundsim::types::simulate(&s, &engine, &NoProgress).expect("run"));
 }

@@ -4,8 +4,8 @@
 //! `cargo bench --bench death_saves`
 
 use divan::counter::ItemsCount;
+use woundsim::builtin;
 use woundsim::engine::{Engine, NoProgress};
-use woundsim::scenario::builtin;
 
 fn main() {
     divan::main();
@@ -13,7 +13,7 @@ fn main() {
 
 const TRIALS: u64 = 2_000_000;
 
-fn scenario() -> woundsim::scenario::Scenario {
+fn scenario() -> woundsim::types::Scenario {
     let mut s = builtin::find(
         &woundsim::scenario::data::builtin_catalog().expect("valid data"),
         "death-saves",
@@ -25,7 +25,7 @@ fn scenario() -> woundsim::scenario::Scenario {
 }
 
 /// Sequences per iteration: trials × variants.
-fn sequences(s: &woundsim::scenario::Scenario) -> u64 {
+fn sequences(s: &woundsim::types::Scenario) -> u64 {
     TRIALS * s.variant_names().len() as u64
 }
 
@@ -35,5 +35,5 @@ fn death_saves_scenario(bencher: divan::Bencher, threads: usize) {
     let engine = Engine::new(threads).expect("thread pool");
     bencher
         .counter(ItemsCount::new(sequences(&s)))
-        .bench(|| woundsim::sim::simulate(&s, &engine, &NoProgress).expect("run"));
+        .bench(|| woundsim::types::simulate(&s, &engine, &NoProgress).expect("run"));
 }

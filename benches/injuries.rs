@@ -6,8 +6,9 @@
 //! `cargo bench --bench injuries`
 
 use divan::counter::ItemsCount;
+use woundsim::builtin;
 use woundsim::engine::{Engine, NoProgress};
-use woundsim::scenario::{Scenario, builtin};
+use woundsim::types::Scenario;
 
 fn main() {
     divan::main();
@@ -36,7 +37,7 @@ fn bench_scenario(bencher: divan::Bencher, name: &str, threads: usize) {
     let engine = Engine::new(threads).expect("thread pool");
     bencher
         .counter(ItemsCount::new(items(&s)))
-        .bench(|| woundsim::sim::simulate(&s, &engine, &NoProgress).expect("run"));
+        .bench(|| woundsim::types::simulate(&s, &engine, &NoProgress).expect("run"));
 }
 
 /// Campaigns of 20 encounters (6 attack rolls each) per second.
@@ -61,6 +62,6 @@ fn festering_wounds(bencher: divan::Bencher, threads: usize) {
 #[divan::bench(sample_count = 5)]
 fn exact_injury_scenarios() {
     for name in ["lingering-injuries", "injury-costs", "festering-wounds"] {
-        divan::black_box(woundsim::exact::solve(&scenario(name)).expect("exact"));
+        divan::black_box(woundsim::types::solve(&scenario(name)).expect("exact"));
     }
 }

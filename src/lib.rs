@@ -3,15 +3,18 @@
 //! festering wounds and healing costs, limb damage and amputation, and
 //! combats of parties against monsters ([`combat`]).
 //!
-//! A scenario (TOML) is validated once into rule values; the [`engine`]
-//! runs its variants on common random numbers across threads,
-//! deterministically for any thread count; [`exact`] solves the same model
-//! exactly where it is small enough; [`report`] writes CSV, charts and
-//! tables.
+//! A scenario (TOML) is validated once into model values ([`scenario`],
+//! against the game data of the [`model::Catalog`]); each scenario type
+//! ([`types`]) runs its variants on the [`engine`] on common random
+//! numbers across threads, deterministically for any thread count, and
+//! solves the same model exactly where it is small enough; [`report`]
+//! writes CSV, charts and tables. The mechanics live once, in layers that
+//! only point down: [`dice`] and [`engine`], then [`rules`], then
+//! [`combat`], then [`model`], then [`types`], then [`app`].
 //!
 //! ```
 //! use woundsim::engine::{Engine, NoProgress};
-//! use woundsim::scenario;
+//! use woundsim::{scenario, types};
 //!
 //! let text = r#"
 //!     version = 1
@@ -23,10 +26,10 @@
 //!     name = "raw"
 //! "#;
 //! let catalog = scenario::data::builtin_catalog().unwrap();
-//! let scenario = scenario::parse(&catalog, "demo.toml", text).unwrap();
+//! let scenario = types::parse(&catalog, "demo.toml", text).unwrap();
 //! let engine = Engine::new(2).unwrap();
-//! let mc = woundsim::sim::simulate(&scenario, &engine, &NoProgress).unwrap();
-//! let exact = woundsim::exact::solve(&scenario).unwrap();
+//! let mc = types::simulate(&scenario, &engine, &NoProgress).unwrap();
+//! let exact = types::solve(&scenario).unwrap();
 //! let p = mc.figure("raw", "p_dead").unwrap().estimate;
 //! let q = exact.figure("raw", "p_dead").unwrap().estimate.value;
 //! assert!(p.low <= q && q <= p.high);
@@ -35,11 +38,11 @@
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod builtin;
 pub mod cli;
 pub mod combat;
 pub mod dice;
 pub mod engine;
-pub mod exact;
 #[cfg(test)]
 mod fixtures;
 pub mod model;
@@ -47,5 +50,5 @@ pub mod report;
 pub mod results;
 pub mod rules;
 pub mod scenario;
-pub mod sim;
 pub mod testhook;
+pub mod types;

@@ -1,8 +1,8 @@
 //! What a simulation or an exact solution hands to the reports: figures with
 //! intervals, distribution rows, and the charts to draw from them.
 //!
-//! These are plain values; `report` only reads them, and `sim` and `exact`
-//! only build them, so every output format sees the same numbers.
+//! These are plain values; `report` only reads them, and the scenario
+//! types' Monte Carlo and exact modes only build them, so every output format sees the same numbers.
 
 use crate::engine::stats::Estimate;
 
@@ -148,7 +148,7 @@ pub enum LinePoints {
 impl ScenarioResult {
     /// A result for `header`'s scenario with no figures yet; `trials = 0`
     /// in the header marks exact figures (their seed is written as 0).
-    pub fn for_header(header: &crate::scenario::ScenarioHeader, variants: Vec<String>) -> Self {
+    pub fn for_header(header: &crate::model::ScenarioHeader, variants: Vec<String>) -> Self {
         ScenarioResult {
             scenario: header.name.clone(),
             description: header.description.clone(),

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{Tolerance, binomial_sigma, interval_sigma, run};
+use woundsim::builtin;
 use woundsim::results::ScenarioResult;
-use woundsim::scenario::{self, builtin};
 
 /// Every Monte Carlo figure and bin has an exact counterpart within 4.5 σ:
 /// unconditional proportions by their binomial σ; conditional rates, means
@@ -60,7 +60,7 @@ fn builtin_amputation_scenarios_agree_with_exact_mode() {
         if s.kind() != "amputation" {
             continue;
         }
-        let exact = woundsim::exact::solve(&s).expect("amputation has an exact solution");
+        let exact = woundsim::types::solve(&s).expect("amputation has an exact solution");
         assert!(
             exact.is_exact()
                 && exact.figures.iter().all(|f| {
@@ -146,8 +146,8 @@ cutters = [{ damage = "2d6+5", damage_type = "slashing", attacks = 3 }]
 
 #[test]
 fn unusual_rule_sets_agree_with_exact_mode() {
-    let s = scenario::parse(common::catalog(), "unusual.toml", UNUSUAL).unwrap();
-    let exact = woundsim::exact::solve(&s).expect("amputation has an exact solution");
+    let s = woundsim::types::parse(common::catalog(), "unusual.toml", UNUSUAL).unwrap();
+    let exact = woundsim::types::solve(&s).expect("amputation has an exact solution");
     assert_agree(&run(&s, 200_000, 2), &exact);
     // The possession variant reaches the disabled outcome, which serves it.
     let dis = exact
@@ -200,7 +200,7 @@ fn exact_race_matches_closed_forms() {
     let s = builtin::find(common::catalog(), "amputation")
         .unwrap()
         .unwrap();
-    let exact = woundsim::exact::solve(&s).expect("amputation has an exact solution");
+    let exact = woundsim::types::solve(&s).expect("amputation has an exact solution");
     let get = |v: &str, m: &str| exact.figure(v, m).unwrap().estimate.value;
     assert!((get("medium-arm-longsword", "mean_rounds_to_sever") - 1.125).abs() < 1e-12);
     assert!((get("medium-arm-longsword", "p_severed_in_time") - 1.0).abs() < 1e-12);
@@ -227,7 +227,7 @@ fn exact_reattachment_matches_closed_forms() {
     let s = builtin::find(common::catalog(), "reattachment")
         .unwrap()
         .unwrap();
-    let exact = woundsim::exact::solve(&s).expect("amputation has an exact solution");
+    let exact = woundsim::types::solve(&s).expect("amputation has an exact solution");
     let get = |v: &str, m: &str| exact.figure(v, m).unwrap().estimate.value;
     // Two cure wounds (1d8+3 each) restore a 10 HP leg unless 2d8 < 4: 1 - 3/64.
     assert!((get("cure-wounds-x2", "p_reattached") - 61.0 / 64.0).abs() < 1e-12);

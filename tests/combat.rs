@@ -4,13 +4,13 @@
 
 mod common;
 
+use woundsim::builtin;
 use woundsim::engine::stats::z_for_level;
 use woundsim::engine::{Engine, NoProgress};
 use woundsim::rules::death_saves::DeathSaveRules;
 use woundsim::rules::permanent_wounds::WoundPolicy;
-use woundsim::scenario::{self, builtin};
 
-fn lone_dying_pc(policy: &str) -> scenario::Scenario {
+fn lone_dying_pc(policy: &str) -> woundsim::types::Scenario {
     let text = format!(
         r#"
         version = 1
@@ -25,11 +25,11 @@ fn lone_dying_pc(policy: &str) -> scenario::Scenario {
         wound_policy = "{policy}"
         "#
     );
-    scenario::parse(common::catalog(), "lone.toml", &text).unwrap()
+    woundsim::types::parse(common::catalog(), "lone.toml", &text).unwrap()
 }
 
 fn exact(rules: &DeathSaveRules) -> [f64; 6] {
-    let p = woundsim::exact::death_saves::solve(rules).probabilities();
+    let p = woundsim::types::death_saves::exact::solve(rules).probabilities();
     std::array::from_fn(|r| (r * 5..r * 5 + 5).map(|c| p[c]).sum())
 }
 
@@ -46,7 +46,7 @@ fn check(mc: &woundsim::results::ScenarioResult, metric: &str, expected: f64) {
 #[test]
 fn a_lone_dying_pc_matches_exact_death_saves() {
     let engine = Engine::new(2).unwrap();
-    let mc = woundsim::sim::simulate(&lone_dying_pc("never"), &engine, &NoProgress).unwrap();
+    let mc = woundsim::types::simulate(&lone_dying_pc("never"), &engine, &NoProgress).unwrap();
     let e = exact(&DeathSaveRules::default());
     check(&mc, "p_pc_death", e[0]);
     check(&mc, "p_pc_death_fighter", e[0]);
@@ -56,7 +56,7 @@ fn a_lone_dying_pc_matches_exact_death_saves() {
 #[test]
 fn a_lone_dying_pc_takes_permanent_wounds_as_exact_mode_says() {
     let engine = Engine::new(2).unwrap();
-    let mc = woundsim::sim::simulate(&lone_dying_pc("accept_least_severe"), &engine, &NoProgress)
+    let mc = woundsim::types::simulate(&lone_dying_pc("accept_least_severe"), &engine, &NoProgress)
         .unwrap();
     let e = exact(&DeathSaveRules {
         wound_policy: WoundPolicy::AcceptLeastSevere,
@@ -74,8 +74,8 @@ fn combat_results_do_not_depend_on_threads() {
         .unwrap()
         .unwrap();
     s.header.trials = 70_000; // two chunks
-    let one = woundsim::sim::simulate(&s, &Engine::new(1).unwrap(), &NoProgress).unwrap();
-    let three = woundsim::sim::simulate(&s, &Engine::new(3).unwrap(), &NoProgress).unwrap();
+    let one = woundsim::types::simulate(&s, &Engine::new(1).unwrap(), &NoProgress).unwrap();
+    let three = woundsim::types::simulate(&s, &Engine::new(3).unwrap(), &NoProgress).unwrap();
     common::assert_bit_identical(&one, &three);
     assert_eq!(one.distributions, three.distributions);
 }
@@ -91,7 +91,7 @@ fn shipped_combat_scenarios_run_and_are_sane() {
         .filter(|s| s.kind() == "combat")
     {
         s.header.trials = 3_000;
-        let r = woundsim::sim::simulate(&s, &engine, &NoProgress).unwrap();
+        let r = woundsim::types::simulate(&s, &engine, &NoProgress).unwrap();
         for f in &r.figures {
             assert!(
                 f.estimate.value.is_finite(),
@@ -122,7 +122,7 @@ fn more_hobgoblins_kill_more_pcs() {
         .unwrap()
         .unwrap();
     s.header.trials = 20_000;
-    let r = woundsim::sim::simulate(&s, &Engine::new(2).unwrap(), &NoProgress).unwrap();
+    let r = woundsim::types::simulate(&s, &Engine::new(2).unwrap(), &NoProgress).unwrap();
     let deaths: Vec<f64> = r
         .variants
         .iter()
@@ -148,12 +148,12 @@ fn critical_hits_off_reaches_the_rules_and_no_pc_takes_a_crit() {
         name = "no-crits"
         critical_hits = false
         "#;
-    let s = scenario::parse(common::catalog(), "no-crits.toml", text).unwrap();
-    let scenario::Model::Combat(v) = &s.model else {
+    let s = woundsim::types::parse(common::catalog(), "no-crits.toml", text).unwrap();
+    let woundsim::types::Model::Combat(v) = &s.model else {
         panic!("a combat scenario");
     };
     assert!(v[0].rules.rules.critical_hits && !v[1].rules.rules.critical_hits);
-    let r = woundsim::sim::simulate(&s, &Engine::new(2).unwrap(), &NoProgress).unwrap();
+    let r = woundsim::types::simulate(&s, &Engine::new(2).unwrap(), &NoProgress).unwrap();
     let crits = |v: &str| r.figure(v, "mean_crits_taken").unwrap().estimate.value;
     assert!(crits("raw") > 0.0);
     assert_eq!(crits("no-crits"), 0.0);
@@ -164,7 +164,7 @@ fn exact_mode_refuses_combat() {
     let s = builtin::find(common::catalog(), "combat-ogres")
         .unwrap()
         .unwrap();
-    let err = woundsim::exact::solve(&s).unwrap_err().to_string();
+    let err = woundsim::types::solve(&s).unwrap_err().to_string();
     assert!(err.contains("have no exact solution"), "{err}");
 }
 
@@ -194,9 +194,9 @@ fn a_combat_scenario_can_replace_and_override_the_injury_table() {
           { id = "concussion", name = "Concussion", d100 = [1, 100], effects = [], cures = [] },
         ]
     "#;
-    let s = scenario::parse(common::catalog(), "custom.toml", text).unwrap();
+    let s = woundsim::types::parse(common::catalog(), "custom.toml", text).unwrap();
     let engine = Engine::new(2).unwrap();
-    let r = woundsim::sim::simulate(&s, &engine, &NoProgress).unwrap();
+    let r = woundsim::types::simulate(&s, &engine, &NoProgress).unwrap();
     let value = |v: &str, m: &str| r.figure(v, m).unwrap().estimate.value;
     assert!(r.figure("deadly", "p_injury_lose_an_eye").is_none());
     for v in ["deadly", "harmless"] {

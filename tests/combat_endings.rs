@@ -19,7 +19,6 @@ mod common;
 use std::collections::HashMap;
 
 use woundsim::results::ScenarioResult;
-use woundsim::scenario;
 
 /// The PC's condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -396,7 +395,7 @@ impl Fight {
 }
 
 fn run(text: &str, trials: u64) -> ScenarioResult {
-    let s = scenario::parse(common::catalog(), "endings.toml", text).unwrap();
+    let s = woundsim::types::parse(common::catalog(), "endings.toml", text).unwrap();
     common::run(&s, trials, 2)
 }
 

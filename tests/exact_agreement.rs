@@ -5,11 +5,12 @@
 mod common;
 
 use common::{Tolerance, binomial_sigma, interval_sigma};
+use woundsim::builtin;
 use woundsim::dice::RollMode;
 use woundsim::results::ScenarioResult;
 use woundsim::rules::death_saves::{DeathSaveRules, Tally};
 use woundsim::rules::permanent_wounds::{Severity, WoundPolicy, WoundSlots};
-use woundsim::scenario::{self, Scenario, builtin};
+use woundsim::types::Scenario;
 
 /// Proportions: the binomial σ at the exact value; means and paired
 /// differences: the interval's own σ; a floor of 1e-12 for rounding.
@@ -50,7 +51,7 @@ fn builtin_scenarios_agree_with_exact_mode() {
         .filter(|s| s.kind() == "death_saves")
     {
         let mc = run(&s, 10_000_000);
-        let exact = woundsim::exact::solve(&s).unwrap();
+        let exact = woundsim::types::solve(&s).unwrap();
         assert!(exact.is_exact());
         assert_agree(&mc, &exact);
     }
@@ -63,7 +64,7 @@ fn the_shared_check_catches_a_disagreement() {
     let s = builtin::find(common::catalog(), "death-saves")
         .unwrap()
         .unwrap();
-    let mut exact = woundsim::exact::solve(&s).unwrap();
+    let mut exact = woundsim::types::solve(&s).unwrap();
     let dead = exact
         .figures
         .iter_mut()
@@ -107,8 +108,8 @@ fn unusual_rule_sets_agree_with_exact_mode() {
         dc = 30
         wound_policy = "never"
     "#;
-    let s = scenario::parse(common::catalog(), "odd.toml", text).unwrap();
-    assert_agree(&run(&s, 5_000_000), &woundsim::exact::solve(&s).unwrap());
+    let s = woundsim::types::parse(common::catalog(), "odd.toml", text).unwrap();
+    assert_agree(&run(&s, 5_000_000), &woundsim::types::solve(&s).unwrap());
 }
 
 /// An independent oracle: plain recursion over exact fractions, written
@@ -155,7 +156,7 @@ fn exact_mode_matches_an_independent_recursion() {
             dc: dc as u8,
             ..Default::default()
         };
-        let p = woundsim::exact::death_saves::solve(&rules).probabilities();
+        let p = woundsim::types::death_saves::exact::solve(&rules).probabilities();
         let dead: f64 = (0..5).map(|r| p[r]).sum();
         let stable: f64 = (5..10).map(|r| p[r]).sum();
         let revived: f64 = (10..15).map(|r| p[r]).sum();
@@ -169,7 +170,7 @@ fn exact_mode_matches_an_independent_recursion() {
         wound_policy: WoundPolicy::AcceptLeastSevere,
         ..Default::default()
     };
-    let p = woundsim::exact::death_saves::solve(&pw).probabilities();
+    let p = woundsim::types::death_saves::exact::solve(&pw).probabilities();
     assert_eq!((0..5).map(|r| p[r]).sum::<f64>(), 0.0);
     assert_eq!(oracle(0, 0, 10, true)[0], 0.0);
 }
@@ -177,7 +178,7 @@ fn exact_mode_matches_an_independent_recursion() {
 #[test]
 fn raw_figures_match_the_well_known_values() {
     // P(dead) under RAW is exactly 0.404875 (3,239,000 / 8,000,000), P(stable) 0.41375, P(revive) 0.181375.
-    let p = woundsim::exact::death_saves::solve(&DeathSaveRules::default()).probabilities();
+    let p = woundsim::types::death_saves::exact::solve(&DeathSaveRules::default()).probabilities();
     let dead: f64 = (0..5).map(|r| p[r]).sum();
     let o = oracle(0, 0, 10, false);
     assert!((dead - o[0]).abs() < 1e-15);
@@ -224,7 +225,7 @@ fn wound_severity_shares_follow_successes_exactly() {
         wound_policy: WoundPolicy::AcceptLeastSevere,
         ..Default::default()
     };
-    let p = woundsim::exact::death_saves::solve(&pw).probabilities();
+    let p = woundsim::types::death_saves::exact::solve(&pw).probabilities();
     let share =
         |resolution: usize| -> f64 { (resolution * 5..resolution * 5 + 5).map(|c| p[c]).sum() };
     assert!((share(3) - by[2]).abs() < 1e-14, "minor = two successes");
@@ -235,7 +236,7 @@ fn wound_severity_shares_follow_successes_exactly() {
         existing_wounds: WoundSlots::from_wounds([Severity::Minor]),
         ..pw
     };
-    let q = woundsim::exact::death_saves::solve(&taken).probabilities();
+    let q = woundsim::types::death_saves::exact::solve(&taken).probabilities();
     let q_share = |r: usize| -> f64 { (r * 5..r * 5 + 5).map(|c| q[c]).sum() };
     assert_eq!(q_share(3), 0.0);
     assert!((q_share(4) - (by[1] + by[2])).abs() < 1e-14);

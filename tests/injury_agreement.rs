@@ -9,9 +9,10 @@ use std::path::Path;
 mod common;
 
 use common::{SIGMAS, Tolerance, binomial_sigma, interval_sigma, run};
+use woundsim::builtin;
 use woundsim::engine::stats::z_for_level;
 use woundsim::results::ScenarioResult;
-use woundsim::scenario::{self, Scenario, builtin};
+use woundsim::types::Scenario;
 
 /// The exact CDF of a distribution of a variant at `x` (normalised, so
 /// conditional distributions such as days until closed work too).
@@ -98,7 +99,7 @@ fn fixture(name: &str) -> Scenario {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/scenarios/good")
         .join(name);
-    scenario::load_file(common::catalog(), &path).unwrap()
+    woundsim::types::load_file(common::catalog(), &path).unwrap()
 }
 
 #[test]
@@ -106,7 +107,7 @@ fn lingering_injuries_agree_with_exact_mode() {
     let s = builtin_named("lingering-injuries");
     let checked = assert_agree(
         &run(&s, 300_000, 2),
-        &woundsim::exact::solve(&s).expect("exact solution"),
+        &woundsim::types::solve(&s).expect("exact solution"),
     );
     assert!(checked > 7 * 100, "{checked}");
 }
@@ -116,7 +117,7 @@ fn injury_costs_agree_with_exact_mode() {
     let s = builtin_named("injury-costs");
     assert_agree(
         &run(&s, 300_000, 2),
-        &woundsim::exact::solve(&s).expect("exact solution"),
+        &woundsim::types::solve(&s).expect("exact solution"),
     );
 }
 
@@ -125,7 +126,7 @@ fn festering_wounds_agree_with_exact_mode() {
     let s = builtin_named("festering-wounds");
     assert_agree(
         &run(&s, 200_000, 2),
-        &woundsim::exact::solve(&s).expect("exact solution"),
+        &woundsim::types::solve(&s).expect("exact solution"),
     );
 }
 
@@ -135,7 +136,7 @@ fn unusual_tables_and_resources_agree_with_exact_mode() {
         let s = fixture(name);
         assert_agree(
             &run(&s, 200_000, 2),
-            &woundsim::exact::solve(&s).expect("exact solution"),
+            &woundsim::types::solve(&s).expect("exact solution"),
         );
     }
 }
@@ -157,9 +158,9 @@ fn every_entry_is_reached_with_its_d100_share() {
         crit_range = 2
         injury_chance = 1.0
     "#;
-    let s = scenario::parse(common::catalog(), "every-entry.toml", text).unwrap();
+    let s = woundsim::types::parse(common::catalog(), "every-entry.toml", text).unwrap();
     let mc = run(&s, 400_000, 2);
-    let exact = woundsim::exact::solve(&s).expect("exact solution");
+    let exact = woundsim::types::solve(&s).expect("exact solution");
     assert_agree(&mc, &exact);
     let table = common::catalog().injury_table.clone();
     let z = z_for_level(0.95);
@@ -190,7 +191,7 @@ fn every_entry_is_reached_with_its_d100_share() {
 #[test]
 fn exact_mode_has_point_intervals_and_zero_trials() {
     for name in ["lingering-injuries", "festering-wounds", "injury-costs"] {
-        let exact = woundsim::exact::solve(&builtin_named(name)).expect("exact solution");
+        let exact = woundsim::types::solve(&builtin_named(name)).expect("exact solution");
         assert!(exact.is_exact());
         assert_eq!(exact.seed, 0);
         for f in &exact.figures {
@@ -206,7 +207,7 @@ fn exact_mode_has_point_intervals_and_zero_trials() {
             );
         }
     }
-    let e = woundsim::exact::solve(&builtin_named("lingering-injuries")).expect("exact solution");
+    let e = woundsim::types::solve(&builtin_named("lingering-injuries")).expect("exact solution");
     // RULES.md §1: 5% per event; 1-2 on the d100 is a lost eye.
     assert_eq!(
         e.figure("seed-rule", "p_injury_per_event")
@@ -248,7 +249,7 @@ fn thread_count_never_changes_injury_or_festering_figures() {
     "#;
     let fester = builtin_named("festering-wounds");
     for s in [
-        scenario::parse(common::catalog(), "t.toml", text).unwrap(),
+        woundsim::types::parse(common::catalog(), "t.toml", text).unwrap(),
         fester,
     ] {
         let trials = 2 * woundsim::engine::CHUNK_TRIALS + 17;

@@ -9,7 +9,6 @@ use common::cli::{fixture, woundsim};
 use common::fuzz::{mutate, parses_or_names_the_file};
 use predicates::prelude::*;
 use proptest::prelude::*;
-use woundsim::scenario;
 
 #[test]
 fn injury_scenarios_write_their_metrics_and_charts() {
@@ -236,7 +235,7 @@ fn good_fixture_keys_reach_the_rules() {
     use woundsim::rules::healing::{RestorationReading, spell_index};
     use woundsim::rules::lingering::{AppliesTo, Side};
     let load = |name: &str| {
-        scenario::load_file(
+        woundsim::types::load_file(
             common::catalog(),
             &Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("tests/scenarios/good")
@@ -245,7 +244,7 @@ fn good_fixture_keys_reach_the_rules() {
         .unwrap()
     };
     let s = load("injuries-own-table.toml");
-    let scenario::Model::Injuries(v) = &s.model else {
+    let woundsim::types::Model::Injuries(v) = &s.model else {
         panic!("an injuries scenario");
     };
     let m = &v[0].rules;
@@ -302,7 +301,7 @@ fn good_fixture_keys_reach_the_rules() {
     );
 
     let s = load("festering-full.toml");
-    let scenario::Model::Festering(v) = &s.model else {
+    let woundsim::types::Model::Festering(v) = &s.model else {
         panic!("a festering scenario");
     };
     let f = &v[0].rules;

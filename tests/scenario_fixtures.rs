@@ -27,7 +27,7 @@ fn fixtures(kind: &str) -> Vec<PathBuf> {
 #[test]
 fn good_fixtures_load() {
     for path in fixtures("good") {
-        let s = scenario::load_file(common::catalog(), &path)
+        let s = woundsim::types::load_file(common::catalog(), &path)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(!s.variant_names().is_empty());
     }
@@ -38,10 +38,10 @@ fn good_fixture_keys_reach_the_rules() {
     use woundsim::dice::RollMode;
     use woundsim::rules::permanent_wounds::{Severity, WoundPolicy};
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/good/full.toml");
-    let s = scenario::load_file(common::catalog(), &path).unwrap();
+    let s = woundsim::types::load_file(common::catalog(), &path).unwrap();
     assert_eq!(s.header.seed, u64::MAX);
     assert_eq!(s.header.confidence, 0.99);
-    let scenario::Model::DeathSaves(v) = &s.model else {
+    let woundsim::types::Model::DeathSaves(v) = &s.model else {
         panic!("full.toml is a death-saves scenario");
     };
     let (base, over) = (&v[0].rules, &v[1].rules);
@@ -69,8 +69,8 @@ fn amputation_fixture_keys_reach_the_rules() {
     use woundsim::rules::reattachment::HealTarget;
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/good/amputation-full.toml");
-    let s = scenario::load_file(common::catalog(), &path).unwrap();
-    let scenario::Model::Amputation(v) = &s.model else {
+    let s = woundsim::types::load_file(common::catalog(), &path).unwrap();
+    let woundsim::types::Model::Amputation(v) = &s.model else {
         panic!("an amputation scenario");
     };
     let (base, over) = (&v[0].rules, &v[1].rules);
@@ -127,7 +127,7 @@ fn bad_fixtures_fail_with_their_message() {
             .next()
             .and_then(|l| l.strip_prefix("# expect: "))
             .unwrap_or_else(|| panic!("{} lacks an `# expect:` first line", path.display()));
-        let err = scenario::load_file(common::catalog(), &path)
+        let err = woundsim::types::load_file(common::catalog(), &path)
             .expect_err(&path.display().to_string())
             .to_string();
         assert!(err.starts_with(&path.display().to_string()), "{err}");
@@ -152,7 +152,7 @@ fn a_file_over_the_size_limit_is_refused_unread() {
         text.push_str("# padding padding padding padding padding padding padding\n");
     }
     std::fs::write(&path, &text).unwrap();
-    let err = scenario::load_file(common::catalog(), &path)
+    let err = woundsim::types::load_file(common::catalog(), &path)
         .unwrap_err()
         .to_string();
     assert!(
@@ -163,7 +163,7 @@ fn a_file_over_the_size_limit_is_refused_unread() {
     );
     text.truncate(limit);
     std::fs::write(&path, &text).unwrap();
-    let err = scenario::load_file(common::catalog(), &path)
+    let err = woundsim::types::load_file(common::catalog(), &path)
         .unwrap_err()
         .to_string();
     assert!(
@@ -174,7 +174,7 @@ fn a_file_over_the_size_limit_is_refused_unread() {
 
 #[test]
 fn a_missing_file_is_reported_by_name() {
-    let err = scenario::load_file(common::catalog(), Path::new("no/such/file.toml"))
+    let err = woundsim::types::load_file(common::catalog(), Path::new("no/such/file.toml"))
         .unwrap_err()
         .to_string();
     assert!(
@@ -223,7 +223,7 @@ proptest! {
 
     #[test]
     fn parser_never_panics_on_arbitrary_text(text in "\\PC{0,300}") {
-        let _ = scenario::parse(common::catalog(), "fuzz.toml", &text);
+        let _ = woundsim::types::parse(common::catalog(), "fuzz.toml", &text);
     }
 
     #[test]

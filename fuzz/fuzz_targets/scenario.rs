@@ -13,6 +13,6 @@ use woundsim_fuzz::{FILE, check_scenario};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let result = scenario::parse(FILE, &text);
+    let result = woundsim::types::parse(FILE, &text);
     check_scenario(FILE, &text, &result);
 });

@@ -42,12 +42,12 @@ fuzz_target!(|data: &[u8]| {
     }
     std::fs::write(&*PATH, data).expect("write the scenario file");
     let file = PATH.display().to_string();
-    let result = scenario::load_file(&PATH);
+    let result = woundsim::types::load_file(&PATH);
     check_scenario(&file, &String::from_utf8_lossy(data), &result);
     match std::str::from_utf8(data) {
         Ok(text) => assert_eq!(
             format!("{result:?}"),
-            format!("{:?}", scenario::parse(&file, text)),
+            format!("{:?}", woundsim::types::parse(&file, text)),
             "load_file and parse disagree"
         ),
         Err(_) => assert!(result.is_err(), "a file that is not UTF-8 was accepted"),

@@ -9,13 +9,15 @@ pub mod progress;
 use std::io::Write;
 use std::path::Path;
 
+use crate::builtin;
 use crate::cli::{Command, ExactArgs, RunArgs};
 use crate::engine::{Engine, EngineError, Stop};
 use crate::model::Catalog;
 use crate::report::{self, ReportError, table};
 use crate::results::ScenarioResult;
-use crate::scenario::{self, Scenario, ScenarioError, builtin};
+use crate::scenario::ScenarioError;
 use crate::testhook;
+use crate::types::{self, Scenario};
 use interrupt::{Interrupt, Signal};
 
 /// Why a command failed.
@@ -33,7 +35,7 @@ pub enum AppError {
     Interrupted(Signal),
     /// The scenario type has no exact solver (exit code 2).
     #[error(transparent)]
-    NoExact(#[from] crate::exact::NoExactSolution),
+    NoExact(#[from] types::NoExactSolution),
     /// The engine could not start (exit code 1).
     #[error(transparent)]
     Engine(EngineError),
@@ -90,7 +92,7 @@ pub fn execute(
 ) -> Result<(), AppError> {
     let stop = interrupt.stop();
     // The data files, validated once for every scenario of the command.
-    let result = scenario::data::builtin_catalog()
+    let result = crate::scenario::data::builtin_catalog()
         .map_err(AppError::from)
         .and_then(|catalog| match command {
             Command::Run(args) => run(&catalog, args, out, stop),
@@ -133,7 +135,7 @@ pub fn load_scenarios(catalog: &Catalog, args: &[String]) -> Result<Vec<Scenario
 fn load_one(catalog: &Catalog, arg: &str) -> Result<Scenario, ScenarioError> {
     let path = Path::new(arg);
     let file_error = if path.is_file() {
-        match scenario::load_file(catalog, path) {
+        match types::load_file(catalog, path) {
             Err(ScenarioError::Unreadable { reason, .. }) => Some(reason),
             read => return read,
         }
@@ -213,14 +215,14 @@ fn run(
         }
     }
     let engine = Engine::new(args.threads)?;
-    let total = scenarios.iter().map(crate::sim::work).sum();
+    let total = scenarios.iter().map(types::work).sum();
     let sink = progress::ProgressBarSink::new(total, args.quiet, stop);
     testhook::at("simulating", stop);
     let results = scenarios
         .iter()
         .map(|s| {
             sink.set_scenario(&s.header.name);
-            crate::sim::simulate(s, &engine, &sink)
+            types::simulate(s, &engine, &sink)
         })
         .collect::<Result<Vec<_>, _>>();
     sink.finish();
@@ -237,7 +239,7 @@ fn exact(
     output::check(&args.out, &scenarios)?;
     let results = scenarios
         .iter()
-        .map(crate::exact::solve)
+        .map(types::solve)
         .collect::<Result<Vec<_>, _>>()?;
     report_written(out, &results, &args.out, args.quiet, stop)
 }
@@ -283,10 +285,7 @@ fn list(catalog: &Catalog, out: &mut dyn Write) -> Result<(), AppError> {
             s.variant_names().join(", ")
         ));
     }
-    text.push_str(&format!(
-        "\nScenario types: {}\n",
-        scenario::TYPES.join(", ")
-    ));
+    text.push_str(&format!("\nScenario types: {}\n", types::TYPES.join(", ")));
     text.push_str(
         "\nRule tables:\n  death saves (RULES.md §0): d20 + save_bonus >= dc succeeds; natural 1 = two failures; \
          natural 20 = 1 HP; 3 successes = stable; 3 failures = dead\n  permanent wounds (RULES.md §2): successes before the \

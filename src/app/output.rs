@@ -7,7 +7,8 @@ use std::path::Path;
 
 use super::AppError;
 use crate::scenario::limits::{MAX_REPORT_FILE_NAME, NAME_MAX, PATH_MAX};
-use crate::scenario::{Located, Scenario, ScenarioError};
+use crate::scenario::{Located, ScenarioError};
+use crate::types::Scenario;
 
 /// Checks that `out` can receive the reports of `scenarios`.
 pub fn check(out: &Path, scenarios: &[Scenario]) -> Result<(), AppError> {
@@ -73,7 +74,7 @@ fn not_a_folder(out: &Path, path: &Path) -> Result<(), AppError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::builtin;
+    use crate::builtin;
 
     fn death_saves() -> Vec<Scenario> {
         vec![

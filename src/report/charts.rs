@@ -240,7 +240,7 @@ fn test_result(
     figures: Vec<crate::results::Figure>,
     distributions: Vec<crate::results::DistributionRow>,
 ) -> ScenarioResult {
-    let header = crate::scenario::ScenarioHeader {
+    let header = crate::model::ScenarioHeader {
         name: "test".into(),
         description: String::new(),
         trials: 1000,

@@ -106,8 +106,8 @@ pub fn distributions(result: &ScenarioResult) -> Result<Vec<(String, Vec<u8>)>, 
 #[cfg(test)]
 mod tests {
     use crate::engine::stats::Estimate;
+    use crate::model::ScenarioHeader;
     use crate::results::{Figure, ScenarioResult};
-    use crate::scenario::ScenarioHeader;
 
     #[test]
     fn undefined_numbers_are_empty_cells() {

@@ -226,8 +226,8 @@ mod tests {
 
     use super::render;
     use crate::engine::stats::Estimate;
+    use crate::model::ScenarioHeader;
     use crate::results::{Figure, ItemRows, ScenarioResult};
-    use crate::scenario::ScenarioHeader;
 
     /// An exact result of two variants: a headline metric and a list of
     /// `items` items with two metrics each (`p_item_<k>`, `mean_cost_<k>`);

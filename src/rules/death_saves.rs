@@ -9,8 +9,8 @@
 //!
 //! Without outside help the sequence is a small absorbing Markov chain over
 //! (successes, failures); [`DeathSaveRules::resolve_save`] is its single
-//! transition, shared by the Monte Carlo table ([`crate::sim::death_saves`])
-//! and the exact solver ([`crate::exact::death_saves`]).
+//! transition, shared by the Monte Carlo table and the exact solver of the
+//! `death_saves` scenario type (`types/death_saves/`).
 
 use crate::dice::{D20Block, RollMode};
 use crate::rules::permanent_wounds::{Severity, WoundPolicy, WoundSlots};

@@ -1,24 +1,19 @@
-//! Scenario files: TOML → validated model values, once, with errors that
-//! name the file, line:column and field.
+//! TOML machinery: scenario text turned into validated model values, once,
+//! with errors that name the file, line:column and field.
 //!
 //! A scenario file has a header (`version = 1`, `name`, `type`,
 //! `description`, `trials`, `seed`, optional `confidence`), an `[options]`
 //! table shared by all variants, and `[[variant]]` tables that override
-//! options. The `type` selects the schema of the options: each scenario type
-//! has one module here that turns its raw settings into rule values. The
-//! hot loops never re-check what this module accepted.
+//! options. [`Document`] checks the version and reads the `type`; the type's
+//! schema (`types/<type>/schema.rs`, chosen by the registry in
+//! [`crate::types`]) then turns each variant's [`layers::Layers`] into rule
+//! values with the validators of [`values`]. [`data`] parses the data files
+//! into the [`crate::model::Catalog`]. The hot loops never re-check what
+//! this module accepted.
 
-pub mod amputation;
-pub mod amputation_healing;
-pub mod amputation_parts;
-pub mod builtin;
-pub mod combat;
 pub mod data;
-pub mod death_saves;
 pub mod error;
-pub mod festering;
 pub mod groups;
-pub mod injuries;
 pub mod layers;
 pub mod limits;
 pub mod values;
@@ -29,10 +24,7 @@ use toml::Spanned;
 
 pub use error::{Located, Locator, ScenarioError};
 
-use crate::model::Catalog;
-pub use crate::model::{ScenarioHeader, Variant};
-use crate::rules::amputation::AmputationRules;
-use crate::rules::death_saves::DeathSaveRules;
+use crate::model::{Catalog, ScenarioHeader, Variant};
 use layers::{Layer, Layers};
 
 /// The only scenario format version this build reads.
@@ -41,51 +33,9 @@ pub const FORMAT_VERSION: i64 = 1;
 /// Largest trial count a scenario may ask for (10^13, hours on a laptop).
 pub const MAX_TRIALS: u64 = 10_000_000_000_000;
 
-/// The model a scenario runs, by scenario type.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Model {
-    /// `type = "death_saves"`: death-save sequences, optionally with permanent wounds.
-    DeathSaves(Vec<Variant<DeathSaveRules>>),
-    /// `type = "amputation"`: cutting off a limb against the clock, and reattaching it.
-    Amputation(Vec<Variant<AmputationRules>>),
-    /// `type = "combat"`: a party against monsters, one encounter or a chain.
-    Combat(Vec<Variant<crate::combat::encounter::Encounter>>),
-    /// `type = "injuries"`: lingering injuries from crits and fumbles, and their healing cost.
-    Injuries(Vec<Variant<injuries::InjuryScenario>>),
-    /// `type = "festering"`: the festering-wound tending process.
-    Festering(Vec<Variant<festering::FesteringScenario>>),
-}
-
-/// A validated scenario.
-pub type Scenario = crate::model::Scenario<Model>;
-
-impl Scenario {
-    /// Scenario type name as written in files.
-    pub fn kind(&self) -> &'static str {
-        match self.model {
-            Model::DeathSaves(_) => death_saves::TYPE_NAME,
-            Model::Amputation(_) => amputation::TYPE_NAME,
-            Model::Combat(_) => combat::TYPE_NAME,
-            Model::Injuries(_) => injuries::TYPE_NAME,
-            Model::Festering(_) => festering::TYPE_NAME,
-        }
-    }
-
-    /// Variant names in order.
-    pub fn variant_names(&self) -> Vec<&str> {
-        match &self.model {
-            Model::DeathSaves(v) => v.iter().map(|v| v.name.as_str()).collect(),
-            Model::Amputation(v) => v.iter().map(|v| v.name.as_str()).collect(),
-            Model::Combat(v) => v.iter().map(|v| v.name.as_str()).collect(),
-            Model::Injuries(v) => v.iter().map(|v| v.name.as_str()).collect(),
-            Model::Festering(v) => v.iter().map(|v| v.name.as_str()).collect(),
-        }
-    }
-}
-
-/// Reads and validates a scenario file (at most
-/// [`limits::MAX_FILE_BYTES`] of UTF-8 text).
-pub fn load_file(catalog: &Catalog, path: &std::path::Path) -> Result<Scenario, ScenarioError> {
+/// Reads a scenario file (at most [`limits::MAX_FILE_BYTES`] of UTF-8
+/// text): its name for messages, and its text.
+pub fn read_file(path: &std::path::Path) -> Result<(String, String), ScenarioError> {
     use std::io::Read;
     let file = path.display().to_string();
     let unreadable = |e: std::io::Error| ScenarioError::Unreadable {
@@ -99,8 +49,8 @@ pub fn load_file(catalog: &Catalog, path: &std::path::Path) -> Result<Scenario, 
     if bytes.len() as u64 > limits::MAX_FILE_BYTES {
         return Err(ScenarioError::TooLarge { file });
     }
-    let text = utf8(&file, &bytes)?;
-    parse(catalog, &file, text)
+    let text = utf8(&file, &bytes)?.to_string();
+    Ok((file, text))
 }
 
 /// `bytes` as text, or an error at the first byte that is not UTF-8.
@@ -129,76 +79,100 @@ struct Probe {
     kind: Option<Spanned<String>>,
 }
 
-/// Parses and validates scenario text; `file` names it in errors.
-pub fn parse(catalog: &Catalog, file: &str, text: &str) -> Result<Scenario, ScenarioError> {
-    let loc = Locator { file, text };
-    let probe: Probe = deserialize(&loc, text)?;
-    match probe.version {
-        None => {
-            return Err(loc.error(0, "version", "missing `version = 1` at the top of the file"));
-        }
-        Some(v) if v.get_ref().as_integer() != Some(FORMAT_VERSION) => {
-            return Err(loc.error(
-                v.span().start,
-                "version",
-                format!(
-                    "unsupported scenario version {}: this woundsim reads version {FORMAT_VERSION}",
-                    match v.get_ref() {
-                        toml::Value::String(s) => format!("{s:?}"),
-                        other => other.to_string(),
-                    }
-                ),
-            ));
-        }
-        Some(_) => {}
-    }
-    let Some(kind) = probe.kind else {
-        return Err(loc.error(
-            0,
-            "type",
-            format!("missing `type`; one of: {}", TYPES.join(", ")),
-        ));
-    };
-    match kind.get_ref().as_str() {
-        death_saves::TYPE_NAME => {
-            let raw: RawScenario<death_saves::RawSettings> = deserialize(&loc, text)?;
-            raw.scenario(&loc, catalog, death_saves::build, Model::DeathSaves)
-        }
-        amputation::TYPE_NAME => {
-            let raw: RawScenario<amputation::RawSettings> = deserialize(&loc, text)?;
-            raw.scenario(&loc, catalog, amputation::build, Model::Amputation)
-        }
-        combat::TYPE_NAME => {
-            let raw: RawScenario<combat::RawSettings> = deserialize(&loc, text)?;
-            raw.scenario(&loc, catalog, combat::build, Model::Combat)
-        }
-        injuries::TYPE_NAME => {
-            let raw: RawScenario<injuries::RawSettings> = deserialize(&loc, text)?;
-            raw.scenario(&loc, catalog, injuries::build, Model::Injuries)
-        }
-        festering::TYPE_NAME => {
-            let raw: RawScenario<festering::RawSettings> = deserialize(&loc, text)?;
-            raw.scenario(&loc, catalog, festering::build, Model::Festering)
-        }
-        other => Err(loc.error(
-            kind.span().start,
-            "type",
-            format!(
-                "unknown scenario type `{other}`; one of: {}",
-                TYPES.join(", ")
-            ),
-        )),
-    }
+/// A scenario text whose version is checked and whose `type` is read.
+#[derive(Clone, Debug)]
+pub struct Document<'a> {
+    loc: Locator<'a>,
+    kind: Spanned<String>,
 }
 
-/// Scenario types this build knows.
-pub const TYPES: [&str; 5] = [
-    death_saves::TYPE_NAME,
-    injuries::TYPE_NAME,
-    festering::TYPE_NAME,
-    amputation::TYPE_NAME,
-    combat::TYPE_NAME,
-];
+/// What a document becomes under its type's schema.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parsed<R> {
+    /// The header.
+    pub header: ScenarioHeader,
+    /// Line and column of `name = ...`.
+    pub name_at: (usize, usize),
+    /// The validated variants.
+    pub variants: Vec<Variant<R>>,
+}
+
+impl<'a> Document<'a> {
+    /// Checks the version of `text` and reads its `type`; `types` lists the
+    /// known types for the message about a missing one.
+    pub fn probe(file: &'a str, text: &'a str, types: &[&str]) -> Result<Self, ScenarioError> {
+        let loc = Locator { file, text };
+        let probe: Probe = deserialize(&loc, text)?;
+        match probe.version {
+            None => {
+                return Err(loc.error(
+                    0,
+                    "version",
+                    "missing `version = 1` at the top of the file",
+                ));
+            }
+            Some(v) if v.get_ref().as_integer() != Some(FORMAT_VERSION) => {
+                return Err(loc.error(
+                    v.span().start,
+                    "version",
+                    format!(
+                        "unsupported scenario version {}: this woundsim reads version {FORMAT_VERSION}",
+                        match v.get_ref() {
+                            toml::Value::String(s) => format!("{s:?}"),
+                            other => other.to_string(),
+                        }
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+        let Some(kind) = probe.kind else {
+            return Err(loc.error(
+                0,
+                "type",
+                format!("missing `type`; one of: {}", types.join(", ")),
+            ));
+        };
+        Ok(Document { loc, kind })
+    }
+
+    /// The file's name in messages.
+    pub fn file(&self) -> &'a str {
+        self.loc.file
+    }
+
+    /// The `type` value.
+    pub fn kind(&self) -> &str {
+        self.kind.get_ref()
+    }
+
+    /// The error for a `type` that is none of `types`.
+    pub fn unknown_type(&self, types: &[&str]) -> ScenarioError {
+        self.loc.error(
+            self.kind.span().start,
+            "type",
+            format!(
+                "unknown scenario type `{}`; one of: {}",
+                self.kind(),
+                types.join(", ")
+            ),
+        )
+    }
+
+    /// Reads the document with settings tables `S` and validates every
+    /// variant with `build`.
+    pub fn parse<S, R>(
+        &self,
+        catalog: &Catalog,
+        build: impl Fn(&Layers<S>, &Catalog) -> Result<R, ScenarioError>,
+    ) -> Result<Parsed<R>, ScenarioError>
+    where
+        S: DeserializeOwned + Named + Default,
+    {
+        let raw: RawScenario<S> = deserialize(&self.loc, self.loc.text)?;
+        raw.parsed(&self.loc, catalog, build)
+    }
+}
 
 /// Deserializes with the field path of any error and its place in the file.
 pub(crate) fn deserialize<T: DeserializeOwned>(
@@ -299,20 +273,18 @@ pub trait Named {
 
 impl<S: Named + Default> RawScenario<S> {
     /// The validated scenario: header, then each variant through `build`.
-    fn scenario<R>(
+    fn parsed<R>(
         &self,
         loc: &Locator,
         catalog: &Catalog,
         build: impl Fn(&Layers<S>, &Catalog) -> Result<R, ScenarioError>,
-        model: impl FnOnce(Vec<Variant<R>>) -> Model,
-    ) -> Result<Scenario, ScenarioError> {
+    ) -> Result<Parsed<R>, ScenarioError> {
         let header = self.header(loc)?;
         let variants = self.variants(loc, |layers| build(layers, catalog))?;
-        Ok(Scenario {
-            source: loc.file.to_string(),
-            name_at: error::line_column(loc.text, self.name.span().start),
+        Ok(Parsed {
             header,
-            model: model(variants),
+            name_at: error::line_column(loc.text, self.name.span().start),
+            variants,
         })
     }
 

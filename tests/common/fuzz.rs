@@ -2,7 +2,6 @@
 //! an error naming the file, never panic.
 
 use proptest::prelude::*;
-use woundsim::scenario;
 
 /// `valid` with `cut` bytes from byte `at` (moved back to a character
 /// boundary) replaced by `insert`.
@@ -20,7 +19,7 @@ pub fn mutate(valid: &str, at: usize, cut: usize, insert: &str) -> String {
 /// `text` parses into a scenario with variants, or fails with an error
 /// that starts with its file name (`fuzz.toml:`).
 pub fn parses_or_names_the_file(text: &str) -> Result<(), TestCaseError> {
-    match scenario::parse(crate::common::catalog(), "fuzz.toml", text) {
+    match woundsim::types::parse(crate::common::catalog(), "fuzz.toml", text) {
         Ok(s) => prop_assert!(!s.variant_names().is_empty()),
         Err(e) => prop_assert!(e.to_string().starts_with("fuzz.toml:")),
     }

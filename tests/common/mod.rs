@@ -17,7 +17,7 @@ pub mod fuzz;
 use woundsim::engine::stats::z_for_level;
 use woundsim::engine::{Engine, NoProgress};
 use woundsim::results::{DistributionRow, Figure, ScenarioResult};
-use woundsim::scenario::Scenario;
+use woundsim::types::Scenario;
 
 /// The built-in catalog (the shipped data files), parsed once.
 pub fn catalog() -> &'static woundsim::model::Catalog {
@@ -34,7 +34,7 @@ pub fn run(scenario: &Scenario, trials: u64, threads: usize) -> ScenarioResult {
     let mut s = scenario.clone();
     s.header.trials = trials;
     let engine = Engine::new(threads).unwrap();
-    woundsim::sim::simulate(&s, &engine, &NoProgress).unwrap()
+    woundsim::types::simulate(&s, &engine, &NoProgress).unwrap()
 }
 
 /// The standard error of a proportion `p` estimated from `n` trials.

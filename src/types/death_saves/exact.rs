@@ -9,8 +9,11 @@
 //! (at most `400^5 ≈ 10^13`, exact in `u64` and in `f64`). Each probability
 //! is therefore exact up to one final rounding to `f64`.
 
+use super::{CODES, METRICS, Metric, code, decode};
+use crate::engine::stats::Estimate;
+use crate::model::Variant;
+use crate::results::{DistributionRow, Figure};
 use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES, SaveStep, Tally};
-use crate::sim::death_saves::{CODES, code};
 
 /// Exact outcome distribution as numerators over a common denominator.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,7 +34,7 @@ impl ExactDistribution {
 /// Solves one rule set exactly.
 ///
 /// ```
-/// use woundsim::exact::death_saves::solve;
+/// use woundsim::types::death_saves::exact::solve;
 /// use woundsim::rules::death_saves::DeathSaveRules;
 /// let d = solve(&DeathSaveRules::default());
 /// assert_eq!(d.numerators.iter().sum::<u64>(), d.denominator);
@@ -71,4 +74,62 @@ pub fn solve(rules: &DeathSaveRules) -> ExactDistribution {
         numerators,
         denominator,
     }
+}
+
+/// Builds figures from exact outcome distributions (one per variant).
+///
+/// Every figure is a ratio of integers computed exactly and rounded to
+/// `f64` once, so probabilities that must be 0 or 1 are exactly 0 or 1.
+pub fn figures(
+    variants: &[Variant<DeathSaveRules>],
+    distributions: &[ExactDistribution],
+) -> (Vec<Figure>, Vec<DistributionRow>) {
+    // Σ numerator · value: the metric's expectation over the denominator.
+    let numerator = |d: &ExactDistribution, metric: &Metric| -> i128 {
+        d.numerators
+            .iter()
+            .enumerate()
+            .map(|(c, &n)| i128::from(n) * i128::from(metric.count(c)))
+            .sum()
+    };
+    let mut figures = Vec::new();
+    let mut rows = Vec::new();
+    for (variant, d) in variants.iter().zip(distributions) {
+        for metric in &METRICS {
+            let value = numerator(d, metric) as f64 / d.denominator as f64;
+            figures.push(Figure {
+                variant: variant.name.clone(),
+                metric: metric.name.into(),
+                estimate: Estimate::exact(value),
+            });
+        }
+        for rolls in 1..=MAX_SAVES {
+            let n: u64 = (0..CODES)
+                .filter(|&c| decode(c).1 == rolls)
+                .map(|c| d.numerators[c])
+                .sum();
+            rows.push(DistributionRow {
+                variant: variant.name.clone(),
+                distribution: "rolls".into(),
+                bin: i64::from(rolls),
+                count: 0,
+                share: Estimate::exact(n as f64 / d.denominator as f64),
+            });
+        }
+    }
+    if let Some((base, _)) = distributions.split_first() {
+        for (variant, d) in variants.iter().zip(distributions).skip(1) {
+            for metric in &METRICS {
+                // a/da - b/db = (a·db - b·da) / (da·db), exact in i128.
+                let (da, db) = (i128::from(d.denominator), i128::from(base.denominator));
+                let diff = numerator(d, metric) * db - numerator(base, metric) * da;
+                figures.push(Figure {
+                    variant: variant.name.clone(),
+                    metric: format!("{}_diff", metric.name),
+                    estimate: Estimate::exact(diff as f64 / (da * db) as f64),
+                });
+            }
+        }
+    }
+    (figures, rows)
 }

@@ -22,30 +22,14 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::ScenarioError;
-use super::groups::medicine_bonus;
-use super::layers::{Layers, Setting, get};
-use super::values::{int, or};
+use super::FesteringScenario;
 use crate::dice::{Chance, RollMode};
 use crate::model::Catalog;
 use crate::rules::festering::{FesteringRules, LostHp, MagicArrival, Timing};
-
-/// The `type` value of this schema.
-pub const TYPE_NAME: &str = "festering";
-
-/// Default max-HP curve: 5, 10, ..., 100.
-pub const DEFAULT_CURVE: [u32; 20] = [
-    5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75, 80, 85, 90, 95, 100,
-];
-
-/// One variant's festering model.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FesteringScenario {
-    /// The process.
-    pub rules: FesteringRules,
-    /// Max HP values of the `p_death_max_hp_<H>` curve.
-    pub curve: Vec<u32>,
-}
+use crate::scenario::ScenarioError;
+use crate::scenario::groups::medicine_bonus;
+use crate::scenario::layers::{Layers, Setting, get};
+use crate::scenario::values::{int, or};
 
 /// One `[options]` or `[[variant]]` table, as written.
 #[derive(Debug, Default, Deserialize)]
@@ -68,7 +52,7 @@ pub struct RawSettings {
     max_hp_curve: Option<Spanned<Vec<Spanned<i64>>>>,
 }
 
-super::impl_named!(RawSettings);
+crate::scenario::impl_named!(RawSettings);
 
 impl RawSettings {
     /// Whether the table gives any key of the magical-healing group.
@@ -155,7 +139,7 @@ pub fn build(l: &Layers<RawSettings>, _: &Catalog) -> Result<FesteringScenario, 
     let max_hp = int(get!(l, max_hp), 1..=1000, "max_hp", d.max_hp.into())?;
     let magic = magic(l.group(RawSettings::has_magic))?;
     let curve = match get!(l, max_hp_curve) {
-        None => DEFAULT_CURVE.to_vec(),
+        None => FesteringScenario::DEFAULT_CURVE.to_vec(),
         Some(list) => {
             if list.get().is_empty() || list.get().len() > 200 {
                 return Err(list.error("max_hp_curve needs 1 to 200 values"));

@@ -15,136 +15,22 @@
 //! joint counts of (its outcome code, the baseline's outcome code), from
 //! which marginals and paired differences follow exactly.
 
+use super::{CODES, METRICS, MetricKind, decode, result};
 use crate::dice::{D20Block, RollMode};
 use crate::engine::accum::{Histogram, Moments};
-use crate::engine::stats::{Estimate, wilson, z_for_level};
+use crate::engine::stats::{wilson, z_for_level};
 use serde::{Deserialize, Serialize};
 
+use crate::engine::Stop;
 use crate::engine::merge::mergeable;
-use crate::engine::{Engine, EngineError, Progress, RunShape, Stop};
-use crate::exact::death_saves::ExactDistribution;
-use crate::results::{ChartSpec, DistributionRow, Figure, ScenarioResult};
+use crate::model::{ScenarioHeader, Variant};
+use crate::results::{DistributionRow, Figure, ScenarioResult};
 use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES, Resolution, SaveStep, Tally};
-use crate::scenario::{ScenarioHeader, Variant};
 
 /// Live states: `successes * 3 + failures`.
 const LIVE_STATES: usize = 9;
 /// Live states plus one absorbing state per resolution.
 const STATES: usize = LIVE_STATES + Resolution::COUNT;
-/// Outcome codes: resolution × number of saves rolled (1..=5).
-pub const CODES: usize = Resolution::COUNT * MAX_SAVES as usize;
-
-/// An outcome code: which resolution, after how many saves.
-pub fn code(resolution: Resolution, rolls: u32) -> usize {
-    resolution.index() * MAX_SAVES as usize + (rolls as usize - 1)
-}
-
-/// The resolution and number of saves of an outcome code.
-pub fn decode(code: usize) -> (Resolution, u32) {
-    let per = MAX_SAVES as usize;
-    (Resolution::ALL[code / per], (code % per) as u32 + 1)
-}
-
-/// What a metric measures on one sequence.
-#[derive(Clone, Copy, Debug)]
-pub enum MetricKind {
-    /// A 0/1 indicator: reported as a proportion with a Wilson interval.
-    Proportion(fn(Resolution) -> bool),
-    /// A number of saves: reported as a mean with a normal interval.
-    Rolls,
-}
-
-/// One death-save metric: its name in `summary.csv` and what it measures.
-#[derive(Clone, Copy, Debug)]
-pub struct Metric {
-    /// Metric name (a contract: documented in the README).
-    pub name: &'static str,
-    /// Label for charts.
-    pub label: &'static str,
-    /// What it measures.
-    pub kind: MetricKind,
-}
-
-impl Metric {
-    /// The metric's value on one sequence: 0 or 1 for a proportion, the
-    /// number of saves for [`MetricKind::Rolls`].
-    pub fn count(&self, code: usize) -> u64 {
-        let (resolution, rolls) = decode(code);
-        match self.kind {
-            MetricKind::Proportion(indicator) => u64::from(indicator(resolution)),
-            MetricKind::Rolls => u64::from(rolls),
-        }
-    }
-
-    /// [`Metric::count`] as a float.
-    pub fn value(&self, code: usize) -> f64 {
-        self.count(code) as f64
-    }
-}
-
-fn wounded(resolution: Resolution, severity: usize) -> bool {
-    matches!(resolution, Resolution::Wounded(s) if s as usize == severity)
-}
-
-/// The death-save metrics, in report order.
-pub const METRICS: [Metric; 9] = [
-    Metric {
-        name: "p_dead",
-        label: "dead",
-        kind: MetricKind::Proportion(|r| r == Resolution::Dead),
-    },
-    Metric {
-        name: "p_stable",
-        label: "stable (3 successes)",
-        kind: MetricKind::Proportion(|r| r == Resolution::Stable),
-    },
-    Metric {
-        name: "p_revive",
-        label: "revived (natural 20)",
-        kind: MetricKind::Proportion(|r| r == Resolution::Revived),
-    },
-    Metric {
-        name: "p_wound_minor",
-        label: "minor wound",
-        kind: MetricKind::Proportion(|r| wounded(r, 0)),
-    },
-    Metric {
-        name: "p_wound_moderate",
-        label: "moderate wound",
-        kind: MetricKind::Proportion(|r| wounded(r, 1)),
-    },
-    Metric {
-        name: "p_wound_severe",
-        label: "severe wound",
-        kind: MetricKind::Proportion(|r| wounded(r, 2)),
-    },
-    Metric {
-        name: "p_wound_any",
-        label: "any wound",
-        kind: MetricKind::Proportion(|r| matches!(r, Resolution::Wounded(_))),
-    },
-    Metric {
-        name: "p_survive",
-        label: "survived",
-        kind: MetricKind::Proportion(|r| r != Resolution::Dead),
-    },
-    Metric {
-        name: "mean_rolls",
-        label: "death saves rolled",
-        kind: MetricKind::Rolls,
-    },
-];
-
-/// The metrics drawn as the outcome-share chart: the partition of outcomes.
-const OUTCOME_CHART_METRICS: [&str; 6] = [
-    "p_dead",
-    "p_stable",
-    "p_revive",
-    "p_wound_minor",
-    "p_wound_moderate",
-    "p_wound_severe",
-];
-
 /// Base-20 digits read by one table step: two d20s.
 const STEP_RADIX: usize = 400;
 /// Packed table entries: the next state in the low bits, the saves rolled
@@ -266,7 +152,8 @@ mergeable! {
 }
 
 impl JointCounts {
-    fn new(variants: usize) -> Self {
+    /// No counts yet for `variants` variants.
+    pub fn new(variants: usize) -> Self {
         JointCounts {
             counts: vec![0; variants * CODES * CODES],
         }
@@ -324,30 +211,6 @@ fn record_lanes<const L: usize>(
             acc.counts[v * CODES * CODES + code * CODES + b] += 1;
         }
     }
-}
-
-/// Runs the scenario's variants by Monte Carlo.
-pub fn simulate(
-    header: &ScenarioHeader,
-    variants: &[Variant<DeathSaveRules>],
-    engine: &Engine,
-    progress: &dyn Progress,
-) -> Result<ScenarioResult, EngineError> {
-    let compiled: Vec<CompiledRules> = variants
-        .iter()
-        .map(|v| CompiledRules::new(&v.rules))
-        .collect();
-    let shape = RunShape {
-        trials: header.trials,
-        seed: header.seed,
-    };
-    let joint = engine.run(
-        shape,
-        progress,
-        || JointCounts::new(compiled.len()),
-        |rng, _, n, acc, stop| simulate_chunk(&compiled, rng, n, acc, stop),
-    )?;
-    Ok(monte_carlo_result(header, variants, &joint))
 }
 
 /// Turns joint counts into figures, distributions and charts.
@@ -418,119 +281,7 @@ pub fn monte_carlo_result(
             });
         }
     }
-    finish(header, variants, figures, distributions)
-}
-
-/// Assembles a result (shared by Monte Carlo and exact mode).
-pub fn finish(
-    header: &ScenarioHeader,
-    variants: &[Variant<DeathSaveRules>],
-    figures: Vec<Figure>,
-    distributions: Vec<DistributionRow>,
-) -> ScenarioResult {
-    let exact = header.trials == 0;
-    let any_wound_policy = variants
-        .iter()
-        .any(|v| v.rules.wound_policy != crate::rules::permanent_wounds::WoundPolicy::Never);
-    let categories = OUTCOME_CHART_METRICS
-        .iter()
-        .filter(|m| any_wound_policy || !m.starts_with("p_wound"))
-        .map(|m| {
-            let label = METRICS
-                .iter()
-                .find(|x| x.name == *m)
-                .map_or(*m, |x| x.label);
-            (m.to_string(), label.to_string())
-        })
-        .collect();
-    let how = if exact {
-        "exact".to_string()
-    } else {
-        format!(
-            "{} sequences per variant",
-            crate::results::thousands(header.trials)
-        )
-    };
-    ScenarioResult {
-        figures,
-        distributions,
-        charts: vec![
-            ChartSpec::Shares {
-                file: "outcomes".into(),
-                title: format!("{}: how death-save sequences end ({how})", header.name),
-                x_label: "Outcome of the death-save sequence".into(),
-                categories,
-            },
-            ChartSpec::Distribution {
-                file: "rolls".into(),
-                title: format!(
-                    "{}: death saves rolled until resolution ({how})",
-                    header.name
-                ),
-                distribution: "rolls".into(),
-                x_label: "Death saves rolled (count)".into(),
-            },
-        ],
-        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
-    }
-}
-
-/// Builds figures from exact outcome distributions (one per variant).
-///
-/// Every figure is a ratio of integers computed exactly and rounded to
-/// `f64` once, so probabilities that must be 0 or 1 are exactly 0 or 1.
-pub fn exact_figures(
-    variants: &[Variant<DeathSaveRules>],
-    distributions: &[ExactDistribution],
-) -> (Vec<Figure>, Vec<DistributionRow>) {
-    // Σ numerator · value: the metric's expectation over the denominator.
-    let numerator = |d: &ExactDistribution, metric: &Metric| -> i128 {
-        d.numerators
-            .iter()
-            .enumerate()
-            .map(|(c, &n)| i128::from(n) * i128::from(metric.count(c)))
-            .sum()
-    };
-    let mut figures = Vec::new();
-    let mut rows = Vec::new();
-    for (variant, d) in variants.iter().zip(distributions) {
-        for metric in &METRICS {
-            let value = numerator(d, metric) as f64 / d.denominator as f64;
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric: metric.name.into(),
-                estimate: Estimate::exact(value),
-            });
-        }
-        for rolls in 1..=MAX_SAVES {
-            let n: u64 = (0..CODES)
-                .filter(|&c| decode(c).1 == rolls)
-                .map(|c| d.numerators[c])
-                .sum();
-            rows.push(DistributionRow {
-                variant: variant.name.clone(),
-                distribution: "rolls".into(),
-                bin: i64::from(rolls),
-                count: 0,
-                share: Estimate::exact(n as f64 / d.denominator as f64),
-            });
-        }
-    }
-    if let Some((base, _)) = distributions.split_first() {
-        for (variant, d) in variants.iter().zip(distributions).skip(1) {
-            for metric in &METRICS {
-                // a/da - b/db = (a·db - b·da) / (da·db), exact in i128.
-                let (da, db) = (i128::from(d.denominator), i128::from(base.denominator));
-                let diff = numerator(d, metric) * db - numerator(base, metric) * da;
-                figures.push(Figure {
-                    variant: variant.name.clone(),
-                    metric: format!("{}_diff", metric.name),
-                    estimate: Estimate::exact(diff as f64 / (da * db) as f64),
-                });
-            }
-        }
-    }
-    (figures, rows)
+    result(header, variants, figures, distributions)
 }
 
 #[cfg(test)]
@@ -541,6 +292,7 @@ mod tests {
 
     #[test]
     fn codes_round_trip() {
+        use super::super::code;
         for c in 0..CODES {
             let (r, rolls) = decode(c);
             assert_eq!(code(r, rolls), c);
@@ -579,7 +331,11 @@ mod tests {
                 let block = D20Block::draw(&mut rng);
                 let mut reference = block;
                 let (resolution, rolls) = rules.roll_sequence(&mut reference);
-                assert_eq!(compiled.run(block), code(resolution, rolls), "{rules:?}");
+                assert_eq!(
+                    compiled.run(block),
+                    super::super::code(resolution, rolls),
+                    "{rules:?}"
+                );
             }
         }
     }

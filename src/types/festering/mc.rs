@@ -11,23 +11,35 @@
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::dice::uniform_below;
-use crate::engine::accum::{Histogram, Moments};
-use crate::engine::stats::{Estimate, wilson, z_for_level};
 use serde::{Deserialize, Serialize};
 
+use super::{DIFF_METRICS, FesteringScenario, result};
+use crate::dice::uniform_below;
+use crate::engine::Stop;
+use crate::engine::accum::{Histogram, Moments};
 use crate::engine::merge::mergeable;
 use crate::engine::paired::Baseline;
 use crate::engine::quantile;
-use crate::engine::{Engine, EngineError, Progress, RunShape, Stop};
-use crate::results::{ChartSpec, DistributionRow, Figure, LinePoints, ScenarioResult};
+use crate::engine::stats::{Estimate, wilson, z_for_level};
+use crate::model::{ScenarioHeader, Variant};
+use crate::results::{DistributionRow, Figure, ScenarioResult};
 use crate::rules::festering::{Ending, FesteringRules, MagicArrival};
 use crate::rules::healing::tending_day;
-use crate::scenario::festering::FesteringScenario;
-use crate::scenario::{ScenarioHeader, Variant};
 
-/// Paired metrics: reported as `<name>_diff` against the first variant.
-pub const DIFF_METRICS: [&str; 3] = ["p_death", "mean_max_hp_lost", "mean_days_open"];
+/// The variants compiled for the hot loop: each with the checks one trial
+/// rolls (enough to settle every max HP of its curve).
+pub struct Prepared<'a> {
+    variants: &'a [Variant<FesteringScenario>],
+    checks: Vec<u32>,
+}
+
+/// Compiles the variants.
+pub fn prepare(variants: &[Variant<FesteringScenario>]) -> Prepared<'_> {
+    Prepared {
+        variants,
+        checks: variants.iter().map(|v| max_checks(&v.rules)).collect(),
+    }
+}
 
 mergeable! {
     /// One variant's counts.
@@ -55,9 +67,11 @@ mergeable! {
     }
 }
 
-fn new_acc(variants: &[Variant<FesteringScenario>]) -> FesteringAcc {
+/// An empty accumulator.
+pub fn new_acc(prepared: &Prepared<'_>) -> FesteringAcc {
     FesteringAcc {
-        variants: variants
+        variants: prepared
+            .variants
             .iter()
             .map(|v| {
                 let r = &v.rules.rules;
@@ -103,14 +117,14 @@ fn magic_day<R: Rng + ?Sized>(magic: MagicArrival, horizon: u32, rng: &mut R) ->
 }
 
 /// Simulates `count` trials of every variant.
-fn simulate_chunk(
-    variants: &[Variant<FesteringScenario>],
-    checks: &[u32],
+pub fn simulate_chunk(
+    prepared: &Prepared<'_>,
     rng: &mut Xoshiro256PlusPlus,
     count: u64,
     acc: &mut FesteringAcc,
     stop: Stop<'_>,
 ) {
+    let (variants, checks) = (prepared.variants, &prepared.checks);
     let mut baseline = Baseline::default();
     for _ in 0..count {
         if stop.requested() {
@@ -156,24 +170,12 @@ fn simulate_chunk(
     }
 }
 
-/// Runs the scenario's variants by Monte Carlo.
-pub fn simulate(
+/// The figures, distributions and charts of the merged counts.
+pub fn finish(
     header: &ScenarioHeader,
     variants: &[Variant<FesteringScenario>],
-    engine: &Engine,
-    progress: &dyn Progress,
-) -> Result<ScenarioResult, EngineError> {
-    let checks: Vec<u32> = variants.iter().map(|v| max_checks(&v.rules)).collect();
-    let shape = RunShape {
-        trials: header.trials,
-        seed: header.seed,
-    };
-    let acc = engine.run(
-        shape,
-        progress,
-        || new_acc(variants),
-        |rng, _, n, acc, stop| simulate_chunk(variants, &checks, rng, n, acc, stop),
-    )?;
+    acc: &FesteringAcc,
+) -> ScenarioResult {
     let z = z_for_level(header.confidence);
     let mut figures = Vec::new();
     let mut rows = Vec::new();
@@ -240,95 +242,5 @@ pub fn simulate(
             });
         }
     }
-    Ok(finish(header, variants, figures, rows))
-}
-
-/// Variants that differ from the first only in the tender's Medicine
-/// modifier (and its roll): the "one curve per Medicine modifier" set.
-fn medicine_series(variants: &[Variant<FesteringScenario>]) -> Vec<String> {
-    let Some(first) = variants.first() else {
-        return Vec::new();
-    };
-    let key = |s: &FesteringScenario| FesteringScenario {
-        rules: FesteringRules {
-            medicine_bonus: 0,
-            roll: crate::dice::RollMode::Normal,
-            ..s.rules
-        },
-        curve: s.curve.clone(),
-    };
-    let base = key(&first.rules);
-    variants
-        .iter()
-        .filter(|v| key(&v.rules) == base)
-        .map(|v| v.name.clone())
-        .collect()
-}
-
-/// Assembles a result with its charts (shared by Monte Carlo and exact mode).
-pub fn finish(
-    header: &ScenarioHeader,
-    variants: &[Variant<FesteringScenario>],
-    figures: Vec<Figure>,
-    distributions: Vec<DistributionRow>,
-) -> ScenarioResult {
-    let exact = header.trials == 0;
-    let how = if exact {
-        "exact".to_string()
-    } else {
-        format!("{} wounds per variant", header.trials)
-    };
-    let series = medicine_series(variants);
-    let curve = variants
-        .first()
-        .map(|v| v.rules.curve.clone())
-        .unwrap_or_default();
-    let max_hp = variants.first().map_or(0, |v| v.rules.rules.max_hp);
-    ScenarioResult {
-        figures,
-        distributions,
-        charts: vec![
-            ChartSpec::Shares {
-                file: "outcomes".into(),
-                title: format!("{}: how a festering wound ends ({how})", header.name),
-                x_label: "Outcome of the wound".into(),
-                categories: vec![
-                    ("p_death".into(), "dead (max HP 0)".into()),
-                    ("p_closed_by_tending".into(), "closed by tending".into()),
-                    ("p_closed_by_magic".into(), "closed by magic".into()),
-                ],
-            },
-            ChartSpec::Lines {
-                file: "death-by-max-hp".into(),
-                title: format!(
-                    "{}: death from a festering wound against max HP, by Medicine modifier ({how})",
-                    header.name
-                ),
-                x_label: "Max HP of the wounded creature (hit points)".into(),
-                y_label: "Probability of death (%)".into(),
-                variants: series.clone(),
-                points: LinePoints::Metrics(
-                    curve
-                        .iter()
-                        .map(|&h| (f64::from(h), format!("p_death_max_hp_{h}")))
-                        .collect(),
-                ),
-                percent: true,
-            },
-            ChartSpec::Lines {
-                file: "max-hp-lost".into(),
-                title: format!(
-                    "{}: max HP lost to a festering wound (max HP {max_hp}), by Medicine modifier ({how})",
-                    header.name
-                ),
-                x_label: "Max HP lost before the wound closes (hit points; a death loses all)"
-                    .into(),
-                y_label: "Share of wounds (%)".into(),
-                variants: series,
-                points: LinePoints::Distribution("max_hp_lost".into()),
-                percent: true,
-            },
-        ],
-        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
-    }
+    result(header, variants, figures, rows)
 }

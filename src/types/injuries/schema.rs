@@ -46,67 +46,16 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::ScenarioError;
-use super::data::injury_table::RawEntry;
-use super::groups::{Lingering, impl_injury_keys, lingering, medicine_bonus};
-use super::layers::{Layers, Setting, get};
-use super::values::{int, or};
+use super::InjuryScenario;
 use crate::dice::RollMode;
 use crate::model::Catalog;
-use crate::rules::attack::{AttackOutcome, AttackRoll};
-use crate::rules::healing::{
-    PriceList, Resources, RestorationReading, SPELLS, full_caster_slots, spell_index,
-};
-use crate::rules::lingering::{AppliesTo, InjuryTable, Side, Trigger};
-
-/// The `type` value of this schema.
-pub const TYPE_NAME: &str = "injuries";
-
-/// The spells a cleric heals with, the default `healer_spells`.
-pub const CLERIC_SPELLS: [&str; 5] = [
-    "cure_wounds",
-    "lesser_restoration",
-    "greater_restoration",
-    "heal",
-    "regenerate",
-];
-
-pub use crate::rules::lingering::MissTrigger;
-
-/// One variant's validated model.
-#[derive(Clone, Debug, PartialEq)]
-pub struct InjuryScenario {
-    /// The table and injury chance.
-    pub table: InjuryTable,
-    /// Which events roll on the table.
-    pub trigger: Trigger,
-    /// The creature's side.
-    pub side: Side,
-    /// Attack rolls it makes per encounter.
-    pub attacks_made: u32,
-    /// Attacks it receives per encounter.
-    pub attacks_received: u32,
-    /// Encounters per campaign.
-    pub encounters: u32,
-    /// Lowest natural that crits against it.
-    pub crit_range: u8,
-    /// Natural an attack against it needs to hit (2..=20).
-    pub hit_need: u8,
-    /// Whether a crit must also be a hit.
-    pub crit_needs_hit: bool,
-    /// Natural its own attacks need to hit (2..=20).
-    pub own_hit_need: u8,
-    /// Which of its own attack rolls trigger the miss side.
-    pub miss_trigger: MissTrigger,
-    /// Its own attack rolls.
-    pub attack_roll: RollMode,
-    /// Attacks against it.
-    pub attacked_with: RollMode,
-    /// Party resources.
-    pub resources: Resources,
-    /// Prices.
-    pub prices: PriceList,
-}
+use crate::rules::healing::{RestorationReading, SPELLS, full_caster_slots, spell_index};
+use crate::rules::lingering::{AppliesTo, MissTrigger, Side};
+use crate::scenario::ScenarioError;
+use crate::scenario::data::injury_table::RawEntry;
+use crate::scenario::groups::{Lingering, impl_injury_keys, lingering, medicine_bonus};
+use crate::scenario::layers::{Layers, Setting, get};
+use crate::scenario::values::{int, or};
 
 /// One `[options]` or `[[variant]]` table, as written.
 #[derive(Debug, Default, Deserialize)]
@@ -149,7 +98,7 @@ pub struct RawSettings {
     item_prices: Option<PriceMap>,
 }
 
-super::impl_named!(RawSettings);
+crate::scenario::impl_named!(RawSettings);
 impl_injury_keys!(RawSettings);
 
 fn price(v: &Setting<'_, f64>) -> Result<f64, ScenarioError> {
@@ -338,67 +287,4 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<InjuryScenari
         prices,
         ..d
     })
-}
-
-impl InjuryScenario {
-    /// The model with `table` and every other setting at its default: a PC
-    /// making and receiving 3 attacks per encounter over 20 encounters, hit
-    /// on 9 or more (and hitting on 9), critical hits on a 20, no healer
-    /// but a cleric's spell list, the default resources and prices.
-    pub fn defaults(table: InjuryTable) -> Self {
-        InjuryScenario {
-            table,
-            trigger: Trigger::default(),
-            side: Side::default(),
-            attacks_made: 3,
-            attacks_received: 3,
-            encounters: 20,
-            crit_range: 20,
-            hit_need: 9,
-            crit_needs_hit: false,
-            own_hit_need: 9,
-            miss_trigger: MissTrigger::default(),
-            attack_roll: RollMode::Normal,
-            attacked_with: RollMode::Normal,
-            resources: Resources {
-                healer_spells: CLERIC_SPELLS
-                    .iter()
-                    .filter_map(|n| spell_index(n))
-                    .collect(),
-                ..Resources::default()
-            },
-            prices: PriceList::default(),
-        }
-    }
-
-    /// The roll of an attack it receives: the natural it needs is an AC
-    /// against no bonus; under `crit_needs_hit` a natural in the crit
-    /// range must also hit to crit.
-    pub fn received(&self) -> AttackRoll {
-        AttackRoll {
-            crit_range: self.crit_range,
-            crit_range_hits: !self.crit_needs_hit,
-            ..AttackRoll::against(0, i32::from(self.hit_need))
-        }
-    }
-
-    /// The roll of one of its own attacks (a natural 20 crits).
-    pub fn made(&self) -> AttackRoll {
-        AttackRoll::against(0, i32::from(self.own_hit_need))
-    }
-
-    /// Whether its own attack roll ending in `outcome` triggers the miss side.
-    #[inline]
-    pub fn is_trigger_miss(&self, outcome: AttackOutcome) -> bool {
-        match outcome {
-            AttackOutcome::NaturalOne => true,
-            AttackOutcome::Miss => self.miss_trigger == MissTrigger::AnyMiss,
-            AttackOutcome::Hit | AttackOutcome::Critical => false,
-        }
-    }
-
-    /// Whether the injury rules apply to this creature at all.
-    pub fn applies(&self) -> bool {
-        self.trigger.applies_to.covers(self.side)
-    }
 }

@@ -1,5 +1,5 @@
 //! Exact amputation races and reattachments (RULES.md §3): small dynamic
-//! programs that back the Monte Carlo of [`crate::sim::amputation`].
+//! programs that back the Monte Carlo of [`super::mc`].
 //!
 //! * **The race.** The limb's state after each attack is (remaining limb
 //!   HP, disabled or not, hits landed); one attack slot at a time, the
@@ -12,7 +12,7 @@
 //! * **The venom.** Damage dice, a Constitution save for half, and the
 //!   creature's modifiers against its HP; a PC at 0 HP rolls RAW death
 //!   saves, whose exact death probability comes from
-//!   [`crate::exact::death_saves`].
+//!   [`crate::types::death_saves::exact`].
 //! * **Reattachment.** Healing uses in spending order: a DP over the limb's
 //!   restored HP gives the probability that the limb is first full at each
 //!   use; the delay and the window decide how many uses fit.
@@ -23,14 +23,14 @@
 //! [`MAX_DP_WORK`] steps) are `mean_hits_to_sever` and the `hits_to_sever`
 //! distribution left out of the exact output (never approximated).
 
+use super::{PROPORTIONS, max_hits, result, trim, trim_each};
 use crate::engine::stats::Estimate;
+use crate::model::{ScenarioHeader, Variant};
 use crate::results::{DistributionRow, Figure, ScenarioResult};
 use crate::rules::amputation::{AmputationRules, AtZeroHp, AttackSlot, Poison};
 use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES};
 use crate::rules::limbs::{DamageModifiers, LimbEffect, Purpose};
 use crate::rules::reattachment::{HealTarget, ReattachRules};
-use crate::scenario::{ScenarioHeader, Variant};
-use crate::sim::amputation::{PROPORTIONS, finish, max_hits, trim, trim_each};
 
 /// Largest race DP (states × attacks × damage values) solved with hit counts.
 pub const MAX_DP_WORK: u64 = 2_000_000_000;
@@ -146,7 +146,7 @@ pub fn clock_pmf(rules: &AmputationRules) -> Vec<f64> {
 
 /// Exact probability that a PC at 0 HP with no help dies on its death saves.
 pub fn p_dead_on_death_saves() -> f64 {
-    let p = crate::exact::death_saves::solve(&DeathSaveRules::default()).probabilities();
+    let p = crate::types::death_saves::exact::solve(&DeathSaveRules::default()).probabilities();
     p[..MAX_SAVES as usize].iter().sum()
 }
 
@@ -470,5 +470,5 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<AmputationRules>]) -> 
     distributions.extend(uses);
     distributions.extend(within);
     distributions.extend(trim_each(spent, "spells_used"));
-    finish(header, variants, figures, distributions)
+    result(header, variants, figures, distributions)
 }

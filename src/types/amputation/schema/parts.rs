@@ -5,15 +5,15 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::ScenarioError;
-use super::layers::{Layers, Setting, get};
-use super::limits::{MAX_ARMOR_PIECES, MAX_LABEL_CHARS};
-use super::values::{Opt, at_most, dice, int, opt_at, opt_text, or};
 use crate::dice::RollMode;
 use crate::rules::amputation::{AtZeroHp, Creature, Cutter, Poison};
 use crate::rules::limbs::{
     ArmorPiece, DamageModifiers, DamageType, DamageTypes, Limb, Size, table_limb_hp,
 };
+use crate::scenario::ScenarioError;
+use crate::scenario::layers::{Layers, Setting, get};
+use crate::scenario::limits::{MAX_ARMOR_PIECES, MAX_LABEL_CHARS};
+use crate::scenario::values::{Opt, at_most, dice, int, opt_at, opt_text, or};
 
 fn types(list: Option<Setting<'_, Vec<DamageType>>>) -> DamageTypes {
     list.map_or(DamageTypes::NONE, |l| {

@@ -19,29 +19,23 @@
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::dice::uniform_below;
-use crate::engine::accum::Moments;
-use crate::engine::stats::{Estimate, wilson, z_for_level};
 use serde::{Deserialize, Serialize};
 
+use super::{
+    CAMPAIGN_BINS, CAMPAIGN_COUNTS, CAMPAIGN_DIFFS, CAMPAIGN_MEANS, InjuryScenario, PER_ENCOUNTER,
+    applicable, entry_metrics, result,
+};
+use crate::dice::uniform_below;
+use crate::engine::Stop;
+use crate::engine::accum::Moments;
 use crate::engine::merge::mergeable;
 use crate::engine::paired::Baseline;
-use crate::engine::{Engine, EngineError, Progress, RunShape, Stop};
-use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, ScenarioResult};
+use crate::engine::stats::{Estimate, wilson, z_for_level};
+use crate::model::{ScenarioHeader, Variant};
+use crate::results::{DistributionRow, Figure, ScenarioResult};
 use crate::rules::attack::AttackOutcome;
 use crate::rules::healing::{Plan, Remedy};
-use crate::rules::lingering::{CureClass, Effect, InjuryTable};
-use crate::scenario::injuries::InjuryScenario;
-use crate::scenario::{ScenarioHeader, Variant};
-
-/// Campaign metrics reported with a paired `_diff` against the first variant.
-pub const CAMPAIGN_DIFFS: [&str; 5] = [
-    "p_any_injury_campaign",
-    "p_permanent_injury_campaign",
-    "mean_injuries_per_campaign",
-    "mean_heal_gp_per_campaign",
-    "mean_downtime_days_per_campaign",
-];
+use crate::rules::lingering::{CureClass, Effect};
 
 /// One variant compiled for the hot loop.
 #[derive(Clone, Debug)]
@@ -141,7 +135,8 @@ mergeable! {
     }
 }
 
-fn new_acc(compiled: &[Compiled]) -> InjuryAcc {
+/// An empty accumulator.
+pub fn new_acc(compiled: &[Compiled]) -> InjuryAcc {
     InjuryAcc {
         variants: compiled
             .iter()
@@ -322,27 +317,16 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
     }
 }
 
-/// Runs the scenario's variants by Monte Carlo.
-pub fn simulate(
+/// The figures, distributions and charts of the merged counts.
+pub fn finish(
     header: &ScenarioHeader,
     variants: &[Variant<InjuryScenario>],
-    engine: &Engine,
-    progress: &dyn Progress,
-) -> Result<ScenarioResult, EngineError> {
-    let compiled: Vec<Compiled> = variants.iter().map(|v| Compiled::new(&v.rules)).collect();
-    let shape = RunShape {
-        trials: header.trials,
-        seed: header.seed,
-    };
-    let acc = engine.run(
-        shape,
-        progress,
-        || new_acc(&compiled),
-        |rng, _, n, acc, stop| simulate_chunk(&compiled, rng, n, acc, stop),
-    )?;
+    compiled: &[Compiled],
+    acc: &InjuryAcc,
+) -> ScenarioResult {
     let z = z_for_level(header.confidence);
     let mut figures = Vec::new();
-    for ((variant, c), a) in variants.iter().zip(&compiled).zip(&acc.variants) {
+    for ((variant, c), a) in variants.iter().zip(compiled).zip(&acc.variants) {
         let t = &c.model.table;
         let mut push = |metric: String, estimate: Estimate| {
             figures.push(Figure {
@@ -458,139 +442,5 @@ pub fn simulate(
                 })
         })
         .collect();
-    Ok(finish(header, variants, figures, rows))
-}
-
-/// Bins of the `injuries_per_campaign` distribution (0..=10 injuries; more are
-/// counted in no bin, so the shares then sum to less than 1).
-pub const CAMPAIGN_BINS: usize = 11;
-
-/// Per-encounter means, in [`VariantAcc::per_encounter`] order.
-pub const PER_ENCOUNTER: [&str; 5] = [
-    "mean_events_per_encounter",
-    "mean_crits_taken_per_encounter",
-    "mean_fumbles_per_encounter",
-    "mean_hits_taken_per_encounter",
-    "mean_injuries_per_encounter",
-];
-
-/// Campaign proportions, in [`VariantAcc::campaign`] order.
-pub const CAMPAIGN_COUNTS: [&str; 5] = [
-    "p_any_injury_campaign",
-    "p_permanent_injury_campaign",
-    "p_blinded_campaign",
-    "p_hand_lost_campaign",
-    "p_uncured_injury_campaign",
-];
-
-/// Campaign means, in [`VariantAcc::campaign_means`] order.
-pub const CAMPAIGN_MEANS: [&str; 4] = [
-    "mean_injuries_per_campaign",
-    "mean_permanent_injuries_per_campaign",
-    "mean_heal_gp_per_campaign",
-    "mean_downtime_days_per_campaign",
-];
-
-/// Whether campaign proportion `k` applies to the table (blinding and
-/// hand-loss need entries with those tags).
-pub fn applicable(c: &Compiled, k: usize) -> bool {
-    match k {
-        2 => c.blinding.is_some(),
-        3 => c.fingers.is_some(),
-        _ => true,
-    }
-}
-
-/// Assembles a result with its charts (shared by Monte Carlo and exact mode).
-pub fn finish(
-    header: &ScenarioHeader,
-    variants: &[Variant<InjuryScenario>],
-    figures: Vec<Figure>,
-    distributions: Vec<DistributionRow>,
-) -> ScenarioResult {
-    let exact = header.trials == 0;
-    let how = if exact {
-        "exact".to_string()
-    } else {
-        format!("{} campaigns per variant", header.trials)
-    };
-    let table: Option<&InjuryTable> = variants.first().map(|v| &v.rules.table);
-    let entries = table.map(|t| t.entries.as_slice()).unwrap_or_default();
-    let label = |e: &crate::rules::lingering::Injury| format!("{} ({}-{})", e.name, e.low, e.high);
-    ScenarioResult {
-        figures,
-        distributions,
-        charts: vec![
-            ChartSpec::Bars {
-                file: "injury-frequency".into(),
-                title: format!(
-                    "{}: injury frequency by table entry, per triggering event ({how})",
-                    header.name
-                ),
-                value_label: "Probability per triggering event: crit taken or miss made (%)".into(),
-                categories: entries
-                    .iter()
-                    .map(|e| (format!("p_entry_{}_per_event", e.id), label(e)))
-                    .collect(),
-                percent: true,
-            },
-            ChartSpec::Bars {
-                file: "heal-gold".into(),
-                title: format!(
-                    "{}: gold to cure each injury, cheapest remedy at hand ({how})",
-                    header.name
-                ),
-                value_label: "Mean healing cost per injury (gp; uncurable = 0)".into(),
-                categories: entries
-                    .iter()
-                    .map(|e| (format!("mean_heal_gp_entry_{}", e.id), label(e)))
-                    .collect(),
-                percent: false,
-            },
-            ChartSpec::Distribution {
-                file: "injuries-per-campaign".into(),
-                title: format!("{}: lingering injuries per campaign ({how})", header.name),
-                distribution: "injuries_per_campaign".into(),
-                x_label: "Injuries over the campaign (count)".into(),
-            },
-            ChartSpec::Shares {
-                file: "campaign".into(),
-                title: format!("{}: injuries over a campaign ({how})", header.name),
-                x_label: "Over the whole campaign".into(),
-                categories: vec![
-                    ("p_any_injury_campaign".into(), "any injury".into()),
-                    (
-                        "p_permanent_injury_campaign".into(),
-                        "a permanent injury".into(),
-                    ),
-                    (
-                        "p_uncured_injury_campaign".into(),
-                        "an injury left uncured".into(),
-                    ),
-                ],
-            },
-        ],
-        item_rows: vec![ItemRows {
-            items: "injury-table entries".into(),
-            ranked_by: "probability per triggering event".into(),
-            metrics: entries
-                .iter()
-                .map(|e| entry_metrics(&e.id).to_vec())
-                .collect(),
-            shown: 5,
-        }],
-        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
-    }
-}
-
-/// The metrics of one injury-table entry, in table order; the first ranks
-/// the entries in the stdout table.
-pub fn entry_metrics(id: &str) -> [String; 5] {
-    [
-        format!("p_entry_{id}_per_event"),
-        format!("p_entry_{id}_per_encounter"),
-        format!("mean_heal_gp_entry_{id}"),
-        format!("mean_downtime_days_entry_{id}"),
-        format!("p_uncurable_entry_{id}"),
-    ]
+    result(header, variants, figures, rows)
 }

@@ -4,13 +4,12 @@
 //! binomial tending day against an independent day of magical healing,
 //! [`crate::rules::festering::distribution`]).
 
+use super::{DIFF_METRICS, FesteringScenario, result};
 use crate::engine::quantile;
 use crate::engine::stats::Estimate;
+use crate::model::{ScenarioHeader, Variant};
 use crate::results::{DistributionRow, Figure, ScenarioResult};
 use crate::rules::festering::WoundDistribution;
-use crate::scenario::festering::FesteringScenario;
-use crate::scenario::{ScenarioHeader, Variant};
-use crate::sim::festering::{DIFF_METRICS, finish};
 
 /// Exact figures and distributions of every variant, in the Monte Carlo
 /// result's shape.
@@ -86,9 +85,7 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<FesteringScenario>]) -
             }
         }
     }
-    let mut header = header.clone();
-    header.trials = 0;
-    finish(&header, variants, figures, rows)
+    result(header, variants, figures, rows)
 }
 
 fn mean(pmf: &[f64]) -> f64 {

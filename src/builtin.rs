@@ -1,58 +1,59 @@
 //! The shipped scenarios, embedded in the binary so `woundsim run` works from
 //! any directory. The files live in `scenarios/` at the crate root.
 
-use super::{Scenario, ScenarioError, parse};
 use crate::model::Catalog;
+use crate::scenario::ScenarioError;
+use crate::types::{Scenario, parse};
 
 /// `(file name, text)` of every built-in scenario, in default-suite order.
 pub const BUILTIN: [(&str, &str); 12] = [
     (
         "death-saves.toml",
-        include_str!("../../scenarios/death-saves.toml"),
+        include_str!("../scenarios/death-saves.toml"),
     ),
     (
         "permanent-wounds.toml",
-        include_str!("../../scenarios/permanent-wounds.toml"),
+        include_str!("../scenarios/permanent-wounds.toml"),
     ),
     (
         "lingering-injuries.toml",
-        include_str!("../../scenarios/lingering-injuries.toml"),
+        include_str!("../scenarios/lingering-injuries.toml"),
     ),
     (
         "festering-wounds.toml",
-        include_str!("../../scenarios/festering-wounds.toml"),
+        include_str!("../scenarios/festering-wounds.toml"),
     ),
     (
         "injury-costs.toml",
-        include_str!("../../scenarios/injury-costs.toml"),
+        include_str!("../scenarios/injury-costs.toml"),
     ),
     (
         "amputation.toml",
-        include_str!("../../scenarios/amputation.toml"),
+        include_str!("../scenarios/amputation.toml"),
     ),
     (
         "reattachment.toml",
-        include_str!("../../scenarios/reattachment.toml"),
+        include_str!("../scenarios/reattachment.toml"),
     ),
     (
         "combat-goblin-ambush.toml",
-        include_str!("../../scenarios/combat-goblin-ambush.toml"),
+        include_str!("../scenarios/combat-goblin-ambush.toml"),
     ),
     (
         "combat-hobgoblins.toml",
-        include_str!("../../scenarios/combat-hobgoblins.toml"),
+        include_str!("../scenarios/combat-hobgoblins.toml"),
     ),
     (
         "combat-ogres.toml",
-        include_str!("../../scenarios/combat-ogres.toml"),
+        include_str!("../scenarios/combat-ogres.toml"),
     ),
     (
         "combat-young-dragon.toml",
-        include_str!("../../scenarios/combat-young-dragon.toml"),
+        include_str!("../scenarios/combat-young-dragon.toml"),
     ),
     (
         "combat-difficulty.toml",
-        include_str!("../../scenarios/combat-difficulty.toml"),
+        include_str!("../scenarios/combat-difficulty.toml"),
     ),
 ];
 

@@ -6,12 +6,6 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::ScenarioError;
-use super::data::creature::RawCreature;
-use super::data::injury_table::RawEntry;
-use super::groups::{Lingering, existing_wounds, impl_injury_keys, lingering};
-use super::layers::{Layers, Setting, get};
-use super::values::{self, keyed_int, or};
 use crate::combat::creature::CreatureSpec;
 use crate::combat::encounter::{Encounter, MAX_PCS, MAX_SIDE};
 use crate::combat::policy::{
@@ -23,9 +17,12 @@ use crate::model::Catalog;
 use crate::rules::death_saves::DeathSaveRules;
 use crate::rules::lingering::{AppliesTo, MissTrigger};
 use crate::rules::permanent_wounds::{Severity, WoundPolicy};
-
-/// The `type` value of this schema.
-pub const TYPE_NAME: &str = "combat";
+use crate::scenario::ScenarioError;
+use crate::scenario::data::creature::RawCreature;
+use crate::scenario::data::injury_table::RawEntry;
+use crate::scenario::groups::{Lingering, existing_wounds, impl_injury_keys, lingering};
+use crate::scenario::layers::{Layers, Setting, get};
+use crate::scenario::values::{self, keyed_int, or};
 
 /// `attack_downed` as written.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
@@ -77,7 +74,7 @@ pub struct RawSettings {
     bad_weather: Option<Spanned<bool>>,
 }
 
-super::impl_named!(RawSettings);
+crate::scenario::impl_named!(RawSettings);
 impl_injury_keys!(RawSettings);
 
 /// A share in `[0, 1]` named by its key, or `default`.

@@ -10,17 +10,17 @@
 //! are independent of how many injuries there are, so campaign totals are
 //! the expected count times the expected cost per injury (Wald's identity).
 
+use super::mc::Compiled;
+use super::{
+    CAMPAIGN_BINS, CAMPAIGN_COUNTS, CAMPAIGN_DIFFS, CAMPAIGN_MEANS, InjuryScenario, PER_ENCOUNTER,
+    applicable, entry_metrics, result,
+};
 use crate::engine::stats::Estimate;
+use crate::model::{ScenarioHeader, Variant};
 use crate::results::{DistributionRow, Figure, ScenarioResult};
 use crate::rules::attack::AttackOutcome;
 use crate::rules::healing::{Expected, Remedy};
 use crate::rules::lingering::CureClass;
-use crate::scenario::injuries::InjuryScenario;
-use crate::scenario::{ScenarioHeader, Variant};
-use crate::sim::injuries::{
-    CAMPAIGN_BINS, CAMPAIGN_COUNTS, CAMPAIGN_DIFFS, CAMPAIGN_MEANS, Compiled, PER_ENCOUNTER,
-    applicable, entry_metrics, finish,
-};
 
 /// `1 - Π (1 - x_k)^{n_k}`, accurate when the product is near 1.
 pub fn at_least_one(parts: &[(f64, f64)]) -> f64 {
@@ -268,9 +268,7 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<InjuryScenario>]) -> S
             }
         }
     }
-    let mut header = header.clone();
-    header.trials = 0;
-    finish(&header, variants, figures, rows)
+    result(header, variants, figures, rows)
 }
 
 #[cfg(test)]

@@ -8,111 +8,16 @@
 //! come from per-trial joint counts. Accumulators hold integer counts,
 //! fixed-bin histograms and Welford moments only: O(1) memory in trials.
 
-use crate::engine::accum::{Histogram, Moments};
-use crate::engine::stats::{Estimate, wilson, z_for_level};
 use serde::{Deserialize, Serialize};
 
+use super::{PROPORTIONS, max_hits, result, trim, trim_each};
+use crate::engine::Stop;
+use crate::engine::accum::{Histogram, Moments};
 use crate::engine::merge::mergeable;
-use crate::engine::{Engine, EngineError, Progress, RunShape, Stop};
-use crate::results::{ChartSpec, DistributionRow, Figure, LinePoints, ScenarioResult};
-use crate::rules::amputation::{AmputationRules, AttackSlot, Outcome, TrialOutcome};
-use crate::rules::limbs::Purpose;
-use crate::scenario::{ScenarioHeader, Variant};
-
-/// A proportion metric: its name, chart label, where it applies, and its
-/// indicator on one trial.
-#[derive(Clone, Copy, Debug)]
-pub struct Proportion {
-    /// Metric name in `summary.csv`.
-    pub name: &'static str,
-    /// Label for charts.
-    pub label: &'static str,
-    /// Whether the metric is reported for a variant.
-    pub applies: fn(&AmputationRules) -> bool,
-    /// The 0/1 value on one trial.
-    pub indicator: fn(&TrialOutcome) -> bool,
-}
-
-fn always(_: &AmputationRules) -> bool {
-    true
-}
-
-fn reattached(t: &TrialOutcome) -> bool {
-    t.reattach.is_some_and(|r| r.reattached)
-}
-
-/// The proportion metrics (unconditional: over all trials), in report order.
-pub const PROPORTIONS: [Proportion; 9] = [
-    Proportion {
-        name: "p_severed_in_time",
-        label: "severed in time",
-        applies: always,
-        indicator: |t| t.outcome == Outcome::Severed,
-    },
-    Proportion {
-        name: "p_disabled_in_time",
-        label: "disabled, not severed",
-        applies: always,
-        indicator: |t| t.outcome == Outcome::Disabled,
-    },
-    Proportion {
-        name: "p_neither_in_time",
-        label: "neither in time",
-        applies: always,
-        indicator: |t| t.outcome == Outcome::Neither,
-    },
-    Proportion {
-        name: "p_purpose_met",
-        label: "purpose met",
-        applies: always,
-        indicator: |t| t.purpose_met,
-    },
-    Proportion {
-        name: "p_poison_spread",
-        label: "venom spread",
-        applies: |r| r.purpose == Purpose::StopPoison,
-        indicator: |t| t.poison_spread,
-    },
-    Proportion {
-        name: "p_zero_hp",
-        label: "venom: 0 HP",
-        applies: |r| r.poison.is_some(),
-        indicator: |t| t.zero_hp,
-    },
-    Proportion {
-        name: "p_death",
-        label: "venom: dead",
-        applies: |r| r.poison.is_some(),
-        indicator: |t| t.dead,
-    },
-    Proportion {
-        name: "p_reattached",
-        label: "reattached",
-        applies: |r| r.reattach.is_some(),
-        indicator: reattached,
-    },
-    Proportion {
-        name: "p_tragic_injury",
-        label: "limb lost (tragic injury)",
-        applies: |r| r.creature.limb.tragic_injury().is_some(),
-        indicator: |t| t.outcome == Outcome::Severed && !reattached(t),
-    },
-];
-
-/// Shares drawn on the outcome chart.
-const OUTCOME_CHART: [&str; 6] = [
-    "p_severed_in_time",
-    "p_disabled_in_time",
-    "p_neither_in_time",
-    "p_death",
-    "p_reattached",
-    "p_tragic_injury",
-];
-
-/// Number of hit bins: every attack of the horizon could hit.
-pub fn max_hits(rules: &AmputationRules, slots: usize) -> usize {
-    rules.max_rounds as usize * slots
-}
+use crate::engine::stats::{Estimate, wilson, z_for_level};
+use crate::model::{ScenarioHeader, Variant};
+use crate::results::{DistributionRow, Figure, ScenarioResult};
+use crate::rules::amputation::{AmputationRules, AttackSlot, TrialOutcome};
 
 mergeable! {
     /// One variant's counts.
@@ -144,7 +49,8 @@ mergeable! {
 }
 
 impl VariantCounts {
-    fn new(rules: &AmputationRules, slots: usize) -> Self {
+    /// No counts yet for a variant with `slots` attack slots per round.
+    pub fn new(rules: &AmputationRules, slots: usize) -> Self {
         let uses = rules.reattach.as_ref().map_or(0, |r| r.total_uses()) as usize;
         VariantCounts {
             trials: 0,
@@ -215,35 +121,6 @@ pub fn simulate_chunk<R: rand::Rng + ?Sized>(
     }
 }
 
-/// Runs the scenario's variants by Monte Carlo.
-pub fn simulate(
-    header: &ScenarioHeader,
-    variants: &[Variant<AmputationRules>],
-    engine: &Engine,
-    progress: &dyn Progress,
-) -> Result<ScenarioResult, EngineError> {
-    let compiled: Vec<(&AmputationRules, Vec<AttackSlot>)> = variants
-        .iter()
-        .map(|v| (&v.rules, v.rules.slots()))
-        .collect();
-    let shape = RunShape {
-        trials: header.trials,
-        seed: header.seed,
-    };
-    let counts = engine.run(
-        shape,
-        progress,
-        || {
-            compiled
-                .iter()
-                .map(|(r, s)| VariantCounts::new(r, s.len()))
-                .collect::<Vec<_>>()
-        },
-        |rng, _, n, acc, stop| simulate_chunk(&compiled, rng, n, acc, stop),
-    )?;
-    Ok(monte_carlo_result(header, variants, &counts))
-}
-
 fn push(figures: &mut Vec<Figure>, variant: &str, metric: &str, estimate: Estimate) {
     if estimate.value.is_finite() {
         figures.push(Figure {
@@ -268,28 +145,6 @@ fn row(
         count,
         share,
     }
-}
-
-/// Distribution rows up to the last bin any variant reaches (so charts do
-/// not trail empty bins), at least `min_last`.
-pub fn trim(rows: Vec<DistributionRow>, min_last: i64) -> Vec<DistributionRow> {
-    let last = rows
-        .iter()
-        .filter(|r| r.share.value > 1e-12 || r.count > 0)
-        .map(|r| r.bin)
-        .max()
-        .unwrap_or(min_last)
-        .max(min_last);
-    rows.into_iter().filter(|r| r.bin <= last).collect()
-}
-
-/// [`trim`] applied to the rows of `first` and of every other distribution
-/// in `rows` separately (spells and potions spent).
-pub fn trim_each(rows: Vec<DistributionRow>, first: &str) -> Vec<DistributionRow> {
-    let (a, b): (Vec<_>, Vec<_>) = rows.into_iter().partition(|r| r.distribution == first);
-    let mut out = trim(a, 0);
-    out.extend(trim(b, 0));
-    out
 }
 
 /// Turns counts into figures, distributions and charts.
@@ -424,93 +279,5 @@ pub fn monte_carlo_result(
     distributions.extend(uses);
     distributions.extend(by_uses);
     distributions.extend(trim_each(spent, "spells_used"));
-    finish(header, variants, figures, distributions)
-}
-
-/// Assembles a result with its charts (shared by Monte Carlo and exact mode).
-pub fn finish(
-    header: &ScenarioHeader,
-    variants: &[Variant<AmputationRules>],
-    figures: Vec<Figure>,
-    distributions: Vec<DistributionRow>,
-) -> ScenarioResult {
-    let how = if header.trials == 0 {
-        "exact".to_string()
-    } else {
-        format!("{} trials per variant", header.trials)
-    };
-    let applies = |metric: &str| {
-        PROPORTIONS
-            .iter()
-            .find(|m| m.name == metric)
-            .is_some_and(|m| variants.iter().any(|v| (m.applies)(&v.rules)))
-    };
-    // Draw only the outcomes these variants can reach: disabling needs a
-    // disabling cutter, a lost limb differs from a severed one only when
-    // reattachment is tried.
-    let can_disable = variants.iter().any(|v| {
-        v.rules
-            .slots()
-            .iter()
-            .any(|s| s.effect == crate::rules::limbs::LimbEffect::Disable)
-    });
-    let reattaches = variants.iter().any(|v| v.rules.reattach.is_some());
-    let categories = OUTCOME_CHART
-        .iter()
-        .filter(|m| applies(m))
-        .filter(|m| can_disable || **m != "p_disabled_in_time")
-        .filter(|m| reattaches || (**m != "p_tragic_injury" && **m != "p_reattached"))
-        .filter_map(|m| PROPORTIONS.iter().find(|p| p.name == *m))
-        .map(|m| (m.name.to_string(), m.label.to_string()))
-        .collect();
-    let all_variants: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
-    let mut charts = vec![
-        ChartSpec::Lines {
-            file: "severed_by_round".into(),
-            title: format!(
-                "{}: probability of severing within N rounds ({how})",
-                header.name
-            ),
-            x_label: "Rounds of cutting, N".into(),
-            y_label: "Limb severed within N rounds (% of trials)".into(),
-            variants: all_variants.clone(),
-            points: LinePoints::Distribution("severed_by_round".into()),
-            percent: true,
-        },
-        ChartSpec::Distribution {
-            file: "hits_to_sever".into(),
-            title: format!("{}: hits needed to sever the limb ({how})", header.name),
-            distribution: "hits_to_sever".into(),
-            x_label: "Hits landed until the limb is severed (count)".into(),
-        },
-        ChartSpec::Shares {
-            file: "outcomes".into(),
-            title: format!(
-                "{}: how the race against the clock ends ({how})",
-                header.name
-            ),
-            x_label: "Outcome when the clock runs out".into(),
-            categories,
-        },
-    ];
-    if reattaches {
-        charts.push(ChartSpec::Lines {
-            file: "reattached_within_uses".into(),
-            title: format!(
-                "{}: reattachment probability against healing spent ({how})",
-                header.name
-            ),
-            x_label: "Healing uses available, spent in the listed order (count)".into(),
-            y_label: "Limb reattached, given severed (%)".into(),
-            variants: all_variants,
-            points: LinePoints::Distribution("reattached_within_uses".into()),
-            percent: true,
-        });
-    }
-    ScenarioResult {
-        figures,
-        distributions,
-        charts,
-        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
-    }
+    result(header, variants, figures, distributions)
 }

@@ -14,17 +14,14 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::ScenarioError;
-use super::groups::existing_wounds;
-use super::layers::{Layers, get};
-use super::values::{int, or};
 use crate::dice::RollMode;
 use crate::model::Catalog;
 use crate::rules::death_saves::{DeathSaveRules, Tally};
 use crate::rules::permanent_wounds::{Severity, WoundPolicy};
-
-/// The `type` value of this schema.
-pub const TYPE_NAME: &str = "death_saves";
+use crate::scenario::ScenarioError;
+use crate::scenario::groups::existing_wounds;
+use crate::scenario::layers::{Layers, get};
+use crate::scenario::values::{int, or};
 
 /// One `[options]` or `[[variant]]` table, as written.
 #[derive(Debug, Default, Deserialize)]
@@ -41,7 +38,7 @@ pub struct RawSettings {
     existing_wounds: Option<Spanned<Vec<Spanned<Severity>>>>,
 }
 
-super::impl_named!(RawSettings);
+crate::scenario::impl_named!(RawSettings);
 
 /// Validates one variant's settings; what no table gives is the rules as
 /// written ([`DeathSaveRules::default`]).

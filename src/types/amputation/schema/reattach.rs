@@ -5,14 +5,14 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::layers::{Layers, get};
-use super::limits::MAX_LABEL_CHARS;
-use super::values::{Opt, dice, dice_or_int, int, number, opt_at, opt_text};
-use super::{Locator, ScenarioError};
 use crate::dice::DiceExpr;
 use crate::rules::reattachment::{
     HealTarget, HealingKind, HealingSource, ReattachRules, catalogue,
 };
+use crate::scenario::layers::{Layers, get};
+use crate::scenario::limits::MAX_LABEL_CHARS;
+use crate::scenario::values::{Opt, dice, dice_or_int, int, number, opt_at, opt_text};
+use crate::scenario::{Locator, ScenarioError};
 
 /// `[options.reattach]`: the window and the healing supplies.
 #[derive(Debug, Default, Deserialize)]

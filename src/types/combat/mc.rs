@@ -9,16 +9,16 @@
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::combat::encounter::{Arena, Encounter, TrialOutcome};
-use crate::engine::accum::{Histogram, IntMoments};
-use crate::engine::stats::{wilson, z_for_level};
 use serde::{Deserialize, Serialize};
 
+use crate::combat::encounter::{Arena, Encounter, TrialOutcome};
+use crate::engine::Stop;
+use crate::engine::accum::{Histogram, IntMoments};
 use crate::engine::merge::mergeable;
 use crate::engine::paired::Baseline;
-use crate::engine::{Engine, EngineError, Progress, RunShape, Stop};
+use crate::engine::stats::{wilson, z_for_level};
+use crate::model::{ScenarioHeader, Variant};
 use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, ScenarioResult, thousands};
-use crate::scenario::{ScenarioHeader, Variant};
 
 /// Rounds beyond this share the last bin of the `rounds` distribution.
 pub const ROUNDS_BINS: i64 = 30;
@@ -135,7 +135,8 @@ mergeable! {
 }
 
 impl CombatAcc {
-    fn new(variants: usize, metrics: usize) -> Self {
+    /// No counts yet for `variants` variants of at most `metrics` metrics.
+    pub fn new(variants: usize, metrics: usize) -> Self {
         CombatAcc {
             metrics: vec![vec![IntMoments::default(); metrics]; variants],
             diffs: vec![vec![IntMoments::default(); metrics]; variants],
@@ -144,19 +145,54 @@ impl CombatAcc {
     }
 }
 
-/// Runs one chunk of trials for every variant (`entries`: the injury
-/// table's size when injuries are on, else 0). Returns early (with `acc`
+/// The variants and their metric lists, compiled for the hot loop.
+pub struct Prepared<'a> {
+    variants: &'a [Variant<Encounter>],
+    /// The injury table's entry ids and names when any variant turns
+    /// injuries on.
+    injuries: Vec<(String, String)>,
+    /// Each variant's metrics.
+    defs: Vec<Vec<MetricDef>>,
+}
+
+impl<'a> Prepared<'a> {
+    /// Compiles the variants.
+    pub fn new(variants: &'a [Variant<Encounter>]) -> Self {
+        let names = |v: &Variant<Encounter>| -> Vec<String> {
+            v.rules.party.iter().map(|c| c.name.clone()).collect()
+        };
+        let injuries = injury_ids(variants);
+        let ids: Vec<String> = injuries.iter().map(|(id, _)| id.clone()).collect();
+        let defs = variants
+            .iter()
+            .map(|v| metric_defs(&names(v), &ids))
+            .collect();
+        Prepared {
+            variants,
+            injuries,
+            defs,
+        }
+    }
+
+    /// An empty accumulator.
+    pub fn new_acc(&self) -> CombatAcc {
+        let widest = self.defs.iter().map(Vec::len).max().unwrap_or(0);
+        CombatAcc::new(self.variants.len(), widest)
+    }
+}
+
+/// Runs one chunk of trials for every variant. Returns early (with `acc`
 /// incomplete) once `stop` is requested; it is polled before each
 /// variant's trial, whose length the round cap and the chain of
 /// encounters bound.
 pub fn simulate_chunk<R: Rng + ?Sized>(
-    variants: &[Variant<Encounter>],
-    entries: usize,
+    prepared: &Prepared<'_>,
     rng: &mut R,
     count: u64,
     acc: &mut CombatAcc,
     stop: Stop<'_>,
 ) {
+    let (variants, entries) = (prepared.variants, prepared.injuries.len());
     let mut arena = Arena::default();
     let mut baseline = Baseline::default();
     let mut vals = Vec::new();
@@ -178,32 +214,14 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
     }
 }
 
-/// Runs a combat scenario.
-pub fn simulate(
+/// The figures, distributions and charts of the merged counts.
+pub fn finish(
     header: &ScenarioHeader,
     variants: &[Variant<Encounter>],
-    engine: &Engine,
-    progress: &dyn Progress,
-) -> Result<ScenarioResult, EngineError> {
-    let names = |v: &Variant<Encounter>| -> Vec<String> {
-        v.rules.party.iter().map(|c| c.name.clone()).collect()
-    };
-    let injuries = injury_ids(variants);
-    let ids: Vec<String> = injuries.iter().map(|(id, _)| id.clone()).collect();
-    let defs: Vec<Vec<MetricDef>> = variants
-        .iter()
-        .map(|v| metric_defs(&names(v), &ids))
-        .collect();
-    let widest = defs.iter().map(Vec::len).max().unwrap_or(0);
-    let acc = engine.run(
-        RunShape {
-            trials: header.trials,
-            seed: header.seed,
-        },
-        progress,
-        || CombatAcc::new(variants.len(), widest),
-        |rng, _, n, acc, stop| simulate_chunk(variants, ids.len(), rng, n, acc, stop),
-    )?;
+    prepared: &Prepared<'_>,
+    acc: &CombatAcc,
+) -> ScenarioResult {
+    let (injuries, defs) = (&prepared.injuries, &prepared.defs);
     let z = z_for_level(header.confidence);
     let mut figures = Vec::new();
     let mut distributions = Vec::new();
@@ -329,11 +347,11 @@ pub fn simulate(
             shown: 5,
         }]
     };
-    Ok(ScenarioResult {
+    ScenarioResult {
         figures,
         distributions,
         charts,
         item_rows,
         ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
-    })
+    }
 }

@@ -48,17 +48,18 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::ScenarioError;
-use super::amputation_healing::{RawReattach, reattach};
-use super::amputation_parts::{RawCreature, RawCutter, RawPoison, creature, cutters, poison};
-use super::layers::{Layers, get};
-use super::values::{Opt, dice_or_int, int, or};
+mod parts;
+mod reattach;
+
+use parts::{RawCreature, RawCutter, RawPoison, creature, cutters, poison};
+use reattach::{RawReattach, reattach};
+
 use crate::model::Catalog;
 use crate::rules::amputation::{AmputationRules, Target};
 use crate::rules::limbs::{DamageType, DamageTypes, LimbEffect, Purpose, limb_effect};
-
-/// The `type` value of this schema.
-pub const TYPE_NAME: &str = "amputation";
+use crate::scenario::ScenarioError;
+use crate::scenario::layers::{Layers, get};
+use crate::scenario::values::{Opt, dice_or_int, int, or};
 
 /// One `[options]` or `[[variant]]` table, as written.
 #[derive(Debug, Default, Deserialize)]
@@ -80,7 +81,7 @@ pub struct RawSettings {
     reattach: Opt<RawReattach>,
 }
 
-super::impl_named!(RawSettings);
+crate::scenario::impl_named!(RawSettings);
 
 /// Validates one variant's settings.
 pub fn build(l: &Layers<RawSettings>, _: &Catalog) -> Result<AmputationRules, ScenarioError> {

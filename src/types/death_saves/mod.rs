@@ -1,0 +1,248 @@
+//! `type = "death_saves"`: death-save sequences (RULES.md §0) with the
+//! permanent-wound option (RULES.md §2), by Monte Carlo on common random
+//! numbers ([`mc`]) and exactly as an absorbing Markov chain ([`exact`]).
+//!
+//! The metric catalogue ([`METRICS`]) is the contract both modes share:
+//! each metric is a function of one sequence's outcome code (resolution ×
+//! saves rolled), so Monte Carlo counts and exact probabilities of the
+//! codes give every figure by name.
+
+pub mod exact;
+pub mod mc;
+pub mod schema;
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::ScenarioType;
+use crate::engine::Stop;
+use crate::model::{Catalog, ScenarioHeader, Variant};
+use crate::results::{ChartSpec, DistributionRow, Figure, ScenarioResult};
+use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES, Resolution};
+use crate::scenario::ScenarioError;
+use crate::scenario::layers::Layers;
+
+/// The `death_saves` scenario type.
+pub struct DeathSaves;
+
+impl ScenarioType for DeathSaves {
+    const NAME: &'static str = "death_saves";
+    type Raw = schema::RawSettings;
+    type Rules = DeathSaveRules;
+    type Prepared<'a> = Vec<mc::CompiledRules>;
+    type Acc = mc::JointCounts;
+
+    fn build(
+        layers: &Layers<Self::Raw>,
+        catalog: &Catalog,
+    ) -> Result<DeathSaveRules, ScenarioError> {
+        schema::build(layers, catalog)
+    }
+
+    fn prepare(variants: &[Variant<DeathSaveRules>]) -> Vec<mc::CompiledRules> {
+        variants
+            .iter()
+            .map(|v| mc::CompiledRules::new(&v.rules))
+            .collect()
+    }
+
+    fn new_acc(prepared: &Vec<mc::CompiledRules>) -> mc::JointCounts {
+        mc::JointCounts::new(prepared.len())
+    }
+
+    fn simulate_chunk(
+        prepared: &Vec<mc::CompiledRules>,
+        rng: &mut Xoshiro256PlusPlus,
+        _first_trial: u64,
+        count: u64,
+        acc: &mut mc::JointCounts,
+        stop: Stop<'_>,
+    ) {
+        mc::simulate_chunk(prepared, rng, count, acc, stop);
+    }
+
+    fn finish(
+        header: &ScenarioHeader,
+        variants: &[Variant<DeathSaveRules>],
+        _prepared: &Vec<mc::CompiledRules>,
+        acc: &mc::JointCounts,
+    ) -> ScenarioResult {
+        mc::monte_carlo_result(header, variants, acc)
+    }
+
+    fn solve(
+        header: &ScenarioHeader,
+        variants: &[Variant<DeathSaveRules>],
+    ) -> Option<ScenarioResult> {
+        let solved: Vec<_> = variants.iter().map(|v| exact::solve(&v.rules)).collect();
+        let (figures, distributions) = exact::figures(variants, &solved);
+        Some(result(header, variants, figures, distributions))
+    }
+}
+
+/// Outcome codes: resolution × number of saves rolled (1..=5).
+pub const CODES: usize = Resolution::COUNT * MAX_SAVES as usize;
+
+/// An outcome code: which resolution, after how many saves.
+pub fn code(resolution: Resolution, rolls: u32) -> usize {
+    resolution.index() * MAX_SAVES as usize + (rolls as usize - 1)
+}
+
+/// The resolution and number of saves of an outcome code.
+pub fn decode(code: usize) -> (Resolution, u32) {
+    let per = MAX_SAVES as usize;
+    (Resolution::ALL[code / per], (code % per) as u32 + 1)
+}
+
+/// What a metric measures on one sequence.
+#[derive(Clone, Copy, Debug)]
+pub enum MetricKind {
+    /// A 0/1 indicator: reported as a proportion with a Wilson interval.
+    Proportion(fn(Resolution) -> bool),
+    /// A number of saves: reported as a mean with a normal interval.
+    Rolls,
+}
+
+/// One death-save metric: its name in `summary.csv` and what it measures.
+#[derive(Clone, Copy, Debug)]
+pub struct Metric {
+    /// Metric name (a contract: documented in the README).
+    pub name: &'static str,
+    /// Label for charts.
+    pub label: &'static str,
+    /// What it measures.
+    pub kind: MetricKind,
+}
+
+impl Metric {
+    /// The metric's value on one sequence: 0 or 1 for a proportion, the
+    /// number of saves for [`MetricKind::Rolls`].
+    pub fn count(&self, code: usize) -> u64 {
+        let (resolution, rolls) = decode(code);
+        match self.kind {
+            MetricKind::Proportion(indicator) => u64::from(indicator(resolution)),
+            MetricKind::Rolls => u64::from(rolls),
+        }
+    }
+
+    /// [`Metric::count`] as a float.
+    pub fn value(&self, code: usize) -> f64 {
+        self.count(code) as f64
+    }
+}
+
+fn wounded(resolution: Resolution, severity: usize) -> bool {
+    matches!(resolution, Resolution::Wounded(s) if s as usize == severity)
+}
+
+/// The death-save metrics, in report order.
+pub const METRICS: [Metric; 9] = [
+    Metric {
+        name: "p_dead",
+        label: "dead",
+        kind: MetricKind::Proportion(|r| r == Resolution::Dead),
+    },
+    Metric {
+        name: "p_stable",
+        label: "stable (3 successes)",
+        kind: MetricKind::Proportion(|r| r == Resolution::Stable),
+    },
+    Metric {
+        name: "p_revive",
+        label: "revived (natural 20)",
+        kind: MetricKind::Proportion(|r| r == Resolution::Revived),
+    },
+    Metric {
+        name: "p_wound_minor",
+        label: "minor wound",
+        kind: MetricKind::Proportion(|r| wounded(r, 0)),
+    },
+    Metric {
+        name: "p_wound_moderate",
+        label: "moderate wound",
+        kind: MetricKind::Proportion(|r| wounded(r, 1)),
+    },
+    Metric {
+        name: "p_wound_severe",
+        label: "severe wound",
+        kind: MetricKind::Proportion(|r| wounded(r, 2)),
+    },
+    Metric {
+        name: "p_wound_any",
+        label: "any wound",
+        kind: MetricKind::Proportion(|r| matches!(r, Resolution::Wounded(_))),
+    },
+    Metric {
+        name: "p_survive",
+        label: "survived",
+        kind: MetricKind::Proportion(|r| r != Resolution::Dead),
+    },
+    Metric {
+        name: "mean_rolls",
+        label: "death saves rolled",
+        kind: MetricKind::Rolls,
+    },
+];
+
+/// The metrics drawn as the outcome-share chart: the partition of outcomes.
+const OUTCOME_CHART_METRICS: [&str; 6] = [
+    "p_dead",
+    "p_stable",
+    "p_revive",
+    "p_wound_minor",
+    "p_wound_moderate",
+    "p_wound_severe",
+];
+
+/// Assembles a result (shared by Monte Carlo and exact mode).
+pub fn result(
+    header: &ScenarioHeader,
+    variants: &[Variant<DeathSaveRules>],
+    figures: Vec<Figure>,
+    distributions: Vec<DistributionRow>,
+) -> ScenarioResult {
+    let exact = header.trials == 0;
+    let any_wound_policy = variants
+        .iter()
+        .any(|v| v.rules.wound_policy != crate::rules::permanent_wounds::WoundPolicy::Never);
+    let categories = OUTCOME_CHART_METRICS
+        .iter()
+        .filter(|m| any_wound_policy || !m.starts_with("p_wound"))
+        .map(|m| {
+            let label = METRICS
+                .iter()
+                .find(|x| x.name == *m)
+                .map_or(*m, |x| x.label);
+            (m.to_string(), label.to_string())
+        })
+        .collect();
+    let how = if exact {
+        "exact".to_string()
+    } else {
+        format!(
+            "{} sequences per variant",
+            crate::results::thousands(header.trials)
+        )
+    };
+    ScenarioResult {
+        figures,
+        distributions,
+        charts: vec![
+            ChartSpec::Shares {
+                file: "outcomes".into(),
+                title: format!("{}: how death-save sequences end ({how})", header.name),
+                x_label: "Outcome of the death-save sequence".into(),
+                categories,
+            },
+            ChartSpec::Distribution {
+                file: "rolls".into(),
+                title: format!(
+                    "{}: death saves rolled until resolution ({how})",
+                    header.name
+                ),
+                distribution: "rolls".into(),
+                x_label: "Death saves rolled (count)".into(),
+            },
+        ],
+        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
+    }
+}

@@ -1,0 +1,180 @@
+//! `type = "festering"`: the festering-wound tending process (RULES.md §1,
+//! festering and open wounds), by Monte Carlo on common random numbers
+//! ([`mc`]) and exactly from the closed-form distribution of one wound
+//! ([`exact`]), in one result shape ([`result`]).
+
+pub mod exact;
+pub mod mc;
+pub mod schema;
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::ScenarioType;
+use crate::engine::Stop;
+use crate::model::{Catalog, ScenarioHeader, Variant};
+use crate::results::{ChartSpec, DistributionRow, Figure, LinePoints, ScenarioResult};
+use crate::rules::festering::FesteringRules;
+use crate::scenario::ScenarioError;
+use crate::scenario::layers::Layers;
+
+/// One variant's festering model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FesteringScenario {
+    /// The process.
+    pub rules: FesteringRules,
+    /// Max HP values of the `p_death_max_hp_<H>` curve.
+    pub curve: Vec<u32>,
+}
+
+impl FesteringScenario {
+    /// Default max-HP curve: 5, 10, ..., 100.
+    pub const DEFAULT_CURVE: [u32; 20] = [
+        5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75, 80, 85, 90, 95, 100,
+    ];
+}
+
+/// The `festering` scenario type.
+pub struct Festering;
+
+impl ScenarioType for Festering {
+    const NAME: &'static str = "festering";
+    type Raw = schema::RawSettings;
+    type Rules = FesteringScenario;
+    type Prepared<'a> = mc::Prepared<'a>;
+    type Acc = mc::FesteringAcc;
+
+    fn build(
+        layers: &Layers<Self::Raw>,
+        catalog: &Catalog,
+    ) -> Result<FesteringScenario, ScenarioError> {
+        schema::build(layers, catalog)
+    }
+
+    fn prepare(variants: &[Variant<FesteringScenario>]) -> mc::Prepared<'_> {
+        mc::prepare(variants)
+    }
+
+    fn new_acc(prepared: &mc::Prepared<'_>) -> mc::FesteringAcc {
+        mc::new_acc(prepared)
+    }
+
+    fn simulate_chunk(
+        prepared: &mc::Prepared<'_>,
+        rng: &mut Xoshiro256PlusPlus,
+        _first_trial: u64,
+        count: u64,
+        acc: &mut mc::FesteringAcc,
+        stop: Stop<'_>,
+    ) {
+        mc::simulate_chunk(prepared, rng, count, acc, stop);
+    }
+
+    fn finish(
+        header: &ScenarioHeader,
+        variants: &[Variant<FesteringScenario>],
+        _prepared: &mc::Prepared<'_>,
+        acc: &mc::FesteringAcc,
+    ) -> ScenarioResult {
+        mc::finish(header, variants, acc)
+    }
+
+    fn solve(
+        header: &ScenarioHeader,
+        variants: &[Variant<FesteringScenario>],
+    ) -> Option<ScenarioResult> {
+        Some(exact::solve(header, variants))
+    }
+}
+
+/// Paired metrics: reported as `<name>_diff` against the first variant.
+pub const DIFF_METRICS: [&str; 3] = ["p_death", "mean_max_hp_lost", "mean_days_open"];
+
+/// Variants that differ from the first only in the tender's Medicine
+/// modifier (and its roll): the "one curve per Medicine modifier" set.
+fn medicine_series(variants: &[Variant<FesteringScenario>]) -> Vec<String> {
+    let Some(first) = variants.first() else {
+        return Vec::new();
+    };
+    let key = |s: &FesteringScenario| FesteringScenario {
+        rules: FesteringRules {
+            medicine_bonus: 0,
+            roll: crate::dice::RollMode::Normal,
+            ..s.rules
+        },
+        curve: s.curve.clone(),
+    };
+    let base = key(&first.rules);
+    variants
+        .iter()
+        .filter(|v| key(&v.rules) == base)
+        .map(|v| v.name.clone())
+        .collect()
+}
+
+/// Assembles a result with its charts (shared by Monte Carlo and exact mode).
+pub fn result(
+    header: &ScenarioHeader,
+    variants: &[Variant<FesteringScenario>],
+    figures: Vec<Figure>,
+    distributions: Vec<DistributionRow>,
+) -> ScenarioResult {
+    let exact = header.trials == 0;
+    let how = if exact {
+        "exact".to_string()
+    } else {
+        format!("{} wounds per variant", header.trials)
+    };
+    let series = medicine_series(variants);
+    let curve = variants
+        .first()
+        .map(|v| v.rules.curve.clone())
+        .unwrap_or_default();
+    let max_hp = variants.first().map_or(0, |v| v.rules.rules.max_hp);
+    ScenarioResult {
+        figures,
+        distributions,
+        charts: vec![
+            ChartSpec::Shares {
+                file: "outcomes".into(),
+                title: format!("{}: how a festering wound ends ({how})", header.name),
+                x_label: "Outcome of the wound".into(),
+                categories: vec![
+                    ("p_death".into(), "dead (max HP 0)".into()),
+                    ("p_closed_by_tending".into(), "closed by tending".into()),
+                    ("p_closed_by_magic".into(), "closed by magic".into()),
+                ],
+            },
+            ChartSpec::Lines {
+                file: "death-by-max-hp".into(),
+                title: format!(
+                    "{}: death from a festering wound against max HP, by Medicine modifier ({how})",
+                    header.name
+                ),
+                x_label: "Max HP of the wounded creature (hit points)".into(),
+                y_label: "Probability of death (%)".into(),
+                variants: series.clone(),
+                points: LinePoints::Metrics(
+                    curve
+                        .iter()
+                        .map(|&h| (f64::from(h), format!("p_death_max_hp_{h}")))
+                        .collect(),
+                ),
+                percent: true,
+            },
+            ChartSpec::Lines {
+                file: "max-hp-lost".into(),
+                title: format!(
+                    "{}: max HP lost to a festering wound (max HP {max_hp}), by Medicine modifier ({how})",
+                    header.name
+                ),
+                x_label: "Max HP lost before the wound closes (hit points; a death loses all)"
+                    .into(),
+                y_label: "Share of wounds (%)".into(),
+                variants: series,
+                points: LinePoints::Distribution("max_hp_lost".into()),
+                percent: true,
+            },
+        ],
+        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
+    }
+}

@@ -1,0 +1,328 @@
+//! `type = "injuries"`: lingering injuries from critical hits and fumbles
+//! (RULES.md §1) and what curing them costs (§2 prices) over a campaign,
+//! by Monte Carlo on common random numbers ([`mc`]) and exactly (sums of
+//! binomials, [`exact`]), in one result shape ([`result`]) and one metric
+//! catalogue.
+
+pub mod exact;
+pub mod mc;
+pub mod schema;
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::ScenarioType;
+use crate::dice::RollMode;
+use crate::engine::Stop;
+use crate::model::{Catalog, ScenarioHeader, Variant};
+use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, ScenarioResult};
+use crate::rules::attack::{AttackOutcome, AttackRoll};
+use crate::rules::healing::{PriceList, Resources, spell_index};
+use crate::rules::lingering::{InjuryTable, MissTrigger, Side, Trigger};
+use crate::scenario::ScenarioError;
+use crate::scenario::layers::Layers;
+
+/// The spells a cleric heals with, the default `healer_spells`.
+pub const CLERIC_SPELLS: [&str; 5] = [
+    "cure_wounds",
+    "lesser_restoration",
+    "greater_restoration",
+    "heal",
+    "regenerate",
+];
+
+/// One variant's validated model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InjuryScenario {
+    /// The table and injury chance.
+    pub table: InjuryTable,
+    /// Which events roll on the table.
+    pub trigger: Trigger,
+    /// The creature's side.
+    pub side: Side,
+    /// Attack rolls it makes per encounter.
+    pub attacks_made: u32,
+    /// Attacks it receives per encounter.
+    pub attacks_received: u32,
+    /// Encounters per campaign.
+    pub encounters: u32,
+    /// Lowest natural that crits against it.
+    pub crit_range: u8,
+    /// Natural an attack against it needs to hit (2..=20).
+    pub hit_need: u8,
+    /// Whether a crit must also be a hit.
+    pub crit_needs_hit: bool,
+    /// Natural its own attacks need to hit (2..=20).
+    pub own_hit_need: u8,
+    /// Which of its own attack rolls trigger the miss side.
+    pub miss_trigger: MissTrigger,
+    /// Its own attack rolls.
+    pub attack_roll: RollMode,
+    /// Attacks against it.
+    pub attacked_with: RollMode,
+    /// Party resources.
+    pub resources: Resources,
+    /// Prices.
+    pub prices: PriceList,
+}
+
+impl InjuryScenario {
+    /// The model with `table` and every other setting at its default: a PC
+    /// making and receiving 3 attacks per encounter over 20 encounters, hit
+    /// on 9 or more (and hitting on 9), critical hits on a 20, no healer
+    /// but a cleric's spell list, the default resources and prices.
+    pub fn defaults(table: InjuryTable) -> Self {
+        InjuryScenario {
+            table,
+            trigger: Trigger::default(),
+            side: Side::default(),
+            attacks_made: 3,
+            attacks_received: 3,
+            encounters: 20,
+            crit_range: 20,
+            hit_need: 9,
+            crit_needs_hit: false,
+            own_hit_need: 9,
+            miss_trigger: MissTrigger::default(),
+            attack_roll: RollMode::Normal,
+            attacked_with: RollMode::Normal,
+            resources: Resources {
+                healer_spells: CLERIC_SPELLS
+                    .iter()
+                    .filter_map(|n| spell_index(n))
+                    .collect(),
+                ..Resources::default()
+            },
+            prices: PriceList::default(),
+        }
+    }
+
+    /// The roll of an attack it receives: the natural it needs is an AC
+    /// against no bonus; under `crit_needs_hit` a natural in the crit
+    /// range must also hit to crit.
+    pub fn received(&self) -> AttackRoll {
+        AttackRoll {
+            crit_range: self.crit_range,
+            crit_range_hits: !self.crit_needs_hit,
+            ..AttackRoll::against(0, i32::from(self.hit_need))
+        }
+    }
+
+    /// The roll of one of its own attacks (a natural 20 crits).
+    pub fn made(&self) -> AttackRoll {
+        AttackRoll::against(0, i32::from(self.own_hit_need))
+    }
+
+    /// Whether its own attack roll ending in `outcome` triggers the miss side.
+    #[inline]
+    pub fn is_trigger_miss(&self, outcome: AttackOutcome) -> bool {
+        match outcome {
+            AttackOutcome::NaturalOne => true,
+            AttackOutcome::Miss => self.miss_trigger == MissTrigger::AnyMiss,
+            AttackOutcome::Hit | AttackOutcome::Critical => false,
+        }
+    }
+
+    /// Whether the injury rules apply to this creature at all.
+    pub fn applies(&self) -> bool {
+        self.trigger.applies_to.covers(self.side)
+    }
+}
+
+/// The `injuries` scenario type.
+pub struct Injuries;
+
+impl ScenarioType for Injuries {
+    const NAME: &'static str = "injuries";
+    type Raw = schema::RawSettings;
+    type Rules = InjuryScenario;
+    type Prepared<'a> = Vec<mc::Compiled>;
+    type Acc = mc::InjuryAcc;
+
+    fn build(
+        layers: &Layers<Self::Raw>,
+        catalog: &Catalog,
+    ) -> Result<InjuryScenario, ScenarioError> {
+        schema::build(layers, catalog)
+    }
+
+    fn prepare(variants: &[Variant<InjuryScenario>]) -> Vec<mc::Compiled> {
+        variants
+            .iter()
+            .map(|v| mc::Compiled::new(&v.rules))
+            .collect()
+    }
+
+    fn new_acc(prepared: &Vec<mc::Compiled>) -> mc::InjuryAcc {
+        mc::new_acc(prepared)
+    }
+
+    fn simulate_chunk(
+        prepared: &Vec<mc::Compiled>,
+        rng: &mut Xoshiro256PlusPlus,
+        _first_trial: u64,
+        count: u64,
+        acc: &mut mc::InjuryAcc,
+        stop: Stop<'_>,
+    ) {
+        mc::simulate_chunk(prepared, rng, count, acc, stop);
+    }
+
+    fn finish(
+        header: &ScenarioHeader,
+        variants: &[Variant<InjuryScenario>],
+        prepared: &Vec<mc::Compiled>,
+        acc: &mc::InjuryAcc,
+    ) -> ScenarioResult {
+        mc::finish(header, variants, prepared, acc)
+    }
+
+    fn solve(
+        header: &ScenarioHeader,
+        variants: &[Variant<InjuryScenario>],
+    ) -> Option<ScenarioResult> {
+        Some(exact::solve(header, variants))
+    }
+}
+
+/// Campaign metrics reported with a paired `_diff` against the first variant.
+pub const CAMPAIGN_DIFFS: [&str; 5] = [
+    "p_any_injury_campaign",
+    "p_permanent_injury_campaign",
+    "mean_injuries_per_campaign",
+    "mean_heal_gp_per_campaign",
+    "mean_downtime_days_per_campaign",
+];
+
+/// Bins of the `injuries_per_campaign` distribution (0..=10 injuries; more are
+/// counted in no bin, so the shares then sum to less than 1).
+pub const CAMPAIGN_BINS: usize = 11;
+
+/// Per-encounter means, in [`VariantAcc::per_encounter`] order.
+pub const PER_ENCOUNTER: [&str; 5] = [
+    "mean_events_per_encounter",
+    "mean_crits_taken_per_encounter",
+    "mean_fumbles_per_encounter",
+    "mean_hits_taken_per_encounter",
+    "mean_injuries_per_encounter",
+];
+
+/// Campaign proportions, in [`VariantAcc::campaign`] order.
+pub const CAMPAIGN_COUNTS: [&str; 5] = [
+    "p_any_injury_campaign",
+    "p_permanent_injury_campaign",
+    "p_blinded_campaign",
+    "p_hand_lost_campaign",
+    "p_uncured_injury_campaign",
+];
+
+/// Campaign means, in [`VariantAcc::campaign_means`] order.
+pub const CAMPAIGN_MEANS: [&str; 4] = [
+    "mean_injuries_per_campaign",
+    "mean_permanent_injuries_per_campaign",
+    "mean_heal_gp_per_campaign",
+    "mean_downtime_days_per_campaign",
+];
+
+/// Whether campaign proportion `k` applies to the table (blinding and
+/// hand-loss need entries with those tags).
+pub fn applicable(c: &mc::Compiled, k: usize) -> bool {
+    match k {
+        2 => c.blinding.is_some(),
+        3 => c.fingers.is_some(),
+        _ => true,
+    }
+}
+
+/// Assembles a result with its charts (shared by Monte Carlo and exact mode).
+pub fn result(
+    header: &ScenarioHeader,
+    variants: &[Variant<InjuryScenario>],
+    figures: Vec<Figure>,
+    distributions: Vec<DistributionRow>,
+) -> ScenarioResult {
+    let exact = header.trials == 0;
+    let how = if exact {
+        "exact".to_string()
+    } else {
+        format!("{} campaigns per variant", header.trials)
+    };
+    let table: Option<&InjuryTable> = variants.first().map(|v| &v.rules.table);
+    let entries = table.map(|t| t.entries.as_slice()).unwrap_or_default();
+    let label = |e: &crate::rules::lingering::Injury| format!("{} ({}-{})", e.name, e.low, e.high);
+    ScenarioResult {
+        figures,
+        distributions,
+        charts: vec![
+            ChartSpec::Bars {
+                file: "injury-frequency".into(),
+                title: format!(
+                    "{}: injury frequency by table entry, per triggering event ({how})",
+                    header.name
+                ),
+                value_label: "Probability per triggering event: crit taken or miss made (%)".into(),
+                categories: entries
+                    .iter()
+                    .map(|e| (format!("p_entry_{}_per_event", e.id), label(e)))
+                    .collect(),
+                percent: true,
+            },
+            ChartSpec::Bars {
+                file: "heal-gold".into(),
+                title: format!(
+                    "{}: gold to cure each injury, cheapest remedy at hand ({how})",
+                    header.name
+                ),
+                value_label: "Mean healing cost per injury (gp; uncurable = 0)".into(),
+                categories: entries
+                    .iter()
+                    .map(|e| (format!("mean_heal_gp_entry_{}", e.id), label(e)))
+                    .collect(),
+                percent: false,
+            },
+            ChartSpec::Distribution {
+                file: "injuries-per-campaign".into(),
+                title: format!("{}: lingering injuries per campaign ({how})", header.name),
+                distribution: "injuries_per_campaign".into(),
+                x_label: "Injuries over the campaign (count)".into(),
+            },
+            ChartSpec::Shares {
+                file: "campaign".into(),
+                title: format!("{}: injuries over a campaign ({how})", header.name),
+                x_label: "Over the whole campaign".into(),
+                categories: vec![
+                    ("p_any_injury_campaign".into(), "any injury".into()),
+                    (
+                        "p_permanent_injury_campaign".into(),
+                        "a permanent injury".into(),
+                    ),
+                    (
+                        "p_uncured_injury_campaign".into(),
+                        "an injury left uncured".into(),
+                    ),
+                ],
+            },
+        ],
+        item_rows: vec![ItemRows {
+            items: "injury-table entries".into(),
+            ranked_by: "probability per triggering event".into(),
+            metrics: entries
+                .iter()
+                .map(|e| entry_metrics(&e.id).to_vec())
+                .collect(),
+            shown: 5,
+        }],
+        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
+    }
+}
+
+/// The metrics of one injury-table entry, in table order; the first ranks
+/// the entries in the stdout table.
+pub fn entry_metrics(id: &str) -> [String; 5] {
+    [
+        format!("p_entry_{id}_per_event"),
+        format!("p_entry_{id}_per_encounter"),
+        format!("mean_heal_gp_entry_{id}"),
+        format!("mean_downtime_days_entry_{id}"),
+        format!("p_uncurable_entry_{id}"),
+    ]
+}

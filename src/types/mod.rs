@@ -1,0 +1,324 @@
+//! Scenario types as plugins: each type is one folder here, behind the
+//! [`ScenarioType`] trait, and one line of the [`registry!`] below, which
+//! generates everything that enumerates the types: the [`Model`] enum,
+//! parsing by `type`, [`Model::kind`], [`Model::variant_names`], the
+//! Monte Carlo and exact dispatch, the accumulated [`State`] and [`TYPES`].
+//! A type left out of one of them is a compile error, not a missing arm.
+//!
+//! A type's folder holds `mod.rs` (the type, its metric catalogue shared by
+//! Monte Carlo and exact mode, and the result assembly), `schema.rs` (TOML
+//! settings → validated rules, on [`crate::scenario`]), `mc.rs` (the hot
+//! loop and its accumulator) and `exact.rs` (the exact solver, or the
+//! reason there is none).
+//!
+//! A run is split in two steps that the trait keeps apart: accumulating a
+//! range of chunks ([`Model::simulate_chunks`], one machine's shard, one
+//! block of a run that watches its intervals) into a serialisable,
+//! mergeable [`State`], and turning the merged state into a
+//! [`ScenarioResult`] ([`Model::finish`]).
+
+pub mod amputation;
+pub mod combat;
+pub mod death_saves;
+pub mod festering;
+pub mod injuries;
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
+use crate::model::{Catalog, ScenarioHeader, Variant};
+use crate::results::ScenarioResult;
+use crate::scenario::layers::Layers;
+use crate::scenario::{Document, Named, ScenarioError};
+
+/// One scenario type: how its settings become rules, how its trials run,
+/// and how its accumulated counts (or its exact solution) become figures.
+pub trait ScenarioType {
+    /// The `type` value in scenario files.
+    const NAME: &'static str;
+    /// One `[options]` or `[[variant]]` table as written.
+    type Raw: DeserializeOwned + Default + Named;
+    /// One variant's validated rules.
+    type Rules: Clone + std::fmt::Debug + PartialEq + Send + Sync;
+    /// What the hot loop reads, compiled once per run from the variants.
+    type Prepared<'a>: Sync
+    where
+        Self: 'a;
+    /// The counts of a range of chunks: mergeable in chunk order and
+    /// serialisable (a shard's state, written on one machine and merged on
+    /// another).
+    type Acc: Merge + Serialize + DeserializeOwned + Send;
+
+    /// Validates one variant's settings (`layers`, highest first) against
+    /// the game data.
+    fn build(layers: &Layers<Self::Raw>, catalog: &Catalog) -> Result<Self::Rules, ScenarioError>;
+
+    /// Compiles the variants for the hot loop.
+    fn prepare(variants: &[Variant<Self::Rules>]) -> Self::Prepared<'_>;
+
+    /// An empty accumulator.
+    fn new_acc(prepared: &Self::Prepared<'_>) -> Self::Acc;
+
+    /// Runs trials `first_trial..first_trial + count` of one chunk from
+    /// the chunk's stream `rng` into `acc`, every variant on common random
+    /// numbers; returns early (its chunk is then discarded) once `stop` is
+    /// requested, which it polls at least once per unit of bounded cost.
+    fn simulate_chunk(
+        prepared: &Self::Prepared<'_>,
+        rng: &mut Xoshiro256PlusPlus,
+        first_trial: u64,
+        count: u64,
+        acc: &mut Self::Acc,
+        stop: Stop<'_>,
+    );
+
+    /// The figures, distributions and charts of the merged accumulator.
+    fn finish(
+        header: &ScenarioHeader,
+        variants: &[Variant<Self::Rules>],
+        prepared: &Self::Prepared<'_>,
+        acc: &Self::Acc,
+    ) -> ScenarioResult;
+
+    /// The exact figures in the shape of a Monte Carlo result (`header`
+    /// has `trials = 0`), or `None` where the type has no exact solution.
+    fn solve(header: &ScenarioHeader, variants: &[Variant<Self::Rules>]) -> Option<ScenarioResult>;
+}
+
+/// The shape of a scenario's run.
+fn shape(header: &ScenarioHeader) -> RunShape {
+    RunShape {
+        trials: header.trials,
+        seed: header.seed,
+    }
+}
+
+/// Runs chunks `chunks` of a type's run on `engine`.
+pub fn simulate_chunks<T: ScenarioType>(
+    header: &ScenarioHeader,
+    variants: &[Variant<T::Rules>],
+    engine: &Engine,
+    chunks: std::ops::Range<u64>,
+    progress: &dyn Progress,
+) -> Result<T::Acc, EngineError> {
+    let prepared = T::prepare(variants);
+    engine.run_chunks(
+        shape(header),
+        chunks,
+        progress,
+        || T::new_acc(&prepared),
+        |rng, first, count, acc, stop| T::simulate_chunk(&prepared, rng, first, count, acc, stop),
+    )
+}
+
+/// A type's whole run by Monte Carlo.
+pub fn simulate_type<T: ScenarioType>(
+    header: &ScenarioHeader,
+    variants: &[Variant<T::Rules>],
+    engine: &Engine,
+    progress: &dyn Progress,
+) -> Result<ScenarioResult, EngineError> {
+    let acc = simulate_chunks::<T>(
+        header,
+        variants,
+        engine,
+        0..shape(header).chunks(),
+        progress,
+    )?;
+    Ok(T::finish(header, variants, &T::prepare(variants), &acc))
+}
+
+/// A scenario type with no exact solver.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: scenarios of type `{kind}` have no exact solution; run them with `woundsim run`")]
+pub struct NoExactSolution {
+    /// The scenario's source.
+    pub file: String,
+    /// Its type.
+    pub kind: &'static str,
+}
+
+/// The registry: one line per type, `Variant(module::Type)`.
+macro_rules! registry {
+    ($($(#[$doc:meta])* $variant:ident($ty:ty)),+ $(,)?) => {
+        /// The model a scenario runs: its type's variants.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Model {
+            $($(#[$doc])* $variant(Vec<Variant<<$ty as ScenarioType>::Rules>>),)+
+        }
+
+        /// The accumulated counts of a range of chunks of a scenario's run.
+        #[derive(serde::Serialize, serde::Deserialize)]
+        pub enum State {
+            $($(#[$doc])* $variant(<$ty as ScenarioType>::Acc),)+
+        }
+
+        /// Scenario types this build knows, in the order messages list them.
+        pub const TYPES: &[&str] = &[$(<$ty as ScenarioType>::NAME),+];
+
+        impl Model {
+            /// Scenario type name as written in files.
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    $(Model::$variant(_) => <$ty as ScenarioType>::NAME,)+
+                }
+            }
+
+            /// Variant names in order.
+            pub fn variant_names(&self) -> Vec<&str> {
+                match self {
+                    $(Model::$variant(v) => v.iter().map(|v| v.name.as_str()).collect(),)+
+                }
+            }
+
+            /// The document under the schema of its `type`.
+            fn parse(
+                doc: &Document,
+                catalog: &Catalog,
+            ) -> Result<(ScenarioHeader, (usize, usize), Model), ScenarioError> {
+                $(if doc.kind() == <$ty as ScenarioType>::NAME {
+                    let p = doc.parse(catalog, <$ty as ScenarioType>::build)?;
+                    return Ok((p.header, p.name_at, Model::$variant(p.variants)));
+                })+
+                Err(doc.unknown_type(TYPES))
+            }
+
+            /// Runs chunks `chunks` of the scenario's run.
+            pub fn simulate_chunks(
+                &self,
+                header: &ScenarioHeader,
+                engine: &Engine,
+                chunks: std::ops::Range<u64>,
+                progress: &dyn Progress,
+            ) -> Result<State, EngineError> {
+                Ok(match self {
+                    $(Model::$variant(v) => State::$variant(
+                        simulate_chunks::<$ty>(header, v, engine, chunks, progress)?,
+                    ),)+
+                })
+            }
+
+            /// The result of an accumulated state of this model's run, or
+            /// `None` for a state of another type.
+            pub fn finish(&self, header: &ScenarioHeader, state: &State) -> Option<ScenarioResult> {
+                match (self, state) {
+                    $((Model::$variant(v), State::$variant(acc)) => Some(
+                        <$ty as ScenarioType>::finish(header, v, &<$ty as ScenarioType>::prepare(v), acc),
+                    ),)+
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+
+            fn simulate(
+                &self,
+                header: &ScenarioHeader,
+                engine: &Engine,
+                progress: &dyn Progress,
+            ) -> Result<ScenarioResult, EngineError> {
+                match self {
+                    $(Model::$variant(v) => simulate_type::<$ty>(header, v, engine, progress),)+
+                }
+            }
+
+            fn solve(&self, header: &ScenarioHeader) -> Option<ScenarioResult> {
+                match self {
+                    $(Model::$variant(v) => <$ty as ScenarioType>::solve(header, v),)+
+                }
+            }
+        }
+
+        impl State {
+            /// Adds `later` (the state of later chunks of the same run) into
+            /// this one; `false` (and nothing merged) for another type's state.
+            pub fn merge(&mut self, later: State) -> bool {
+                match (self, later) {
+                    $((State::$variant(a), State::$variant(b)) => {
+                        a.merge(b);
+                        true
+                    })+
+                    #[allow(unreachable_patterns)]
+                    _ => false,
+                }
+            }
+        }
+    };
+}
+
+registry! {
+    /// `type = "death_saves"`: death-save sequences, optionally with permanent wounds.
+    DeathSaves(death_saves::DeathSaves),
+    /// `type = "injuries"`: lingering injuries from crits and fumbles, and their healing cost.
+    Injuries(injuries::Injuries),
+    /// `type = "festering"`: the festering-wound tending process.
+    Festering(festering::Festering),
+    /// `type = "amputation"`: cutting off a limb against the clock, and reattaching it.
+    Amputation(amputation::Amputation),
+    /// `type = "combat"`: a party against monsters, one encounter or a chain.
+    Combat(combat::Combat),
+}
+
+/// A validated scenario.
+pub type Scenario = crate::model::Scenario<Model>;
+
+impl Scenario {
+    /// Scenario type name as written in files.
+    pub fn kind(&self) -> &'static str {
+        self.model.kind()
+    }
+
+    /// Variant names in order.
+    pub fn variant_names(&self) -> Vec<&str> {
+        self.model.variant_names()
+    }
+}
+
+/// Parses and validates scenario text; `file` names it in errors.
+pub fn parse(catalog: &Catalog, file: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    let doc = Document::probe(file, text, TYPES)?;
+    let (header, name_at, model) = Model::parse(&doc, catalog)?;
+    Ok(Scenario {
+        source: file.to_string(),
+        name_at,
+        header,
+        model,
+    })
+}
+
+/// Reads and validates a scenario file.
+pub fn load_file(catalog: &Catalog, path: &std::path::Path) -> Result<Scenario, ScenarioError> {
+    let (file, text) = crate::scenario::read_file(path)?;
+    parse(catalog, &file, &text)
+}
+
+/// Runs a scenario by Monte Carlo.
+pub fn simulate(
+    scenario: &Scenario,
+    engine: &Engine,
+    progress: &dyn Progress,
+) -> Result<ScenarioResult, EngineError> {
+    scenario.model.simulate(&scenario.header, engine, progress)
+}
+
+/// Solves a scenario exactly, in the same result shape as a Monte Carlo run
+/// (`trials = 0`, intervals collapsed to the point).
+pub fn solve(scenario: &Scenario) -> Result<ScenarioResult, NoExactSolution> {
+    let header = ScenarioHeader {
+        trials: 0,
+        ..scenario.header.clone()
+    };
+    scenario
+        .model
+        .solve(&header)
+        .ok_or_else(|| NoExactSolution {
+            file: scenario.source.clone(),
+            kind: scenario.kind(),
+        })
+}
+
+/// Number of sequences a scenario simulates (trials × variants), for progress bars.
+pub fn work(scenario: &Scenario) -> u64 {
+    scenario.header.trials
+}
