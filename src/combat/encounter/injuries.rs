@@ -11,10 +11,12 @@
 
 use rand::Rng;
 
-use super::{Arena, Encounter, State, Tally, TrialOutcome, effect};
+use super::fighter::{State, effect};
+use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::Ability;
 use crate::combat::policy::CombatInjuries;
 use crate::dice::roll_die;
+use crate::rules::death_saves::Tally;
 use crate::rules::injury_tags::{self, Check, Component, Cure, Effect, ItemKind, MagicClass};
 use crate::rules::lingering::{MissTrigger, Side};
 

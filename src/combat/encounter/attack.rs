@@ -1,0 +1,176 @@
+//! Attacks (SRD 5.1): advantage and disadvantage from rage, reckless
+//! attacks, the unconscious and blindness; the roll judged by the one
+//! attack rule ([`AttackRoll::resolve`]); damage dice doubled on a
+//! critical hit, once-per-turn extra damage and riders; breath weapons;
+//! saving throws (unconscious creatures fail Strength and Dexterity).
+
+use rand::Rng;
+
+use super::damage::Blow;
+use super::fighter::{State, effect};
+use super::{Arena, Encounter, TrialOutcome};
+use crate::combat::creature::{Ability, Attack, Breath, Reach};
+use crate::dice::{DiceExpr, RollMode};
+use crate::rules::attack::{AttackOutcome, AttackRoll};
+use crate::rules::damage::DamageTypes;
+
+impl Encounter {
+    /// A breath weapon: a random subset of the conscious enemies is caught
+    /// in the area, each saving for half damage.
+    #[inline(never)]
+    pub(super) fn breathe<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        breath: Breath,
+        out: &mut TrialOutcome,
+    ) {
+        arena.fighters[me].breath_ready = false;
+        self.collect_targets(arena, me);
+        let n = usize::from(breath.targets).min(arena.scratch.len());
+        // A random subset of the conscious enemies is caught in the area.
+        for j in 0..n {
+            let pick =
+                j + crate::dice::uniform_below(rng, (arena.scratch.len() - j) as u64) as usize;
+            arena.scratch.swap(j, pick);
+        }
+        let rolled = breath.dice.sample(rng) as i32;
+        for j in 0..n {
+            let t = arena.scratch[j];
+            let saved = self.saving_throw(rng, arena, t, breath.save.0, breath.save.1);
+            let amount = if saved { rolled / 2 } else { rolled };
+            let total = self.after_defenses(arena, t, breath.kind, amount);
+            self.deal_total(
+                rng,
+                arena,
+                t,
+                Blow {
+                    amount: total,
+                    types: DamageTypes::of([breath.kind]),
+                    crit: false,
+                },
+                out,
+            );
+        }
+    }
+
+    pub(super) fn saving_throw<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &Arena,
+        target: usize,
+        ability: Ability,
+        dc: i32,
+    ) -> bool {
+        let f = &arena.fighters[target];
+        let spec = self.spec(f.spec);
+        if matches!(f.state, State::Dying | State::Stable)
+            && matches!(ability, Ability::Str | Ability::Dex)
+        {
+            return false; // unconscious: automatically fails Strength and Dexterity saves
+        }
+        let disadvantage = match ability {
+            Ability::Con => f.effects & effect::DIS_CON_SAVES != 0,
+            Ability::Str => f.effects & effect::DIS_STR_SAVES != 0,
+            Ability::Dex => f.effects & effect::DIS_DEX_SAVES != 0,
+            _ => false,
+        };
+        i32::from(RollMode::with(false, disadvantage).roll(rng)) + spec.save(ability) >= dc
+    }
+
+    pub(super) fn attack<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        target: usize,
+        attack: &Attack,
+        out: &mut TrialOutcome,
+    ) {
+        let spec = self.spec(arena.fighters[me].spec);
+        let (attacker, defender) = (&arena.fighters[me], &arena.fighters[target]);
+        let melee = attack.reach == Reach::Melee;
+        let unconscious = matches!(defender.state, State::Dying | State::Stable);
+        let advantage = (melee && spec.reckless && attacker.raging)
+            || (unconscious && melee)
+            || (defender.raging && self.spec(defender.spec).reckless)
+            || defender.effects & effect::BLINDED != 0;
+        let disadvantage = attacker.effects & effect::BLINDED != 0
+            || (!melee && attacker.effects & effect::DIS_RANGED != 0);
+        let natural = RollMode::with(advantage, disadvantage).roll(rng);
+        let armor_broken = defender.effects & effect::ARMOR_BROKEN != 0;
+        let roll = AttackRoll {
+            bonus: attack.to_hit,
+            ac: self.spec(defender.spec).ac - if armor_broken { 2 } else { 0 },
+            crit_range: self.rules.crit_range.unwrap_or(spec.crit_range),
+            // Any hit within 5 ft on an unconscious creature is a critical
+            // hit (unless the table plays without critical hits).
+            auto_crit: unconscious && melee,
+            critical_hits: self.rules.critical_hits,
+            crit_range_hits: true,
+        };
+        let crit = match roll.resolve(natural) {
+            AttackOutcome::NaturalOne => return self.missed(rng, arena, me, true, out),
+            AttackOutcome::Miss => return self.missed(rng, arena, me, false, out),
+            AttackOutcome::Hit => false,
+            AttackOutcome::Critical => true,
+        };
+        let roll = |rng: &mut R, dice: DiceExpr| -> i32 {
+            (if crit { dice.doubled_dice() } else { dice }).sample(rng) as i32
+        };
+        let mut amount = roll(rng, attack.damage);
+        if melee && arena.fighters[me].raging {
+            amount += spec.rage.map_or(0, |r| r.damage_bonus);
+        }
+        let mut extra = None;
+        if let Some(once) = spec.once_per_turn {
+            let f = &mut arena.fighters[me];
+            let available = match once.uses {
+                None => true,
+                Some(_) => f.smite_uses > 0,
+            };
+            if !f.once_used && available {
+                f.once_used = true;
+                if once.uses.is_some() {
+                    f.smite_uses -= 1;
+                }
+                extra = Some((roll(rng, once.dice), once.kind));
+            }
+        }
+        let rider = attack.rider.map(|r| {
+            let rolled = roll(rng, r.dice);
+            let halved = match r.save {
+                Some((ability, dc)) if self.saving_throw(rng, arena, target, ability, dc) => {
+                    rolled / 2
+                }
+                _ => rolled,
+            };
+            (halved, r.kind)
+        });
+        // Damage of one hit, type by type, then one blow to the target.
+        let mut total = self.after_defenses(arena, target, attack.kind, amount);
+        let mut types = DamageTypes::of([attack.kind]);
+        for (amount, kind) in extra.into_iter().chain(rider) {
+            total += self.after_defenses(arena, target, kind, amount);
+            types = types.with(kind);
+        }
+        if arena.fighters[target].party && crit {
+            arena.fighters[target].crits_taken += 1;
+        }
+        self.deal_total(
+            rng,
+            arena,
+            target,
+            Blow {
+                amount: total,
+                types,
+                crit,
+            },
+            out,
+        );
+        if crit {
+            self.critically_hit(rng, arena, target, out);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Damage: resistance, immunity and vulnerability (rage resists
+//! bludgeoning, piercing and slashing), regeneration stopped by its damage
+//! types, monsters dying at 0 HP (regenerating ones going down), PCs
+//! dropping to 0 HP and dying; massive damage (the overflow past 0, or one
+//! blow at 0 HP, of at least the PC's maximum) kills; damage at 0 HP is one
+//! death-save failure, a critical hit two, and the third may become a
+//! permanent wound (RULES.md §2).
+
+use rand::Rng;
+
+use super::fighter::State;
+use super::{Arena, Encounter, TrialOutcome};
+use crate::rules::damage::{DamageType, DamageTypes};
+use crate::rules::death_saves::Tally;
+
+/// One blow: damage after defenses, its types, and whether it was a critical hit.
+#[derive(Clone, Copy, Debug)]
+pub struct Blow {
+    pub(super) amount: i32,
+    pub(super) types: DamageTypes,
+    pub(super) crit: bool,
+}
+
+impl Encounter {
+    pub(super) fn after_defenses(
+        &self,
+        arena: &Arena,
+        target: usize,
+        kind: DamageType,
+        amount: i32,
+    ) -> i32 {
+        let f = &arena.fighters[target];
+        let mut defenses = self.spec(f.spec).defenses;
+        if f.raging
+            && matches!(
+                kind,
+                DamageType::Bludgeoning | DamageType::Piercing | DamageType::Slashing
+            )
+        {
+            defenses.resistances = defenses.resistances.with(kind);
+        }
+        defenses
+            .apply(i64::from(amount.max(0)), kind)
+            .min(i32::MAX as u32) as i32
+    }
+
+    /// Applies one blow of `amount` damage (after defenses).
+    pub(super) fn deal_total<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        target: usize,
+        blow: Blow,
+        out: &mut TrialOutcome,
+    ) {
+        let Blow {
+            amount,
+            types,
+            crit,
+        } = blow;
+        let spec = self.spec(arena.fighters[target].spec);
+        let f = &mut arena.fighters[target];
+        if let Some(regen) = spec.regeneration {
+            if types.iter().any(|t| regen.stopped_by.has(t)) {
+                f.regen_blocked = true;
+            }
+        }
+        if amount <= 0 {
+            return;
+        }
+        match f.state {
+            State::Up => {
+                f.hp_lost += i64::from(amount.min(f.hp));
+                f.hp -= amount;
+                if f.hp > 0 {
+                    return;
+                }
+                let overflow = -f.hp;
+                f.hp = 0;
+                if !(f.party && spec.is_pc) {
+                    f.went_down |= f.party;
+                    f.state = if spec.regeneration.is_some() {
+                        State::Down
+                    } else {
+                        State::Dead
+                    };
+                    return;
+                }
+                f.went_down = true;
+                f.raging = false;
+                f.tally = Tally::default();
+                f.state = if self.rules.massive_damage && overflow >= f.max_hp {
+                    State::Dead
+                } else {
+                    State::Dying
+                };
+            }
+            State::Dying | State::Stable => {
+                if self.rules.massive_damage && amount >= f.max_hp {
+                    f.state = State::Dead;
+                    return;
+                }
+                let failures = f.tally.failures + if crit { 2 } else { 1 };
+                f.state = State::Dying;
+                if failures < 3 {
+                    f.tally.failures = failures;
+                    return;
+                }
+                let rules = &self.rules.death_saves;
+                match rules.wound_policy.choose(f.tally.successes, f.wounds) {
+                    Some(severity) => self.take_wound(rng, arena, target, severity, out),
+                    None => f.state = State::Dead,
+                }
+            }
+            State::Down => {}
+            State::Dead | State::Fled => {}
+        }
+    }
+}

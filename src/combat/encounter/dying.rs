@@ -1,0 +1,142 @@
+//! Dying (SRD 5.1, RULES.md §0, §2): a dying PC's death save at the start
+//! of its turn (a natural 20 gets it up and it acts), a regenerating
+//! monster at 0 HP getting up or dying, three successes stabilising it,
+//! and a permanent wound instead of death: one example of its severity
+//! drawn uniformly, whose effects last through the chain of fights.
+
+use rand::Rng;
+
+use super::fighter::{State, effect};
+use super::{Arena, Encounter, TrialOutcome};
+use crate::rules::death_saves::{Resolution, SaveStep, Tally};
+use crate::rules::permanent_wounds::Severity;
+
+/// The examples of each severity: (name, effect bits, costs max HP per level).
+pub const WOUND_EXAMPLES: [&[(&str, u16, bool)]; 3] = [
+    &[
+        ("facial scar", 0, false),
+        ("lost finger", 0, false),
+        ("burn", 0, false),
+        ("slight limp", 0, false),
+    ],
+    &[
+        ("lost eye", effect::DIS_RANGED, false),
+        ("lost hand", effect::NO_TWO_HANDED, false),
+        ("limp", 0, false),
+        ("internal wound", effect::DIS_CON_SAVES, true),
+    ],
+    &[
+        (
+            "lost arm",
+            effect::NO_TWO_HANDED | effect::DIS_STR_SAVES,
+            false,
+        ),
+        ("lost leg", effect::DIS_DEX_SAVES, false),
+        ("blindness", effect::BLINDED, false),
+        ("severe internal bruising", effect::DIS_CON_SAVES, true),
+    ],
+];
+
+impl Encounter {
+    /// The start of the turn of a creature that is not up: a dying PC's
+    /// death save, a regenerating monster at 0 HP getting up (or dying);
+    /// the dead, fled and stable do nothing. Returns whether it acts.
+    #[cold]
+    pub(super) fn turn_at_zero_hp<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        out: &mut TrialOutcome,
+    ) -> bool {
+        let spec = self.spec(arena.fighters[me].spec);
+        match arena.fighters[me].state {
+            State::Up => true,
+            State::Dead | State::Fled | State::Stable => false,
+            State::Dying => self.death_save(rng, arena, me, out),
+            State::Down => {
+                // A regenerating monster at 0 HP: back up unless blocked, else dead.
+                let f = &mut arena.fighters[me];
+                match spec.regeneration {
+                    Some(regen) if !f.regen_blocked => {
+                        f.hp = regen.hp.min(f.max_hp);
+                        f.state = State::Up;
+                        f.regen_blocked = false;
+                        true
+                    }
+                    _ => {
+                        f.state = State::Dead;
+                        false
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rolls a dying PC's death save; returns whether it can act this turn.
+    pub(super) fn death_save<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        out: &mut TrialOutcome,
+    ) -> bool {
+        let rules = &self.rules.death_saves;
+        let natural = rules.roll.roll(rng);
+        let f = &mut arena.fighters[me];
+        let rules = crate::rules::death_saves::DeathSaveRules {
+            existing_wounds: f.wounds,
+            ..*rules
+        };
+        match rules.resolve_save(f.tally, natural) {
+            SaveStep::Continue(t) => {
+                f.tally = t;
+                false
+            }
+            SaveStep::Resolved(Resolution::Revived) => {
+                f.hp = 1;
+                f.state = State::Up;
+                f.tally = Tally::default();
+                true
+            }
+            SaveStep::Resolved(Resolution::Stable) => {
+                f.become_stable();
+                false
+            }
+            SaveStep::Resolved(Resolution::Dead) => {
+                f.state = State::Dead;
+                false
+            }
+            SaveStep::Resolved(Resolution::Wounded(severity)) => {
+                self.take_wound(rng, arena, me, severity, out);
+                false
+            }
+        }
+    }
+
+    pub(super) fn take_wound<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        severity: Severity,
+        out: &mut TrialOutcome,
+    ) {
+        let level = i32::from(self.spec(arena.fighters[me].spec).level);
+        let examples = WOUND_EXAMPLES[severity as usize];
+        let (_, bits, costs_hp) =
+            examples[crate::dice::uniform_below(rng, examples.len() as u64) as usize];
+        let f = &mut arena.fighters[me];
+        f.wounds = f.wounds.with(severity);
+        f.become_stable();
+        f.hp = 0;
+        if self.rules.wound_effects {
+            f.lasting_effects |= bits;
+            f.effects |= bits;
+            if costs_hp {
+                f.lost_max_hp += level;
+            }
+        }
+        out.wounds[severity as usize] += 1;
+    }
+}

@@ -1,0 +1,137 @@
+//! A creature's state in one trial: hit points, the death-save tally,
+//! resources spent, wounds and lingering injuries, and the effects they
+//! impose in the fight (as bits, so the hot loop tests them cheaply).
+
+use super::injuries;
+use crate::combat::creature::CreatureSpec;
+use crate::combat::policy::EncounterRules;
+use crate::rules::death_saves::Tally;
+use crate::rules::permanent_wounds::WoundSlots;
+
+/// Permanent-wound effects that matter in a fight (RULES.md §2, one example
+/// of the severity drawn uniformly).
+pub mod effect {
+    pub const DIS_RANGED: u16 = 1; // lost eye
+    pub const NO_TWO_HANDED: u16 = 2; // lost hand, lost arm
+    pub const DIS_CON_SAVES: u16 = 4; // internal wound, severe bruising
+    pub const DIS_STR_SAVES: u16 = 8; // lost arm
+    pub const DIS_DEX_SAVES: u16 = 16; // lost leg
+    pub const BLINDED: u16 = 32; // blindness, or both eyes lost
+    pub const ACTION_OR_BONUS: u16 = 64; // punctured lung
+    pub const SPELL_FAILURE: u16 = 128; // knocked-out teeth
+    pub const WEAPON_BROKEN: u16 = 256; // broken item: a weapon
+    pub const ARMOR_BROKEN: u16 = 512; // broken item: armour or shield
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// Conscious and fighting.
+    Up,
+    /// A PC at 0 HP rolling death saves.
+    Dying,
+    /// A PC at 0 HP, stable (three successes, stabilised, or wounded).
+    Stable,
+    /// A regenerating monster at 0 HP, dead unless it regenerates.
+    Down,
+    /// Dead.
+    Dead,
+    /// A monster that ran away.
+    Fled,
+}
+
+/// One creature's state in a trial.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fighter {
+    pub(super) spec: usize,
+    pub(super) party: bool,
+    pub(super) hp: i32,
+    pub(super) max_hp: i32,
+    pub(super) state: State,
+    pub(super) tally: Tally,
+    pub(super) initiative: i32,
+    pub(super) heal_uses: u8,
+    pub(super) potions: u8,
+    pub(super) smite_uses: u8,
+    pub(super) rage_uses: u8,
+    pub(super) raging: bool,
+    pub(super) breath_ready: bool,
+    pub(super) regen_blocked: bool,
+    pub(super) once_used: bool,
+    pub(super) wounds: WoundSlots,
+    /// Effects that last: permanent wounds, broken weapon or armour.
+    pub(super) lasting_effects: u16,
+    /// All effects in force: permanent wounds plus lingering injuries.
+    pub(super) effects: u16,
+    /// Lingering injuries, by table entry (the first [`injuries::REMEMBERED`]).
+    pub(super) injuries: [u8; injuries::REMEMBERED],
+    pub(super) n_injuries: u8,
+    pub(super) eyes_lost: u8,
+    pub(super) lost_max_hp: i32,
+    // Per-trial tallies.
+    pub(super) went_down: bool,
+    pub(super) crits_taken: u32,
+    pub(super) hp_lost: i64,
+}
+
+impl Fighter {
+    /// A creature at the start of a trial: its starting HP (0 for a PC
+    /// means dying), full resources, the scenario's existing wounds for PCs.
+    pub(super) fn new(
+        index: usize,
+        spec: &CreatureSpec,
+        party: bool,
+        rules: &EncounterRules,
+    ) -> Self {
+        let hp = spec.start_hp.unwrap_or(spec.max_hp);
+        // Only PCs make death saves: a party member with `is_pc = false`
+        // (a hireling, a familiar) dies at 0 HP like a monster.
+        let state = match (hp, party && spec.is_pc) {
+            (0, true) => State::Dying,
+            (0, false) => State::Dead,
+            _ => State::Up,
+        };
+        Fighter {
+            spec: index,
+            party,
+            hp,
+            max_hp: spec.max_hp,
+            state,
+            tally: Tally::default(),
+            initiative: 0,
+            heal_uses: spec.heal.map_or(0, |h| h.uses),
+            potions: spec.potions,
+            smite_uses: spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0),
+            rage_uses: spec.rage.map_or(0, |r| r.uses),
+            raging: false,
+            breath_ready: spec.breath.is_some(),
+            regen_blocked: false,
+            once_used: false,
+            wounds: if party {
+                rules.death_saves.existing_wounds
+            } else {
+                WoundSlots::EMPTY
+            },
+            lasting_effects: 0,
+            effects: 0,
+            injuries: [0; injuries::REMEMBERED],
+            n_injuries: 0,
+            eyes_lost: 0,
+            lost_max_hp: 0,
+            went_down: state == State::Dying,
+            crits_taken: 0,
+            hp_lost: 0,
+        }
+    }
+}
+
+impl Fighter {
+    /// Stable at 0 HP: it stops rolling death saves, and both tallies reset
+    /// to zero (SRD 5.1: "The number of both is reset to zero when you
+    /// regain any hit points or become stable"), so damage taken later
+    /// starts a fresh tally. Three successes, a Medicine check and a
+    /// permanent wound all end here.
+    pub(super) fn become_stable(&mut self) {
+        self.state = State::Stable;
+        self.tally = Tally::default();
+    }
+}

@@ -1,0 +1,128 @@
+//! The round loop: a party against monsters under 5e combat rules (SRD 5.1)
+//! with death saves under fire and the permanent-wound option.
+//!
+//! Rules modelled, each with a clause test in `encounter/tests.rs`:
+//! initiative (d20 + modifier, ties to the higher modifier, then to the PCs);
+//! attack rolls against AC with advantage/disadvantage; a natural 1 always
+//! misses; a natural roll in the critical range always hits and doubles the
+//! damage dice; resistance, immunity and vulnerability; monsters die at 0 HP
+//! (regenerating ones only if they start their turn at 0 HP unable to
+//! regenerate); PCs drop to 0 HP and roll death saves at the start of their
+//! turns; damage at 0 HP is one failure, a critical hit two; a melee attack
+//! against an unconscious creature has advantage and any hit is a critical
+//! hit; massive damage (damage at 0 HP, or the overflow past 0, of at least
+//! the PC's maximum) kills; healing at 0 HP wakes the PC and resets its
+//! tally; an ally can stabilise a dying PC with a DC 10 Medicine check;
+//! becoming stable (three successes, a Medicine check, a permanent wound)
+//! resets both tallies. A fight is decided at the end of the first round
+//! in which one side has no one standing; once no PC stands the monsters
+//! leave or finish the downed, as [`WhenPartyFalls`] says (a PC back on
+//! its feet in a fight that goes on fights again). The exact chains of
+//! `tests/combat_endings.rs` check these endings.
+//!
+//! Creatures live in one flat `Vec` reused across trials: a trial allocates
+//! nothing.
+//!
+//! One file per job: `fighter.rs` (a creature's state in a trial),
+//! `setup.rs` (building an encounter, resetting between fights),
+//! `round.rs` (the trial, the fight, initiative, a turn), `targeting.rs`,
+//! `attack.rs` (attack rolls, breath weapons, saving throws), `damage.rs`,
+//! `dying.rs` (turns at 0 HP, death saves, permanent wounds), `support.rs`
+//! (healing, potions, stabilising) and `injuries.rs` (lingering injuries
+//! in a fight); the clause tests follow the same split under `tests/`.
+
+mod attack;
+mod damage;
+mod dying;
+mod fighter;
+mod injuries;
+mod round;
+mod setup;
+mod support;
+mod targeting;
+
+#[cfg(test)]
+mod tests;
+
+use super::creature::{Attack, CreatureSpec};
+use super::policy::EncounterRules;
+use fighter::Fighter;
+
+/// Most PCs in a party (metrics are kept per PC).
+pub const MAX_PCS: usize = 8;
+
+/// Most monsters in an encounter (a side's creatures are indexed by a byte).
+pub const MAX_SIDE: usize = 256;
+
+/// What one trial (a chain of encounters) produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrialOutcome {
+    /// The party won every fight of the chain.
+    pub party_win: bool,
+    /// Some fight hit the round cap.
+    pub timed_out: bool,
+    /// Rounds fought until each fight was decided, summed over the chain.
+    pub rounds: u32,
+    /// Per PC: died.
+    pub pc_dead: [bool; MAX_PCS],
+    /// Per PC: dropped to 0 HP at least once.
+    pub pc_down: [bool; MAX_PCS],
+    /// Per PC: critical hits taken.
+    pub pc_crits_taken: [u32; MAX_PCS],
+    /// Per PC: hit points lost (damage actually taken off its HP).
+    pub pc_hp_lost: [i64; MAX_PCS],
+    /// Permanent wounds taken in the chain, by severity.
+    pub wounds: [u32; 3],
+    /// Lingering injuries taken by PCs.
+    pub injuries: u32,
+    /// Lingering injuries taken by PCs, by table entry.
+    pub pc_injury_entries: [u8; 100],
+    /// Per PC: lingering injuries taken.
+    pub pc_injuries: [u8; MAX_PCS],
+}
+
+impl Default for TrialOutcome {
+    fn default() -> Self {
+        TrialOutcome {
+            party_win: false,
+            timed_out: false,
+            rounds: 0,
+            pc_dead: [false; MAX_PCS],
+            pc_down: [false; MAX_PCS],
+            pc_crits_taken: [0; MAX_PCS],
+            pc_hp_lost: [0; MAX_PCS],
+            wounds: [0; 3],
+            injuries: 0,
+            pc_injury_entries: [0; 100],
+            pc_injuries: [0; MAX_PCS],
+        }
+    }
+}
+
+/// A validated encounter: creatures and rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Encounter {
+    /// The party, in order (at most [`MAX_PCS`]).
+    pub party: Vec<CreatureSpec>,
+    /// The monsters.
+    pub monsters: Vec<CreatureSpec>,
+    /// Options.
+    pub rules: EncounterRules,
+    threat: Vec<f64>,
+    /// Per creature, per attack: the attack it makes when it cannot use two
+    /// hands (the attack itself when it is one-handed).
+    one_handed: Vec<Vec<Attack>>,
+    /// The party then the monsters, indexed like the fighters of a trial.
+    all: Vec<CreatureSpec>,
+    /// The fighters at the start of a trial, copied into the arena.
+    initial: Vec<Fighter>,
+}
+
+/// Reusable per-thread buffers.
+#[derive(Default)]
+pub struct Arena {
+    fighters: Vec<Fighter>,
+    order: Vec<usize>,
+    keys: Vec<i32>,
+    scratch: Vec<usize>,
+}

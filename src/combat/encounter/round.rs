@@ -1,0 +1,286 @@
+//! The trial and the round loop: a chain of fights; in each, initiative
+//! (d20 + modifier, ties to the higher modifier, then to the PCs), turns in
+//! order, and the end of a fight (decided at the end of the first round in
+//! which one side has no one standing; [`WhenPartyFalls`] says what the
+//! monsters do once no PC stands); a turn's order of business.
+
+use rand::Rng;
+
+use super::fighter::{Fighter, State, effect};
+use super::{Arena, Encounter, TrialOutcome};
+use crate::combat::policy::WhenPartyFalls;
+use crate::dice::{DiceExpr, roll_die};
+
+/// Who is still in the fight, counted in one pass at the end of a round.
+struct SideTally {
+    party_up: bool,
+    /// Some PC is at 0 HP and alive (dying or stable).
+    party_downed: bool,
+    dying: bool,
+    monsters_up: usize,
+    monsters_down: usize,
+}
+
+impl SideTally {
+    fn of(fighters: &[Fighter]) -> Self {
+        let mut t = SideTally {
+            party_up: false,
+            party_downed: false,
+            dying: false,
+            monsters_up: 0,
+            monsters_down: 0,
+        };
+        // Counted without branches: the states are the fight's coin flips.
+        for f in fighters {
+            let up = f.state == State::Up;
+            t.party_up |= f.party & up;
+            t.party_downed |= f.party & matches!(f.state, State::Dying | State::Stable);
+            t.monsters_up += usize::from(!f.party & up);
+            t.monsters_down += usize::from(!f.party & (f.state == State::Down));
+            t.dying |= f.state == State::Dying;
+        }
+        t
+    }
+}
+
+impl Encounter {
+    /// Runs one trial: the whole chain of encounters.
+    pub fn run<R: Rng + ?Sized>(&self, rng: &mut R, arena: &mut Arena) -> TrialOutcome {
+        arena.fighters.clear();
+        arena.fighters.extend_from_slice(&self.initial);
+        let mut out = TrialOutcome {
+            party_win: true,
+            ..Default::default()
+        };
+        for fight in 0..self.rules.encounters {
+            if fight > 0 {
+                self.between_fights(arena);
+                if !arena
+                    .fighters
+                    .iter()
+                    .any(|f| f.party && f.state == State::Up)
+                {
+                    out.party_win = false;
+                    break;
+                }
+            }
+            let (won, rounds, timed_out) = self.fight(rng, arena, &mut out);
+            out.rounds += rounds;
+            out.timed_out |= timed_out;
+            if !won {
+                out.party_win = false;
+                break;
+            }
+        }
+        for (i, f) in arena.fighters.iter().filter(|f| f.party).enumerate() {
+            out.pc_dead[i] = f.state == State::Dead;
+            out.pc_down[i] = f.went_down;
+            out.pc_crits_taken[i] = f.crits_taken;
+            out.pc_hp_lost[i] = f.hp_lost;
+        }
+        out
+    }
+
+    /// One fight. Returns (party won, rounds until decided, hit the cap).
+    pub(super) fn fight<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        out: &mut TrialOutcome,
+    ) -> (bool, u32, bool) {
+        let monsters_total = self.monsters.len().max(1) as f64;
+        for f in arena.fighters.iter_mut() {
+            let spec = &self.spec(f.spec);
+            f.initiative = i32::from(roll_die(rng, 20) as u8) + spec.initiative;
+            f.raging = false;
+        }
+        self.initiative_order(arena);
+        let mut decided_at = None;
+        let mut round = 0;
+        loop {
+            round += 1;
+            if round > self.rules.round_cap {
+                let rounds = decided_at.unwrap_or(self.rules.round_cap);
+                return (
+                    decided_at.is_some() && self.monsters_beaten(arena),
+                    rounds,
+                    decided_at.is_none(),
+                );
+            }
+            for k in 0..arena.order.len() {
+                let me = arena.order[k];
+                self.take_turn(rng, arena, me, decided_at.is_some(), out);
+            }
+            // The dead and the fled take no more turns in this fight
+            // (compacted without branches: who died is unpredictable).
+            let mut kept = 0;
+            for k in 0..arena.order.len() {
+                let i = arena.order[k];
+                arena.order[kept] = i;
+                kept += usize::from(!matches!(
+                    arena.fighters[i].state,
+                    State::Dead | State::Fled
+                ));
+            }
+            arena.order.truncate(kept);
+            let mut tally = SideTally::of(&arena.fighters);
+            // Morale: the rest flee when too few are left standing.
+            if self.rules.monsters_flee_below > 0.0
+                && tally.monsters_up > 0
+                && (tally.monsters_up as f64) < self.rules.monsters_flee_below * monsters_total
+            {
+                for f in arena
+                    .fighters
+                    .iter_mut()
+                    .filter(|f| !f.party && f.state == State::Up)
+                {
+                    f.state = State::Fled;
+                }
+                tally.monsters_up = 0;
+            }
+            let party_up = tally.party_up;
+            let monsters_active = tally.monsters_up + tally.monsters_down > 0;
+            let dying = tally.dying;
+            // With no PC standing the fight is over, unless the monsters
+            // stay to finish the downed: then it goes on while a PC is
+            // alive at 0 HP, and one back on its feet fights again.
+            let monsters_stay = self.rules.when_party_falls == WhenPartyFalls::FinishTheDowned
+                && monsters_active
+                && tally.party_downed;
+            let party_fell = !party_up && !monsters_stay;
+            if decided_at.is_none() && (party_fell || !monsters_active) {
+                decided_at = Some(round);
+            }
+            if decided_at.is_some() && !dying {
+                return (
+                    party_up && !monsters_active,
+                    decided_at.unwrap_or(round),
+                    false,
+                );
+            }
+        }
+    }
+
+    /// Sorts `arena.order` by initiative: the higher total first, then the
+    /// higher modifier, then PCs, then list order.
+    pub(super) fn initiative_order(&self, arena: &mut Arena) {
+        // One integer per creature, the smaller acting first: the order key
+        // negated. With d20 + modifier in -9..=40 and the modifier in
+        // -10..=20 the key is in -1172..=5161, so 16384 - key is positive
+        // and fits 15 bits.
+        arena.keys.clear();
+        for f in &arena.fighters {
+            let key = (f.initiative * 64 + self.spec(f.spec).initiative) * 2 + i32::from(f.party);
+            arena.keys.push(16384 - key);
+        }
+        let n = arena.keys.len();
+        arena.order.clear();
+        arena.order.resize(n, 0);
+        if n <= 16 {
+            // A small field: the index as the low 4 bits makes the keys
+            // distinct; each creature goes to its rank, counted without
+            // branches (sorting a few random keys mispredicts at every step).
+            let mut packed = [0i32; 16];
+            for (i, &k) in arena.keys.iter().enumerate() {
+                packed[i] = k << 4 | i as i32;
+            }
+            let packed = &packed[..n];
+            for (i, &k) in packed.iter().enumerate() {
+                let rank = packed.iter().filter(|&&other| other < k).count();
+                arena.order[rank] = i;
+            }
+        } else {
+            for (i, slot) in arena.order.iter_mut().enumerate() {
+                *slot = i;
+            }
+            let keys = &arena.keys;
+            arena.order.sort_by_key(|&i| keys[i]);
+        }
+    }
+
+    pub(super) fn monsters_beaten(&self, arena: &Arena) -> bool {
+        !arena
+            .fighters
+            .iter()
+            .any(|f| !f.party && matches!(f.state, State::Up | State::Down))
+    }
+
+    pub(super) fn take_turn<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        fight_over: bool,
+        out: &mut TrialOutcome,
+    ) {
+        let spec = self.spec(arena.fighters[me].spec);
+        arena.fighters[me].once_used = false;
+        if arena.fighters[me].state == State::Up {
+            let f = &mut arena.fighters[me];
+            if let Some(regen) = spec.regeneration {
+                if !f.regen_blocked {
+                    f.hp = (f.hp + regen.hp).min(f.max_hp);
+                }
+                f.regen_blocked = false;
+            }
+        } else if !self.turn_at_zero_hp(rng, arena, me, out) {
+            return;
+        }
+        // Start-of-turn bonus actions: rage, breath recharge.
+        {
+            let f = &mut arena.fighters[me];
+            if spec.rage.is_some() && !f.raging && f.rage_uses > 0 && !fight_over {
+                f.raging = true;
+                f.rage_uses -= 1;
+            }
+            if let Some(breath) = spec.breath {
+                if !f.breath_ready && roll_die(rng, 6) >= u32::from(breath.recharge) {
+                    f.breath_ready = true;
+                }
+            }
+        }
+        // Skull fracture and the like: the action may be lost (bonus actions stay).
+        let action = !self.loses_action(rng, arena, me);
+        let action_used = self.can_support(&arena.fighters[me], fight_over)
+            && self.support(rng, arena, me, fight_over, action);
+        if action_used || fight_over || !action {
+            return;
+        }
+        if let Some(breath) = spec.breath {
+            if arena.fighters[me].breath_ready && self.enemies_up(arena, me) > 0 {
+                self.breathe(rng, arena, me, breath, out);
+                return;
+            }
+        }
+        let effects = arena.fighters[me].effects;
+        let one_handed = effects & effect::NO_TWO_HANDED != 0;
+        let creature = arena.fighters[me].spec;
+        for &index in &spec.multiattack {
+            let mut attack = if one_handed {
+                &self.one_handed[creature][index]
+            } else {
+                &spec.attacks[index]
+            };
+            // A broken weapon: an improvised one (1d4, same bonus) instead.
+            let improvised;
+            if effects & effect::WEAPON_BROKEN != 0 && !attack.spell {
+                let mut a = attack.clone();
+                a.damage = DiceExpr {
+                    count: 1,
+                    sides: 4,
+                    ..a.damage
+                };
+                a.two_handed = false;
+                improvised = a;
+                attack = &improvised;
+            }
+            let Some(target) = self.choose_target(rng, arena, me, attack.reach) else {
+                return;
+            };
+            if attack.spell && self.spell_fails(rng, arena, me) {
+                continue;
+            }
+            self.attack(rng, arena, me, target, attack, out);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! Whom a creature attacks: the enemy side as an index range, the
+//! targeting policies ([`Targeting`]), monsters going for downed PCs
+//! ([`AttackDowned`]) and finishing them ([`WhenPartyFalls`]).
+
+use rand::Rng;
+
+use super::fighter::{Fighter, State};
+use super::{Arena, Encounter, MAX_SIDE};
+use crate::combat::creature::Reach;
+use crate::combat::policy::{AttackDowned, Targeting, WhenPartyFalls};
+
+impl Encounter {
+    /// Indices of one side's creatures among `n` fighters: the fighters of
+    /// a trial are the party, then the monsters.
+    #[inline]
+    pub(super) fn side(&self, party: bool, n: usize) -> std::ops::Range<usize> {
+        if party {
+            0..self.party.len()
+        } else {
+            self.party.len()..n
+        }
+    }
+
+    /// Indices of the creatures on the other side from `me`.
+    #[inline]
+    pub(super) fn enemies_of(&self, arena: &Arena, me: usize) -> std::ops::Range<usize> {
+        self.side(!arena.fighters[me].party, arena.fighters.len())
+    }
+
+    pub(super) fn enemies_up(&self, arena: &Arena, me: usize) -> usize {
+        arena.fighters[self.enemies_of(arena, me)]
+            .iter()
+            .filter(|f| f.state == State::Up)
+            .count()
+    }
+
+    /// Fills `arena.scratch` with the conscious enemies of `me`.
+    pub(super) fn collect_targets(&self, arena: &mut Arena, me: usize) {
+        let range = self.enemies_of(arena, me);
+        arena.scratch.clear();
+        for i in range {
+            if arena.fighters[i].state == State::Up {
+                arena.scratch.push(i);
+            }
+        }
+    }
+
+    /// The enemy `me` attacks with an attack of `reach`, if any. Scans the
+    /// enemy side in index order (no allocation): the same choice, and the
+    /// same random draws, as picking from the list of candidates.
+    pub(super) fn choose_target<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &Arena,
+        me: usize,
+        reach: Reach,
+    ) -> Option<usize> {
+        let range = self.enemies_of(arena, me);
+        let enemies = &arena.fighters[range.clone()];
+        let first = range.start;
+        let monster = !arena.fighters[me].party;
+        if monster && reach == Reach::Melee {
+            let go_for_downed = match self.rules.attack_downed {
+                AttackDowned::Never => false,
+                AttackDowned::Always => true,
+                AttackDowned::Sometimes(chance) => chance.sample(rng),
+            };
+            if go_for_downed {
+                if let Some(k) = enemies
+                    .iter()
+                    .position(|f| matches!(f.state, State::Dying | State::Stable))
+                {
+                    return Some(first + k);
+                }
+            }
+        }
+        if let Some(k) = self.pick_conscious(rng, enemies, range) {
+            return Some(first + k);
+        }
+        // No one is standing: monsters that stay finish the downed.
+        if monster && self.rules.when_party_falls == WhenPartyFalls::FinishTheDowned {
+            return enemies
+                .iter()
+                .position(|f| matches!(f.state, State::Dying | State::Stable))
+                .map(|k| first + k);
+        }
+        None
+    }
+
+    /// The conscious enemy (index within `enemies`, the fighters of
+    /// `range`) picked by the targeting policy, if any is conscious.
+    #[inline]
+    pub(super) fn pick_conscious<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        enemies: &[Fighter],
+        range: std::ops::Range<usize>,
+    ) -> Option<usize> {
+        let up = |f: &Fighter| f.state == State::Up;
+        let k = match self.rules.targeting {
+            Targeting::Random => {
+                // One branch-free pass lists the conscious enemies (write
+                // every index, advance past the conscious ones): a branch on
+                // each enemy's state would mispredict.
+                let mut listed = [0u8; MAX_SIDE];
+                let mut n = 0;
+                for (k, f) in enemies.iter().enumerate() {
+                    listed[n] = k as u8;
+                    n += usize::from(up(f));
+                }
+                if n == 0 {
+                    return None;
+                }
+                usize::from(listed[crate::dice::uniform_below(rng, n as u64) as usize])
+            }
+            Targeting::FocusFire => enemies.iter().position(up)?,
+            Targeting::LowestHp => {
+                let mut best: Option<(i32, usize)> = None;
+                for (k, f) in enemies.iter().enumerate() {
+                    if up(f) && best.is_none_or(|(hp, _)| f.hp < hp) {
+                        best = Some((f.hp, k));
+                    }
+                }
+                best?.1
+            }
+            Targeting::HighestThreat => {
+                let threat = &self.threat[range];
+                let mut best: Option<usize> = None;
+                for (k, f) in enemies.iter().enumerate() {
+                    if up(f) && best.is_none_or(|b| threat[k] > threat[b]) {
+                        best = Some(k);
+                    }
+                }
+                best?
+            }
+        };
+        Some(k)
+    }
+}

@@ -1,0 +1,119 @@
+//! Attack rolls in the round loop: natural 1s, natural 20s and the crit
+//! range, AC, the unconscious, and the table without critical hits.
+
+use super::*;
+
+#[test]
+fn a_natural_one_always_misses() {
+    let mut g = goblin();
+    g.attacks[0].to_hit = 100;
+    let mut t = Table::new(vec![fighter()], vec![g], EncounterRules::default());
+    t.attack(1, 0, &[(1, 20)]);
+    assert_eq!(t.f(0).hp, fighter().max_hp);
+}
+
+#[test]
+fn a_natural_twenty_hits_any_ac_and_doubles_the_dice() {
+    let mut f = fighter();
+    f.ac = 100;
+    let mut t = Table::new(vec![f], vec![goblin()], EncounterRules::default());
+    // Scimitar 1d6+2 doubled: two d6 (3 and 4) + 2 = 9.
+    t.attack(1, 0, &[(20, 20), (3, 6), (4, 6)]);
+    assert_eq!(t.f(0).hp, 12 - 9);
+    assert_eq!(t.f(0).crits_taken, 1);
+}
+
+#[test]
+fn a_hit_needs_the_total_to_reach_ac() {
+    // A goblin's +4 against the fighter's AC 18.
+    let mut t = Table::duel(EncounterRules::default());
+    t.attack(1, 0, &[(13, 20)]);
+    assert_eq!(t.f(0).hp, 12, "13 + 4 = 17 misses AC 18");
+    t.attack(1, 0, &[(14, 20), (1, 6)]);
+    assert_eq!(t.f(0).hp, 12 - 3, "14 + 4 = 18 hits AC 18");
+}
+
+#[test]
+fn the_critical_range_comes_from_the_creature_or_the_scenario() {
+    let f = template("fighter-3"); // Champion: 19-20
+    let mut t = Table::new(vec![f.clone()], vec![goblin()], EncounterRules::default());
+    // 19 is a critical: longsword 1d8+5 doubled → 2 dice.
+    t.attack(0, 1, &[(19, 20), (1, 8), (1, 8)]);
+    assert_eq!(
+        t.f(1).state,
+        State::Dead,
+        "1 + 1 + 5 = 7 kills a 7-HP goblin"
+    );
+    let rules = EncounterRules {
+        crit_range: Some(20),
+        ..Default::default()
+    };
+    let mut t = Table::new(vec![f.clone()], vec![goblin()], rules);
+    let mut attack = f.attacks[0].clone();
+    attack.to_hit = -100; // 19 no longer crits, so it misses
+    t.attack_with(0, 1, &attack, &[(19, 20)]);
+    assert_eq!(t.f(1).hp, 7);
+}
+
+#[test]
+fn melee_attacks_on_the_unconscious_have_advantage_and_crit() {
+    let mut t = Table::duel(EncounterRules::default());
+    t.dying(0, 0, 0);
+    // Advantage: two d20s (2 and 15 → 15 + 4 = 19 hits AC 18); the hit is a crit:
+    // two failures, and the dice are doubled (two d6).
+    t.attack(1, 0, &[(2, 20), (15, 20), (1, 6), (1, 6)]);
+    assert_eq!(t.f(0).tally.failures, 2);
+    // A ranged attack gets neither.
+    let bow = goblin().attacks[1].clone();
+    let mut t = Table::duel(EncounterRules::default());
+    t.dying(0, 0, 0);
+    t.attack_with(1, 0, &bow, &[(15, 20), (1, 6)]);
+    assert_eq!(t.f(0).tally.failures, 1);
+}
+
+/// Rules of the "no critical hits" table variant.
+fn no_crits() -> EncounterRules {
+    EncounterRules {
+        critical_hits: false,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn without_critical_hits_a_natural_twenty_still_hits_but_does_not_double() {
+    let mut f = fighter();
+    f.ac = 100;
+    let mut t = Table::new(vec![f], vec![goblin()], no_crits());
+    // Scimitar 1d6+2, one die only: 4 + 2 = 6 (the script would run out
+    // of dice if a second d6 were rolled).
+    t.attack(1, 0, &[(20, 20), (4, 6)]);
+    assert_eq!(t.f(0).hp, 12 - 6);
+    assert_eq!(t.f(0).crits_taken, 0, "not a critical hit");
+    // A Champion's 19 also still hits (its critical range) without doubling.
+    let mut g = goblin();
+    g.ac = 100;
+    let mut t = Table::new(vec![template("fighter-3")], vec![g], no_crits());
+    t.attack(0, 1, &[(19, 20), (1, 8)]);
+    assert_eq!(t.f(1).hp, 7 - (1 + 5));
+}
+
+#[test]
+fn without_critical_hits_a_natural_twenty_at_zero_is_one_failure() {
+    let mut t = Table::duel(no_crits());
+    t.dying(0, 0, 0);
+    // A ranged natural 20 (no advantage at range): one failure, not two.
+    t.attack_with(1, 0, &goblin().attacks[1], &[(20, 20), (1, 6)]);
+    assert_eq!(t.f(0).tally.failures, 1);
+    assert_eq!(t.f(0).crits_taken, 0);
+}
+
+#[test]
+fn without_critical_hits_a_melee_hit_on_the_unconscious_is_ordinary() {
+    let mut t = Table::duel(no_crits());
+    t.dying(0, 0, 0);
+    // Advantage stays (two d20s: 2 and 15 → 15 + 4 = 19 hits AC 18), but the
+    // hit is ordinary: one d6 and one failure.
+    t.attack(1, 0, &[(2, 20), (15, 20), (1, 6)]);
+    assert_eq!(t.f(0).tally.failures, 1);
+    assert_eq!(t.f(0).crits_taken, 0);
+}

@@ -1,0 +1,41 @@
+//! Targeting in the round loop: monsters and downed PCs, and the
+//! targeting policies.
+
+use super::*;
+use crate::combat::policy::{AttackDowned, Targeting};
+
+#[test]
+fn monsters_finish_the_downed_only_when_the_policy_says() {
+    let rules = EncounterRules {
+        attack_downed: AttackDowned::Always,
+        ..Default::default()
+    };
+    let mut t = Table::new(vec![fighter(), fighter()], vec![goblin()], rules);
+    t.dying(1, 0, 0);
+    assert_eq!(t.target(2, Reach::Melee, &[]), Some(1));
+    let mut t = Table::new(
+        vec![fighter(), fighter()],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    t.dying(1, 0, 0);
+    assert_eq!(t.target(2, Reach::Melee, &[(1, 1)]), Some(0));
+}
+
+#[test]
+fn targeting_policies_pick_as_named() {
+    let rules = EncounterRules {
+        targeting: Targeting::LowestHp,
+        ..Default::default()
+    };
+    let mut t = Table::new(vec![fighter()], vec![goblin(), goblin(), goblin()], rules);
+    t.f_mut(2).hp = 3;
+    assert_eq!(t.target(0, Reach::Melee, &[]), Some(2));
+    let rules = EncounterRules {
+        targeting: Targeting::FocusFire,
+        ..Default::default()
+    };
+    let mut t = Table::new(vec![fighter()], vec![goblin(), goblin()], rules);
+    t.f_mut(1).state = State::Dead;
+    assert_eq!(t.target(0, Reach::Melee, &[]), Some(2));
+}
