@@ -11,10 +11,13 @@ use std::path::Path;
 
 use crate::builtin;
 use crate::cli::{Command, ExactArgs, RunArgs};
+use crate::combat::wounds::WoundExamples;
 use crate::engine::{Engine, EngineError, Stop};
 use crate::model::Catalog;
 use crate::report::{self, ReportError, table};
 use crate::results::ScenarioResult;
+use crate::rules::death_saves::DeathSaveRules;
+use crate::rules::permanent_wounds::Severity;
 use crate::scenario::ScenarioError;
 use crate::testhook;
 use crate::types::{self, Scenario};
@@ -286,17 +289,40 @@ fn list(catalog: &Catalog, out: &mut dyn Write) -> Result<(), AppError> {
         ));
     }
     text.push_str(&format!("\nScenario types: {}\n", types::TYPES.join(", ")));
-    text.push_str(
-        "\nRule tables:\n  death saves (RULES.md §0): d20 + save_bonus >= dc succeeds; natural 1 = two failures; \
-         natural 20 = 1 HP; 3 successes = stable; 3 failures = dead\n  permanent wounds (RULES.md §2): successes before the \
-         last failed save 2 -> minor, 1 -> moderate, 0 -> severe; one of each; a taken slot escalates; none free = dead\n",
-    );
+    text.push_str(&format!(
+        "\nRule tables:\n  death saves (RULES.md §0): {}\n  permanent wounds (RULES.md §2): successes before the \
+         last failed save {}; one of each; a taken slot escalates; none free = dead\n",
+        DeathSaveRules::default().describe(),
+        Severity::describe_requirement(),
+    ));
+    for severity in Severity::ALL {
+        let examples: Vec<String> = catalog
+            .wound_examples
+            .of(severity)
+            .iter()
+            .map(|e| {
+                let mut effects = WoundExamples::effect_names(e.effects);
+                if e.max_hp_per_level {
+                    effects.push("max HP -1 per level");
+                }
+                match effects.is_empty() {
+                    true => e.name.clone(),
+                    false => format!("{} ({})", e.name, effects.join(", ")),
+                }
+            })
+            .collect();
+        text.push_str(&format!(
+            "    {} (data/permanent-wounds.toml, one drawn uniformly): {}\n",
+            severity.name(),
+            examples.join("; ")
+        ));
+    }
     text.push_str(&limb_table());
     text.push_str(&format!(
         "  bestiary (SRD 5.1, data/bestiary.toml): {}\n  PC templates: CLASS-LEVEL, CLASS one of {}, LEVEL 1..={}\n",
         catalog.bestiary.names().join(", "),
-        crate::combat::templates::CLASSES.join(", "),
-        crate::combat::templates::MAX_LEVEL
+        catalog.templates.classes().join(", "),
+        catalog.templates.max_level()
     ));
     let injuries = &catalog.injury_table;
     text.push_str(&format!(

@@ -10,3 +10,4 @@ pub mod creature;
 pub mod encounter;
 pub mod policy;
 pub mod templates;
+pub mod wounds;

@@ -143,6 +143,51 @@ impl DeathSaveRules {
         }
     }
 
+    /// The rules in one line, read off [`Self::resolve_save`] itself (so the
+    /// prose cannot drift from the mechanics).
+    ///
+    /// ```
+    /// use woundsim::rules::death_saves::DeathSaveRules;
+    /// assert_eq!(
+    ///     DeathSaveRules::default().describe(),
+    ///     "d20 + save_bonus >= 10 succeeds; natural 1 = 2 failures; natural 20 = 1 HP; \
+    ///      3 successes = stable; 3 failures = dead"
+    /// );
+    /// ```
+    pub fn describe(&self) -> String {
+        let plain = DeathSaveRules {
+            wound_policy: WoundPolicy::Never,
+            save_bonus: 0,
+            ..*self
+        };
+        // Saves with the same natural value from an empty tally until one resolves.
+        let saves_until_resolved = |natural: u8| {
+            let mut tally = Tally::default();
+            (1..=10)
+                .find(|_| match plain.resolve_save(tally, natural) {
+                    SaveStep::Continue(next) => {
+                        tally = next;
+                        false
+                    }
+                    SaveStep::Resolved(_) => true,
+                })
+                .unwrap_or(0)
+        };
+        let natural_one = match plain.resolve_save(Tally::default(), 1) {
+            SaveStep::Continue(t) => t.failures,
+            SaveStep::Resolved(_) => 3,
+        };
+        let success = plain.dc.clamp(2, 19);
+        let failure = plain.dc.saturating_sub(1).clamp(2, 19);
+        format!(
+            "d20 + save_bonus >= {} succeeds; natural 1 = {natural_one} failures; natural 20 = 1 HP; \
+             {} successes = stable; {} failures = dead",
+            self.dc,
+            saves_until_resolved(success),
+            saves_until_resolved(failure),
+        )
+    }
+
     /// Rolls a whole sequence the plain way (one branchy loop), returning the
     /// resolution and the number of saves rolled. The Monte Carlo hot path
     /// uses a transition table instead; this is the readable reference.

@@ -41,6 +41,21 @@ impl Severity {
         }
     }
 
+    /// Which wound each count of successes before the last failed save
+    /// requires, read off [`Self::required_by_successes`].
+    ///
+    /// ```
+    /// use woundsim::rules::permanent_wounds::Severity;
+    /// assert_eq!(Severity::describe_requirement(), "2 -> minor, 1 -> moderate, 0 -> severe");
+    /// ```
+    pub fn describe_requirement() -> String {
+        (0..=2)
+            .rev()
+            .map(|s| format!("{s} -> {}", Severity::required_by_successes(s).name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// Lower-case name used in scenario files and metric names.
     pub fn name(self) -> &'static str {
         match self {

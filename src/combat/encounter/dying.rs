@@ -2,40 +2,15 @@
 //! of its turn (a natural 20 gets it up and it acts), a regenerating
 //! monster at 0 HP getting up or dying, three successes stabilising it,
 //! and a permanent wound instead of death: one example of its severity
-//! drawn uniformly, whose effects last through the chain of fights.
+//! drawn uniformly from the
+//! examples of the data (`data/permanent-wounds.toml`), whose effects last through the chain of fights.
 
 use rand::Rng;
 
-use super::fighter::{State, effect};
+use super::fighter::State;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::rules::death_saves::{Resolution, SaveStep, Tally};
 use crate::rules::permanent_wounds::Severity;
-
-/// The examples of each severity: (name, effect bits, costs max HP per level).
-pub const WOUND_EXAMPLES: [&[(&str, u16, bool)]; 3] = [
-    &[
-        ("facial scar", 0, false),
-        ("lost finger", 0, false),
-        ("burn", 0, false),
-        ("slight limp", 0, false),
-    ],
-    &[
-        ("lost eye", effect::DIS_RANGED, false),
-        ("lost hand", effect::NO_TWO_HANDED, false),
-        ("limp", 0, false),
-        ("internal wound", effect::DIS_CON_SAVES, true),
-    ],
-    &[
-        (
-            "lost arm",
-            effect::NO_TWO_HANDED | effect::DIS_STR_SAVES,
-            false,
-        ),
-        ("lost leg", effect::DIS_DEX_SAVES, false),
-        ("blindness", effect::BLINDED, false),
-        ("severe internal bruising", effect::DIS_CON_SAVES, true),
-    ],
-];
 
 impl Encounter {
     /// The start of the turn of a creature that is not up: a dying PC's
@@ -123,9 +98,9 @@ impl Encounter {
         out: &mut TrialOutcome,
     ) {
         let level = i32::from(self.spec(arena.fighters[me].spec).level);
-        let examples = WOUND_EXAMPLES[severity as usize];
-        let (_, bits, costs_hp) =
-            examples[crate::dice::uniform_below(rng, examples.len() as u64) as usize];
+        let examples = self.wound_examples.of(severity);
+        let example = &examples[crate::dice::uniform_below(rng, examples.len() as u64) as usize];
+        let (bits, costs_hp) = (example.effects, example.max_hp_per_level);
         let f = &mut arena.fighters[me];
         f.wounds = f.wounds.with(severity);
         f.become_stable();

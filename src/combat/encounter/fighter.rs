@@ -8,19 +8,29 @@ use crate::combat::policy::EncounterRules;
 use crate::rules::death_saves::Tally;
 use crate::rules::permanent_wounds::WoundSlots;
 
-/// Permanent-wound effects that matter in a fight (RULES.md §2, one example
-/// of the severity drawn uniformly).
+/// The lasting effects of permanent wounds (RULES.md §2) and lingering
+/// injuries (§1) that matter in a fight, as bits a fighter carries.
 pub mod effect {
-    pub const DIS_RANGED: u16 = 1; // lost eye
-    pub const NO_TWO_HANDED: u16 = 2; // lost hand, lost arm
-    pub const DIS_CON_SAVES: u16 = 4; // internal wound, severe bruising
-    pub const DIS_STR_SAVES: u16 = 8; // lost arm
-    pub const DIS_DEX_SAVES: u16 = 16; // lost leg
-    pub const BLINDED: u16 = 32; // blindness, or both eyes lost
-    pub const ACTION_OR_BONUS: u16 = 64; // punctured lung
-    pub const SPELL_FAILURE: u16 = 128; // knocked-out teeth
-    pub const WEAPON_BROKEN: u16 = 256; // broken item: a weapon
-    pub const ARMOR_BROKEN: u16 = 512; // broken item: armour or shield
+    /// Disadvantage on ranged attack rolls (lost eye).
+    pub const DIS_RANGED: u16 = 1;
+    /// No two-handed weapons (lost hand, lost arm).
+    pub const NO_TWO_HANDED: u16 = 2;
+    /// Disadvantage on Constitution saves (internal wound, severe bruising).
+    pub const DIS_CON_SAVES: u16 = 4;
+    /// Disadvantage on Strength saves (lost arm).
+    pub const DIS_STR_SAVES: u16 = 8;
+    /// Disadvantage on Dexterity saves (lost leg).
+    pub const DIS_DEX_SAVES: u16 = 16;
+    /// Blinded (blindness, or both eyes lost).
+    pub const BLINDED: u16 = 32;
+    /// Only an action or a bonus action each turn (punctured lung).
+    pub const ACTION_OR_BONUS: u16 = 64;
+    /// Verbal spells may fail (knocked-out teeth).
+    pub const SPELL_FAILURE: u16 = 128;
+    /// A broken weapon.
+    pub const WEAPON_BROKEN: u16 = 256;
+    /// Broken armour or shield.
+    pub const ARMOR_BROKEN: u16 = 512;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

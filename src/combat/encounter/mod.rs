@@ -44,8 +44,11 @@ mod targeting;
 #[cfg(test)]
 mod tests;
 
+pub use fighter::effect;
+
 use super::creature::{Attack, CreatureSpec};
 use super::policy::EncounterRules;
+use crate::combat::wounds::WoundExamples;
 use fighter::Fighter;
 
 /// Most PCs in a party (metrics are kept per PC).
@@ -116,6 +119,8 @@ pub struct Encounter {
     all: Vec<CreatureSpec>,
     /// The fighters at the start of a trial, copied into the arena.
     initial: Vec<Fighter>,
+    /// The permanent wounds a PC may take, by severity.
+    wound_examples: WoundExamples,
 }
 
 /// Reusable per-thread buffers.

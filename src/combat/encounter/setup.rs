@@ -7,6 +7,7 @@ use super::fighter::{Fighter, State};
 use super::{Arena, Encounter};
 use crate::combat::creature::{Attack, CreatureSpec};
 use crate::combat::policy::{Between, EncounterRules};
+use crate::combat::wounds::WoundExamples;
 use crate::rules::death_saves::Tally;
 
 /// A lost or unusable hand forces a one-handed attack: another attack of
@@ -35,11 +36,13 @@ fn one_handed_attacks(spec: &CreatureSpec) -> Vec<Attack> {
 }
 
 impl Encounter {
-    /// Builds an encounter; `party.len()` must be at most [`MAX_PCS`].
+    /// Builds an encounter; `party.len()` must be at most [`MAX_PCS`]. A PC
+    /// that accepts a permanent wound takes one of `wound_examples`.
     pub fn new(
         party: Vec<CreatureSpec>,
         monsters: Vec<CreatureSpec>,
         rules: EncounterRules,
+        wound_examples: WoundExamples,
     ) -> Self {
         let mean_ac = |side: &[CreatureSpec]| {
             side.iter().map(|c| c.ac as f64).sum::<f64>() / side.len().max(1) as f64
@@ -69,6 +72,7 @@ impl Encounter {
             one_handed,
             all,
             initial,
+            wound_examples,
         }
     }
 

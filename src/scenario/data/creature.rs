@@ -16,7 +16,7 @@ use crate::combat::creature::{
     Ability, Attack, Breath, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach,
     Regeneration, Rider,
 };
-use crate::combat::templates;
+use crate::combat::templates::Templates;
 use crate::rules::damage::{DamageType, DamageTypes, Size};
 use crate::scenario::limits::{MAX_CREATURE_ATTACKS, MAX_LABEL_CHARS};
 use crate::scenario::values::{self, at, at_most, dice, opt_at, text};
@@ -186,17 +186,18 @@ impl RawCreature {
         path: &str,
         party: bool,
         bestiary: &Bestiary,
+        templates: &Templates,
     ) -> Result<CreatureSpec, ScenarioError> {
         let at = |key: &str| format!("{path}.{key}");
         let mut spec = match (&self.template, &self.creature) {
             (Some(_), Some(c)) => {
                 return Err(loc.error(c.span().start, &at("creature"), "give either `template` or `creature`, not both"));
             }
-            (Some(t), None) => templates::template(t.get_ref()).ok_or_else(|| {
+            (Some(t), None) => templates.template(t.get_ref()).ok_or_else(|| {
                 loc.error(
                     t.span().start,
                     &at("template"),
-                    format!("unknown PC template `{}`; templates are CLASS-LEVEL with CLASS one of {} and LEVEL 1..={}", t.get_ref(), templates::CLASSES.join(", "), templates::MAX_LEVEL),
+                    format!("unknown PC template `{}`; templates are CLASS-LEVEL with CLASS one of {} and LEVEL 1..={}", t.get_ref(), templates.classes().join(", "), templates.max_level()),
                 )
             })?,
             (None, Some(c)) => bestiary.lookup(c.get_ref()).cloned().ok_or_else(|| {
@@ -429,14 +430,18 @@ fn build_attack(loc: &Locator, a: &RawAttack, path: &str) -> Result<Attack, Scen
 /// Parses a bestiary file: one table per creature, keyed by its name
 /// (an entry starts from a template or from scratch, not from another
 /// monster).
-pub fn parse_bestiary(file: &str, text: &str) -> Result<Bestiary, ScenarioError> {
+pub fn parse_bestiary(
+    file: &str,
+    text: &str,
+    templates: &Templates,
+) -> Result<Bestiary, ScenarioError> {
     let loc = Locator { file, text };
     let raw: BTreeMap<String, RawCreature> = crate::scenario::deserialize(&loc, text)?;
     let none = Bestiary::default();
     let creatures = raw
         .iter()
         .map(|(key, c)| {
-            let mut spec = c.build(&loc, key, false, &none)?;
+            let mut spec = c.build(&loc, key, false, &none, templates)?;
             if c.name.is_none() {
                 spec.name = key.clone();
             }
@@ -450,8 +455,18 @@ pub fn parse_bestiary(file: &str, text: &str) -> Result<Bestiary, ScenarioError>
 mod tests {
     use super::*;
 
+    fn templates() -> Templates {
+        crate::scenario::data::templates::parse_file("t", crate::scenario::data::PC_TEMPLATES_TOML)
+            .unwrap()
+    }
+
     fn bestiary() -> Bestiary {
-        parse_bestiary("bestiary", crate::scenario::data::BESTIARY_TOML).unwrap()
+        parse_bestiary(
+            "bestiary",
+            crate::scenario::data::BESTIARY_TOML,
+            &templates(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -493,9 +508,13 @@ mod tests {
 
     #[test]
     fn a_broken_bestiary_is_a_located_error() {
-        let e = parse_bestiary("mine.toml", "[ogre]\nhp = 0\nac = 11\nattacks = []\n")
-            .unwrap_err()
-            .to_string();
+        let e = parse_bestiary(
+            "mine.toml",
+            "[ogre]\nhp = 0\nac = 11\nattacks = []\n",
+            &templates(),
+        )
+        .unwrap_err()
+        .to_string();
         assert_eq!(
             e,
             "mine.toml:2:6: field `ogre.hp`: hp must be between 1 and 100000, got 0"

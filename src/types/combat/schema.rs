@@ -122,9 +122,13 @@ fn creatures(
     }
     let mut out = Vec::with_capacity(total);
     for (i, (raw, &count)) in list.get().iter().zip(&counts).enumerate() {
-        let spec = raw
-            .get_ref()
-            .build(loc, &format!("{field}[{i}]"), party, &catalog.bestiary)?;
+        let spec = raw.get_ref().build(
+            loc,
+            &format!("{field}[{i}]"),
+            party,
+            &catalog.bestiary,
+            &catalog.templates,
+        )?;
         for k in 0..count {
             let mut copy = spec.clone();
             if count > 1 {
@@ -211,5 +215,10 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<Encounter, Sc
         between: or(get!(l, between_encounters), d.between),
         wound_effects: or(get!(l, wound_effects), d.wound_effects),
     };
-    Ok(Encounter::new(party, monsters, rules))
+    Ok(Encounter::new(
+        party,
+        monsters,
+        rules,
+        catalog.wound_examples.clone(),
+    ))
 }

@@ -72,7 +72,7 @@ fn fighter() -> CreatureSpec {
 
 /// A PC template of the shipped data.
 fn template(name: &str) -> CreatureSpec {
-    crate::combat::templates::template(name).unwrap()
+    crate::fixtures::catalog().templates.template(name).unwrap()
 }
 
 /// A monster of the shipped bestiary.
@@ -109,7 +109,12 @@ struct Table {
 
 impl Table {
     fn new(party: Vec<CreatureSpec>, monsters: Vec<CreatureSpec>, rules: EncounterRules) -> Self {
-        let enc = Encounter::new(party, monsters, rules);
+        let enc = Encounter::new(
+            party,
+            monsters,
+            rules,
+            crate::fixtures::catalog().wound_examples.clone(),
+        );
         let mut arena = Arena::default();
         arena.fighters.extend_from_slice(&enc.initial);
         Table {
