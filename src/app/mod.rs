@@ -3,6 +3,7 @@
 //! [`AppError::exit_code`].
 
 pub mod interrupt;
+pub mod meta;
 pub mod output;
 pub mod progress;
 
@@ -11,6 +12,7 @@ use std::path::Path;
 
 use crate::cli::{Command, ExactArgs, RunArgs};
 use crate::engine::{Engine, EngineError, Stop};
+use crate::report::run_info::RunInfo;
 use crate::report::{self, ReportError, table};
 use crate::results::ScenarioResult;
 use crate::scenario::{self, Scenario, ScenarioError, builtin};
@@ -166,6 +168,8 @@ fn print(out: &mut dyn Write, text: &str) -> Result<(), AppError> {
 fn report_written(
     out: &mut dyn Write,
     results: &[ScenarioResult],
+    run: &RunInfo,
+    clock: &meta::Clock,
     dir: &Path,
     quiet: bool,
     stop: Stop<'_>,
@@ -174,7 +178,7 @@ fn report_written(
     if stop.requested() {
         return Err(AppError::Interrupted(Signal::Interrupt));
     }
-    let files = report::write_all(results, dir, stop)?;
+    let files = report::write_all(results, run, dir, stop)?;
     if !quiet {
         let summary = dir.join("summary.csv");
         for r in results {
@@ -183,13 +187,19 @@ fn report_written(
         }
         print(
             out,
-            &format!("wrote {} files to {}\n", files.len(), dir.display()),
+            &meta::done_line(files.len(), dir, clock.elapsed(), run),
         )?;
     }
     Ok(())
 }
 
+/// Splits timed results, after `meta::Clock::run_info` has read their times.
+fn untimed(timed: Vec<(ScenarioResult, f64)>) -> Vec<ScenarioResult> {
+    timed.into_iter().map(|(r, _)| r).collect()
+}
+
 fn run(args: RunArgs, out: &mut dyn Write, stop: Stop<'_>) -> Result<(), AppError> {
+    let clock = meta::Clock::start();
     let mut scenarios = load_scenarios(&args.scenarios)?;
     output::check(&args.out, &scenarios)?;
     for s in &mut scenarios {
@@ -211,21 +221,27 @@ fn run(args: RunArgs, out: &mut dyn Write, stop: Stop<'_>) -> Result<(), AppErro
         .iter()
         .map(|s| {
             sink.set_scenario(&s.header.name);
-            crate::sim::simulate(s, &engine, &sink)
+            meta::timed(|| crate::sim::simulate(s, &engine, &sink))
         })
         .collect::<Result<Vec<_>, _>>();
     sink.finish();
-    report_written(out, &results?, &args.out, args.quiet, stop)
+    let results = results?;
+    let info = clock.run_info(&scenarios, &results, Some(engine.threads()));
+    let results = untimed(results);
+    report_written(out, &results, &info, &clock, &args.out, args.quiet, stop)
 }
 
 fn exact(args: ExactArgs, out: &mut dyn Write, stop: Stop<'_>) -> Result<(), AppError> {
+    let clock = meta::Clock::start();
     let scenarios = load_scenarios(&args.scenarios)?;
     output::check(&args.out, &scenarios)?;
     let results = scenarios
         .iter()
-        .map(crate::exact::solve)
+        .map(|s| meta::timed(|| crate::exact::solve(s)))
         .collect::<Result<Vec<_>, _>>()?;
-    report_written(out, &results, &args.out, args.quiet, stop)
+    let info = clock.run_info(&scenarios, &results, None);
+    let results = untimed(results);
+    report_written(out, &results, &info, &clock, &args.out, args.quiet, stop)
 }
 
 /// The seed's limb-HP table and damage-type effects (RULES.md §3), from the rule data.
