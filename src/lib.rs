@@ -34,6 +34,7 @@
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod check;
 pub mod cli;
 pub mod combat;
 pub mod dice;

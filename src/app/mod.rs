@@ -2,6 +2,7 @@
 //! solve, then write all reports at once. Errors map to exit codes in
 //! [`AppError::exit_code`].
 
+pub mod check;
 pub mod interrupt;
 pub mod meta;
 pub mod output;
@@ -47,18 +48,30 @@ pub enum AppError {
     /// Standard output could not be written, other than a closed pipe (exit code 1).
     #[error("cannot write to standard output: {0}")]
     Stdout(std::io::Error),
+    /// `check` cannot compare: a missing or malformed folder, or figures
+    /// only one side has (exit code 2).
+    #[error(transparent)]
+    Check(#[from] crate::check::CheckError),
+    /// `check` failed the gate: a figure moved, or a slowdown with
+    /// `--fail-on-slowdown` (exit code 1).
+    #[error("{0}")]
+    Gate(String),
 }
 
 impl AppError {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
-            AppError::Scenario(_) | AppError::Usage(_) | AppError::NoExact(_) => 2,
+            AppError::Scenario(_)
+            | AppError::Usage(_)
+            | AppError::NoExact(_)
+            | AppError::Check(_) => 2,
             AppError::Interrupted(signal) => signal.exit_code(),
             AppError::Engine(_)
             | AppError::Report(_)
             | AppError::Output(_)
-            | AppError::Stdout(_) => 1,
+            | AppError::Stdout(_)
+            | AppError::Gate(_) => 1,
         }
     }
 }
@@ -93,6 +106,7 @@ pub fn execute(
     let result = match command {
         Command::Run(args) => run(args, out, stop),
         Command::Exact(args) => exact(args, out, stop),
+        Command::Check(args) => check::check(args, out, stop),
         Command::List => list(out),
     };
     result.map_err(|e| match e {

@@ -15,7 +15,9 @@
 
 pub mod atomic;
 pub mod charts;
+pub mod check_table;
 pub mod csv;
+pub mod junit;
 pub mod manifest;
 pub mod run_info;
 pub mod table;
