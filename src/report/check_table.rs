@@ -33,11 +33,10 @@ pub fn signed(x: f64) -> String {
     }
 }
 
-/// A p-value: `0` exactly, else three significant digits, `< 1e-300` below that.
+/// A test's p-value: three significant digits, `< 1e-300` below that (a
+/// p-value that underflows to 0 included).
 pub fn p_value(p: f64) -> String {
-    if p == 0.0 {
-        "0".into()
-    } else if p < 1e-300 {
+    if p < 1e-300 {
         "< 1e-300".into()
     } else if p < 1e-3 {
         format!("{p:.2e}")
@@ -71,7 +70,7 @@ pub fn evidence(m: &MetricCheck) -> String {
 
 /// One line about a figure, for a JUnit failure message: `moved up:
 /// 0.404875 -> 0.450010, difference +0.0451 [+0.0438, +0.0465] (95%),
-/// p = 1.2e-40 (Holm)`.
+/// p = 1.20e-40 after Holm (raw p = 4.00e-41)`.
 pub fn describe(m: &MetricCheck) -> String {
     let mut text = format!(
         "{}: {} -> {}, difference {}",
@@ -88,11 +87,17 @@ pub fn describe(m: &MetricCheck) -> String {
             text.push_str(", same seed, trials and scenario: any difference is a change")
         }
         (Method::Exact, _) => text.push_str(", exact figures"),
-        (_, Some(holm)) => text.push_str(&format!(
-            ", p = {} (Holm), {} raw",
-            p_value(holm),
-            p_value(m.p.unwrap_or(1.0))
-        )),
+        (_, Some(holm)) => {
+            let p = |p: f64| match p_value(p) {
+                tiny if tiny.starts_with('<') => format!("p {tiny}"),
+                value => format!("p = {value}"),
+            };
+            text.push_str(&format!(
+                ", {} after Holm (raw {})",
+                p(holm),
+                p(m.p.unwrap_or(1.0))
+            ));
+        }
         _ => {}
     }
     if let Some(note) = &m.note {
@@ -245,7 +250,7 @@ mod tests {
         assert_eq!(number(f64::NAN), "n/a");
         assert_eq!(signed(0.0451), "+0.0451000");
         assert_eq!(signed(-3.0), "-3.00000");
-        assert_eq!(p_value(0.0), "0");
+        assert_eq!(p_value(0.0), "< 1e-300");
         assert_eq!(p_value(0.0123), "0.012");
         assert_eq!(p_value(1.2e-40), "1.20e-40");
         assert_eq!(speed(2.1), "2.10x slower");
