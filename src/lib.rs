@@ -39,6 +39,7 @@
 
 pub mod app;
 pub mod builtin;
+pub mod check;
 pub mod cli;
 pub mod combat;
 pub mod dice;

@@ -2,7 +2,9 @@
 //! solve, then write all reports at once. Errors map to exit codes in
 //! [`AppError::exit_code`].
 
+pub mod check;
 pub mod interrupt;
+pub mod meta;
 pub mod output;
 pub mod progress;
 
@@ -14,6 +16,7 @@ use crate::cli::{Command, ExactArgs, RunArgs};
 use crate::combat::wounds::WoundExamples;
 use crate::engine::{Engine, EngineError, Stop};
 use crate::model::Catalog;
+use crate::report::run_info::RunInfo;
 use crate::report::{self, ReportError, table};
 use crate::results::ScenarioResult;
 use crate::rules::death_saves::DeathSaveRules;
@@ -51,18 +54,30 @@ pub enum AppError {
     /// Standard output could not be written, other than a closed pipe (exit code 1).
     #[error("cannot write to standard output: {0}")]
     Stdout(std::io::Error),
+    /// `check` cannot compare: a missing or malformed folder, or figures
+    /// only one side has (exit code 2).
+    #[error(transparent)]
+    Check(#[from] crate::check::CheckError),
+    /// `check` failed the gate: a figure moved, or a slowdown with
+    /// `--fail-on-slowdown` (exit code 1).
+    #[error("{0}")]
+    Gate(String),
 }
 
 impl AppError {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
-            AppError::Scenario(_) | AppError::Usage(_) | AppError::NoExact(_) => 2,
+            AppError::Scenario(_)
+            | AppError::Usage(_)
+            | AppError::NoExact(_)
+            | AppError::Check(_) => 2,
             AppError::Interrupted(signal) => signal.exit_code(),
             AppError::Engine(_)
             | AppError::Report(_)
             | AppError::Output(_)
-            | AppError::Stdout(_) => 1,
+            | AppError::Stdout(_)
+            | AppError::Gate(_) => 1,
         }
     }
 }
@@ -100,6 +115,7 @@ pub fn execute(
         .and_then(|catalog| match command {
             Command::Run(args) => run(&catalog, args, out, stop),
             Command::Exact(args) => exact(&catalog, args, out, stop),
+            Command::Check(args) => check::check(args, out, stop),
             Command::List => list(&catalog, out),
         });
     result.map_err(|e| match e {
@@ -175,6 +191,8 @@ fn print(out: &mut dyn Write, text: &str) -> Result<(), AppError> {
 fn report_written(
     out: &mut dyn Write,
     results: &[ScenarioResult],
+    run: &RunInfo,
+    clock: &meta::Clock,
     dir: &Path,
     quiet: bool,
     stop: Stop<'_>,
@@ -183,7 +201,7 @@ fn report_written(
     if stop.requested() {
         return Err(AppError::Interrupted(Signal::Interrupt));
     }
-    let files = report::write_all(results, dir, stop)?;
+    let files = report::write_all(results, run, dir, stop)?;
     if !quiet {
         let summary = dir.join("summary.csv");
         for r in results {
@@ -192,10 +210,15 @@ fn report_written(
         }
         print(
             out,
-            &format!("wrote {} files to {}\n", files.len(), dir.display()),
+            &meta::done_line(files.len(), dir, clock.elapsed(), run),
         )?;
     }
     Ok(())
+}
+
+/// Splits timed results, after `meta::Clock::run_info` has read their times.
+fn untimed(timed: Vec<(ScenarioResult, f64)>) -> Vec<ScenarioResult> {
+    timed.into_iter().map(|(r, _)| r).collect()
 }
 
 fn run(
@@ -204,6 +227,7 @@ fn run(
     out: &mut dyn Write,
     stop: Stop<'_>,
 ) -> Result<(), AppError> {
+    let clock = meta::Clock::start();
     let mut scenarios = load_scenarios(catalog, &args.scenarios)?;
     output::check(&args.out, &scenarios)?;
     for s in &mut scenarios {
@@ -225,11 +249,14 @@ fn run(
         .iter()
         .map(|s| {
             sink.set_scenario(&s.header.name);
-            types::simulate(s, &engine, &sink)
+            meta::timed(|| types::simulate(s, &engine, &sink))
         })
         .collect::<Result<Vec<_>, _>>();
     sink.finish();
-    report_written(out, &results?, &args.out, args.quiet, stop)
+    let results = results?;
+    let info = clock.run_info(&scenarios, &results, Some(engine.threads()));
+    let results = untimed(results);
+    report_written(out, &results, &info, &clock, &args.out, args.quiet, stop)
 }
 
 fn exact(
@@ -238,13 +265,16 @@ fn exact(
     out: &mut dyn Write,
     stop: Stop<'_>,
 ) -> Result<(), AppError> {
+    let clock = meta::Clock::start();
     let scenarios = load_scenarios(catalog, &args.scenarios)?;
     output::check(&args.out, &scenarios)?;
     let results = scenarios
         .iter()
-        .map(types::solve)
+        .map(|s| meta::timed(|| types::solve(s)))
         .collect::<Result<Vec<_>, _>>()?;
-    report_written(out, &results, &args.out, args.quiet, stop)
+    let info = clock.run_info(&scenarios, &results, None);
+    let results = untimed(results);
+    report_written(out, &results, &info, &clock, &args.out, args.quiet, stop)
 }
 
 /// The seed's limb-HP table and damage-type effects (RULES.md §3), from the rule data.

@@ -8,6 +8,9 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::scenario::error::one_line;
 
+mod check;
+pub use check::CheckArgs;
+
 /// Most worker threads `--threads` accepts. The output never depends on
 /// the thread count, and threads beyond the cores only cost start-up time
 /// (1,024 take about 2 s to start on a 2-core machine, 256 under 0.1 s);
@@ -32,13 +35,21 @@ pub fn parse_or_exit() -> Cli {
     }
 }
 
-/// The first line of a clap error, without its `error: ` prefix, with a
-/// pointer to `--help` (clap's own message spans several lines).
+/// The first paragraph of a clap error on one line, without its `error: `
+/// prefix, with a pointer to `--help` (clap's own message spans several
+/// lines; a list such as the missing required arguments follows its first
+/// line, up to the first empty line).
 pub fn usage_line(e: &clap::Error) -> String {
     let text = e.render().to_string();
-    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let mut lines = text.lines().skip_while(|l| l.trim().is_empty());
+    let first = lines.next().unwrap_or("");
     let first = first.strip_prefix("error: ").unwrap_or(first);
-    format!("{} (see --help)", one_line(first.trim_end()))
+    let mut message = first.trim_end().to_string();
+    for more in lines.take_while(|l| !l.trim().is_empty()) {
+        message.push(' ');
+        message.push_str(more.trim());
+    }
+    format!("{} (see --help)", one_line(&message))
 }
 
 /// Monte Carlo statistics and balance simulator for D&D 5e injury rules.
@@ -66,6 +77,15 @@ pub enum Command {
     /// Compute a scenario's figures exactly (Markov chain), in the same
     /// summary.csv format (ci_low = ci_high = estimate, trials = 0).
     Exact(ExactArgs),
+    /// Compare a run with a baseline output folder: exit 1 when a figure
+    /// moved beyond statistical noise.
+    ///
+    /// Runs the scenarios (or reads `--current DIR`) and compares each
+    /// figure with the baseline's: bit for bit when seed, trials and
+    /// scenario text are the same, else by a two-sample test with
+    /// Holm–Bonferroni correction. Exit codes: 0 nothing moved, 1 a figure
+    /// moved (or a slowdown with --fail-on-slowdown), 2 bad input.
+    Check(CheckArgs),
     /// List the built-in scenarios and scenario types.
     List,
 }
@@ -153,5 +173,10 @@ mod tests {
         let e = error(&["woundsim", "run", "--out", "a\nb", "--seed", "x\ny"]);
         assert_eq!(e.lines().count(), 1, "{e}");
         assert!(Cli::try_parse_from(["woundsim", "run", "--threads", "256"]).is_ok());
+        let e = error(&["woundsim", "check"]);
+        assert_eq!(
+            e,
+            "the following required arguments were not provided: --baseline <DIR> (see --help)"
+        );
     }
 }

@@ -117,24 +117,38 @@ pub fn wilson(successes: u64, n: u64, z: f64) -> Estimate {
             high: 1.0,
         };
     }
-    let n_f = n as f64;
-    let p = successes as f64 / n_f;
-    let z2 = z * z;
-    let denom = 1.0 + z2 / n_f;
-    let centre = (p + z2 / (2.0 * n_f)) / denom;
-    let half = z * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
+    let p = successes as f64 / n as f64;
+    let (low, high) = wilson_bounds(p, n as f64, z);
     let (low, high) = if successes == 0 {
-        (0.0, (centre + half).min(1.0))
+        (0.0, high)
     } else if successes == n {
-        ((centre - half).max(0.0), 1.0)
+        (low, 1.0)
     } else {
-        ((centre - half).max(0.0), (centre + half).min(1.0))
+        (low, high)
     };
     Estimate {
         value: p,
         low,
         high,
     }
+}
+
+/// The ends of the Wilson score interval of a share `p` of `n` trials (a
+/// real `n`, so that a proportion read back from a report, whose trials
+/// are inferred, gets the same interval), clamped to `[0, 1]`.
+///
+/// ```
+/// use woundsim::engine::stats::{wilson, wilson_bounds, z_for_level};
+/// let z = z_for_level(0.95);
+/// let e = wilson(81, 263, z);
+/// assert_eq!(wilson_bounds(81.0 / 263.0, 263.0, z), (e.low, e.high));
+/// ```
+pub fn wilson_bounds(p: f64, n: f64, z: f64) -> (f64, f64) {
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// Normal-approximation interval for a mean with sample variance `variance`

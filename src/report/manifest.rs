@@ -6,23 +6,29 @@
 //! folders left empty — and nothing that no manifest lists. A missing or
 //! unreadable manifest owns nothing.
 //!
-//! The manifest is meant to grow (run metadata: seed, trials, wall time):
-//! add fields to [`Manifest`] with `#[serde(default)]`, so that a
-//! manifest written by an older version still reads.
+//! The manifest is meant to grow: add fields to [`Manifest`] with
+//! `#[serde(default)]`, so that a manifest written by an older version
+//! still reads. The run metadata ([`RunInfo`]: commit, start, wall time,
+//! threads, scenarios) is such a field, flattened into the same object.
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::run_info::RunInfo;
+
 /// The manifest's file name in the output folder.
 pub const FILE: &str = "run.json";
 
 /// What one run wrote into its output folder.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
     /// The woundsim version that wrote the folder.
     pub woundsim_version: String,
+    /// The run's metadata (empty in manifests older than it).
+    #[serde(default, flatten)]
+    pub run: RunInfo,
     /// Files written, relative to the folder, `/`-separated, sorted (the
     /// manifest itself is not listed).
     pub files: Vec<String>,
@@ -48,7 +54,7 @@ impl Manifest {
 }
 
 /// What a run owns and what it removes.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq)]
 pub struct Ownership {
     /// The manifest this run writes.
     pub manifest: Manifest,
@@ -108,6 +114,7 @@ pub fn plan(
     Ownership {
         manifest: Manifest {
             woundsim_version: env!("CARGO_PKG_VERSION").to_string(),
+            run: RunInfo::default(),
             files,
             dirs,
         },
@@ -127,6 +134,7 @@ mod tests {
     fn manifest(files: &[&str], dirs: &[&str]) -> Manifest {
         Manifest {
             woundsim_version: "0".into(),
+            run: RunInfo::default(),
             files: strings(files),
             dirs: strings(dirs),
         }

@@ -10,13 +10,16 @@
 //! DIR/summary.csv                      every figure of every scenario
 //! DIR/<scenario>/<distribution>.csv    e.g. death-saves/rolls.csv
 //! DIR/<scenario>/<chart>.png|.svg      e.g. death-saves/outcomes.png
-//! DIR/run.json                         the manifest: version, files written
+//! DIR/run.json                         the manifest: version, run metadata, files written
 //! ```
 
 pub mod atomic;
 pub mod charts;
+pub mod check_table;
 pub mod csv;
+pub mod junit;
 pub mod manifest;
+pub mod run_info;
 pub mod table;
 
 use std::path::{Path, PathBuf};
@@ -25,6 +28,7 @@ use crate::engine::Stop;
 use crate::results::ScenarioResult;
 use atomic::{CommitError, Transaction};
 use manifest::Manifest;
+use run_info::RunInfo;
 
 /// Why reports could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -78,13 +82,14 @@ fn render(
     Ok(files)
 }
 
-/// Writes every report file for `results` and the manifest into `dir`,
-/// and removes the files of the previous run that this one does not
+/// Writes every report file for `results` and the manifest (with the
+/// run's metadata `run`) into `dir`, and removes the files of the previous run that this one does not
 /// rewrite, all or nothing; returns the paths written. Gives up with
 /// [`ReportError::Interrupted`], leaving the folder as it was, if `stop`
 /// is requested before the commit point.
 pub fn write_all(
     results: &[ScenarioResult],
+    run: &RunInfo,
     dir: &Path,
     stop: Stop<'_>,
 ) -> Result<Vec<PathBuf>, ReportError> {
@@ -97,7 +102,11 @@ pub fn write_all(
     for (name, bytes) in &files {
         t.stage(Path::new(name), bytes)?;
     }
-    t.stage(Path::new(manifest::FILE), &plan.manifest.to_json())?;
+    let manifest = Manifest {
+        run: run.clone(),
+        ..plan.manifest
+    };
+    t.stage(Path::new(manifest::FILE), &manifest.to_json())?;
     for file in &plan.stale_files {
         t.remove_file(Path::new(file));
     }

@@ -1,0 +1,254 @@
+//! Reading a woundsim output folder back for the gate: its `summary.csv`
+//! (every figure) and its `run.json` (seed, trials, scenario hashes,
+//! confidence levels and throughput). Every problem is one message that
+//! names the file, and the line for a bad row.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::CheckError;
+use crate::engine::stats::Estimate;
+use crate::report::csv::SUMMARY_COLUMNS;
+use crate::report::manifest::{self, Manifest};
+use crate::report::run_info::RunInfo;
+use crate::results::ScenarioResult;
+
+/// Largest `summary.csv` read, in bytes (the default suite writes about
+/// 0.6 MiB).
+pub const MAX_SUMMARY_BYTES: u64 = 64 << 20;
+
+/// Largest `run.json` read, in bytes (the default suite writes about 8 KiB).
+pub const MAX_MANIFEST_BYTES: u64 = 16 << 20;
+
+/// Which side of the comparison a folder is, for messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// The reference run (`--baseline`).
+    Baseline,
+    /// The run under test (`--current`, or the run `check` makes).
+    Current,
+}
+
+impl Side {
+    /// `baseline` or `current`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Baseline => "baseline",
+            Side::Current => "current",
+        }
+    }
+}
+
+/// One row of `summary.csv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Scenario name.
+    pub scenario: String,
+    /// Variant name.
+    pub variant: String,
+    /// Metric name.
+    pub metric: String,
+    /// Estimate and interval (NaN where the cell is empty).
+    pub estimate: Estimate,
+    /// Trials per variant (0: an exact figure).
+    pub trials: u64,
+    /// Seed.
+    pub seed: u64,
+}
+
+/// An output folder as the gate sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Folder {
+    /// The folder, for messages.
+    pub dir: PathBuf,
+    /// Every figure, in file order.
+    pub rows: Vec<Row>,
+    /// The run metadata; `None` without a `run.json` (a folder written
+    /// before manifests existed).
+    pub run: Option<RunInfo>,
+}
+
+#[derive(Deserialize)]
+struct SummaryRow {
+    scenario: String,
+    variant: String,
+    metric: String,
+    estimate: Option<f64>,
+    ci_low: Option<f64>,
+    ci_high: Option<f64>,
+    trials: u64,
+    seed: u64,
+}
+
+/// At most `max` bytes of `path`, or an error naming it.
+fn read_limited(path: &Path, max: u64) -> Result<Vec<u8>, CheckError> {
+    let file = path.display().to_string();
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(max + 1).read_to_end(&mut bytes))
+        .map_err(|e| CheckError::Unreadable {
+            file: file.clone(),
+            reason: e.to_string(),
+        })?;
+    if bytes.len() as u64 > max {
+        return Err(CheckError::TooLarge { file, max });
+    }
+    Ok(bytes)
+}
+
+impl Folder {
+    /// Reads the output folder `dir`.
+    pub fn read(dir: &Path, side: Side) -> Result<Folder, CheckError> {
+        if !dir.exists() {
+            return Err(CheckError::NoFolder {
+                side: side.name(),
+                dir: dir.display().to_string(),
+            });
+        }
+        if !dir.is_dir() {
+            return Err(CheckError::NotAFolder {
+                side: side.name(),
+                dir: dir.display().to_string(),
+            });
+        }
+        let summary = dir.join("summary.csv");
+        let rows = parse_summary(
+            &summary.display().to_string(),
+            &read_limited(&summary, MAX_SUMMARY_BYTES)?,
+        )?;
+        let manifest = dir.join(manifest::FILE);
+        let run = if manifest.exists() {
+            let bytes = read_limited(&manifest, MAX_MANIFEST_BYTES)?;
+            let m: Manifest =
+                serde_json::from_slice(&bytes).map_err(|e| CheckError::BadManifest {
+                    file: manifest.display().to_string(),
+                    reason: e.to_string(),
+                })?;
+            Some(m.run)
+        } else {
+            None
+        };
+        Ok(Folder {
+            dir: dir.to_path_buf(),
+            rows,
+            run,
+        })
+    }
+
+    /// The folder a run of `results` with metadata `run` would write, in
+    /// memory (for tests that compare many runs without touching disk).
+    pub fn from_results(dir: &str, results: &[ScenarioResult], run: RunInfo) -> Folder {
+        let rows = results
+            .iter()
+            .flat_map(|r| {
+                r.figures.iter().map(|f| Row {
+                    scenario: r.scenario.clone(),
+                    variant: f.variant.clone(),
+                    metric: f.metric.clone(),
+                    estimate: f.estimate,
+                    trials: r.trials,
+                    seed: r.seed,
+                })
+            })
+            .collect();
+        Folder {
+            dir: PathBuf::from(dir),
+            rows,
+            run: Some(run),
+        }
+    }
+}
+
+/// The rows of a `summary.csv` (`file` names it in errors).
+pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<Vec<Row>, CheckError> {
+    let mut reader = csv::Reader::from_reader(bytes);
+    let bad = |line: u64, e: csv::Error| CheckError::BadRow {
+        file: file.to_string(),
+        line,
+        reason: match e.kind() {
+            csv::ErrorKind::Deserialize { err, .. } => err.to_string(),
+            _ => e.to_string(),
+        },
+    };
+    let headers = reader.headers().map_err(|e| bad(1, e))?.clone();
+    if headers.iter().ne(SUMMARY_COLUMNS) {
+        return Err(CheckError::BadColumns {
+            file: file.to_string(),
+            found: headers.iter().collect::<Vec<_>>().join(","),
+        });
+    }
+    let mut rows = Vec::new();
+    let mut seen: HashMap<(String, String, String), u64> = HashMap::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line());
+            bad(line, e)
+        })?;
+        let line = record.position().map_or(0, |p| p.line());
+        let r: SummaryRow = record
+            .deserialize(Some(&headers))
+            .map_err(|e| bad(line, e))?;
+        let key = (r.scenario.clone(), r.variant.clone(), r.metric.clone());
+        if let Some(first) = seen.insert(key, line) {
+            return Err(CheckError::BadRow {
+                file: file.to_string(),
+                line,
+                reason: format!(
+                    "`{}` of variant `{}` of scenario `{}` is listed twice (first on line {first})",
+                    r.metric, r.variant, r.scenario
+                ),
+            });
+        }
+        let nan = |x: Option<f64>| x.unwrap_or(f64::NAN);
+        rows.push(Row {
+            scenario: r.scenario,
+            variant: r.variant,
+            metric: r.metric,
+            estimate: Estimate {
+                value: nan(r.estimate),
+                low: nan(r.ci_low),
+                high: nan(r.ci_high),
+            },
+            trials: r.trials,
+            seed: r.seed,
+        });
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = "scenario,variant,metric,estimate,ci_low,ci_high,trials,seed\n";
+
+    #[test]
+    fn a_summary_reads_back_with_empty_cells_as_undefined() {
+        let text = format!("{HEADER}s,a,p_x,0.5,0.25,0.75,10,3\ns,a,mean_y,2.0,,,1,3\n");
+        let rows = parse_summary("f", text.as_bytes()).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].estimate.high, 0.75);
+        assert!(rows[1].estimate.low.is_nan());
+        assert_eq!((rows[1].trials, rows[1].seed), (1, 3));
+    }
+
+    #[test]
+    fn a_bad_row_names_the_file_and_line() {
+        let text = format!("{HEADER}s,a,p_x,0.5,0.25,0.75,10,3\ns,a,p_y,half,0,1,10,3\n");
+        let e = parse_summary("d/summary.csv", text.as_bytes()).unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.starts_with("`d/summary.csv` line 3: "), "{msg}");
+        let text = format!("{HEADER}s,a,p_x,0.5,0.25,0.75,10,3\ns,a,p_x,0.5,0.25,0.75,10,3\n");
+        let msg = parse_summary("f", text.as_bytes()).unwrap_err().to_string();
+        assert!(
+            msg.contains("line 3") && msg.contains("first on line 2"),
+            "{msg}"
+        );
+        let msg = parse_summary("f", b"a,b\n1,2\n").unwrap_err().to_string();
+        assert!(msg.contains("its columns are `a,b`"), "{msg}");
+    }
+}
