@@ -104,6 +104,17 @@ impl Scenario {
         }
     }
 
+    /// Variant descriptions in order (empty where a variant has none).
+    pub fn variant_descriptions(&self) -> Vec<String> {
+        match &self.model {
+            Model::DeathSaves(v) => v.iter().map(|v| v.description.clone()).collect(),
+            Model::Amputation(v) => v.iter().map(|v| v.description.clone()).collect(),
+            Model::Combat(v) => v.iter().map(|v| v.description.clone()).collect(),
+            Model::Injuries(v) => v.iter().map(|v| v.description.clone()).collect(),
+            Model::Festering(v) => v.iter().map(|v| v.description.clone()).collect(),
+        }
+    }
+
     /// Variant names in order.
     pub fn variant_names(&self) -> Vec<&str> {
         match &self.model {

@@ -353,6 +353,11 @@ pub fn simulate(
                 })
                 .collect(),
             shown: 5,
+            odds: crate::rules::lingering::InjuryTable::shared_odds(
+                variants
+                    .iter()
+                    .filter_map(|v| v.rules.rules.injuries.as_ref().map(|i| &i.table)),
+            ),
         }]
     };
     Ok(ScenarioResult {

@@ -23,7 +23,7 @@ use crate::dice::{RollMode, roll_die, uniform_below};
 use crate::engine::accum::Moments;
 use crate::engine::stats::{Estimate, wilson, z_for_level};
 use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
-use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, ScenarioResult};
+use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, NotAvailable, ScenarioResult};
 use crate::rules::healing::{Plan, Remedy};
 use crate::rules::lingering::{CureClass, Effect, InjuryTable};
 use crate::scenario::injuries::InjuryScenario;
@@ -554,11 +554,15 @@ pub fn finish(
     let how = if exact {
         "exact".to_string()
     } else {
-        format!("{} campaigns per variant", header.trials)
+        format!(
+            "{} campaigns per variant",
+            crate::results::thousands(header.trials)
+        )
     };
     let table: Option<&InjuryTable> = variants.first().map(|v| &v.rules.table);
     let entries = table.map(|t| t.entries.as_slice()).unwrap_or_default();
     let label = |e: &crate::rules::lingering::Injury| format!("{} ({}-{})", e.name, e.low, e.high);
+    let not_available = uncurable_costs(variants);
     ScenarioResult {
         figures,
         distributions,
@@ -582,7 +586,7 @@ pub fn finish(
                     "{}: gold to cure each injury, cheapest remedy at hand ({how})",
                     header.name
                 ),
-                value_label: "Mean healing cost per injury (gp; uncurable = 0)".into(),
+                value_label: "Mean healing cost per injury (gp)".into(),
                 categories: entries
                     .iter()
                     .map(|e| (format!("mean_heal_gp_entry_{}", e.id), label(e)))
@@ -620,9 +624,31 @@ pub fn finish(
                 .map(|e| entry_metrics(&e.id).to_vec())
                 .collect(),
             shown: 5,
+            odds: InjuryTable::shared_odds(variants.iter().map(|v| &v.rules.table)),
         }],
+        not_available,
         ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
     }
+}
+
+/// The healing costs that mean "no cure available": no remedy at hand
+/// cures the entry ([`Plan::Uncurable`]), so its 0 gp in `summary.csv` is
+/// not a free cure.
+fn uncurable_costs(variants: &[Variant<InjuryScenario>]) -> Vec<NotAvailable> {
+    let mut out = Vec::new();
+    for v in variants {
+        let m = &v.rules;
+        for e in &m.table.entries {
+            if matches!(Plan::cheapest(e, &m.resources, &m.prices), Plan::Uncurable) {
+                out.push(NotAvailable {
+                    variant: v.name.clone(),
+                    metric: entry_metrics(&e.id)[2].clone(),
+                    reason: "no cure available".into(),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The metrics of one injury-table entry, in table order; the first ranks
