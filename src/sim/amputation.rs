@@ -455,7 +455,10 @@ pub fn finish(
     let how = if header.trials == 0 {
         "exact".to_string()
     } else {
-        format!("{} trials per variant", header.trials)
+        format!(
+            "{} trials per variant",
+            crate::results::thousands(header.trials)
+        )
     };
     let applies = |metric: &str| {
         PROPORTIONS

@@ -299,7 +299,10 @@ pub fn finish(
     let how = if exact {
         "exact".to_string()
     } else {
-        format!("{} wounds per variant", header.trials)
+        format!(
+            "{} wounds per variant",
+            crate::results::thousands(header.trials)
+        )
     };
     let series = medicine_series(variants);
     let curve = variants
