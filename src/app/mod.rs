@@ -9,10 +9,10 @@ pub mod progress;
 use std::io::Write;
 use std::path::Path;
 
-use crate::cli::{Command, ExactArgs, RunArgs};
+use crate::cli::{Command, ExactArgs, RunArgs, ViewArgs};
 use crate::engine::{Engine, EngineError, Stop};
-use crate::report::{self, ReportError, table};
-use crate::results::ScenarioResult;
+use crate::report::{self, ReportError};
+use crate::results::{RunMetadata, ScenarioResult};
 use crate::scenario::{self, Scenario, ScenarioError, builtin};
 use crate::testhook;
 use interrupt::{Interrupt, Signal};
@@ -163,23 +163,33 @@ fn print(out: &mut dyn Write, text: &str) -> Result<(), AppError> {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn report_written(
     out: &mut dyn Write,
     results: &[ScenarioResult],
     dir: &Path,
     quiet: bool,
+    view: &ViewArgs,
+    meta: &RunMetadata,
     stop: Stop<'_>,
 ) -> Result<(), AppError> {
     testhook::at("simulated", stop);
     if stop.requested() {
         return Err(AppError::Interrupted(Signal::Interrupt));
     }
-    let files = report::write_all(results, dir, stop)?;
+    let files = report::write_all(results, meta, dir, stop)?;
     if !quiet {
         let summary = dir.join("summary.csv");
-        for r in results {
-            print(out, &table::render(r, &summary))?;
-            print(out, "\n")?;
+        let filters = report::view::View {
+            metrics: (!view.metrics.is_empty()).then(|| report::glob::Filter::new(&view.metrics)),
+            variants: (!view.variants.is_empty())
+                .then(|| report::glob::Filter::new(&view.variants)),
+        };
+        let width = report::table::stdout_width();
+        let text = report::stdout(results, view.format, &filters, &summary, width)?;
+        print(out, &text)?;
+        if view.format.is_data() {
+            return Ok(());
         }
         print(
             out,
@@ -203,29 +213,44 @@ fn run(args: RunArgs, out: &mut dyn Write, stop: Stop<'_>) -> Result<(), AppErro
             s.header.confidence = level;
         }
     }
+    let (started, clock) = (std::time::SystemTime::now(), std::time::Instant::now());
     let engine = Engine::new(args.threads)?;
-    let total = scenarios.iter().map(crate::sim::work).sum();
-    let sink = progress::ProgressBarSink::new(total, args.quiet, stop);
+    let sink = progress::ProgressBarSink::new(scenarios.len(), args.quiet, stop);
     testhook::at("simulating", stop);
     let results = scenarios
         .iter()
         .map(|s| {
-            sink.set_scenario(&s.header.name);
-            crate::sim::simulate(s, &engine, &sink)
+            sink.set_scenario(&s.header.name, crate::sim::work(s));
+            crate::sim::simulate(s, &engine, &sink).map(|r| r.described(s.variant_descriptions()))
         })
         .collect::<Result<Vec<_>, _>>();
     sink.finish();
-    report_written(out, &results?, &args.out, args.quiet, stop)
+    let meta = RunMetadata {
+        started: Some(started),
+        threads: Some(engine.threads()),
+        wall_seconds: Some(clock.elapsed().as_secs_f64()),
+        ..RunMetadata::default()
+    };
+    report_written(
+        out, &results?, &args.out, args.quiet, &args.view, &meta, stop,
+    )
 }
 
 fn exact(args: ExactArgs, out: &mut dyn Write, stop: Stop<'_>) -> Result<(), AppError> {
     let scenarios = load_scenarios(&args.scenarios)?;
     output::check(&args.out, &scenarios)?;
+    let started = std::time::SystemTime::now();
     let results = scenarios
         .iter()
-        .map(crate::exact::solve)
+        .map(|s| crate::exact::solve(s).map(|r| r.described(s.variant_descriptions())))
         .collect::<Result<Vec<_>, _>>()?;
-    report_written(out, &results, &args.out, args.quiet, stop)
+    let meta = RunMetadata {
+        started: Some(started),
+        ..RunMetadata::default()
+    };
+    report_written(
+        out, &results, &args.out, args.quiet, &args.view, &meta, stop,
+    )
 }
 
 /// The seed's limb-HP table and damage-type effects (RULES.md §3), from the rule data.
