@@ -29,6 +29,25 @@ pub struct ScenarioResult {
     pub charts: Vec<ChartSpec>,
     /// Long per-item lists of figures that the stdout table shortens.
     pub item_rows: Vec<ItemRows>,
+    /// Figures whose number stands for "not available" (an injury no
+    /// remedy at hand can cure has a healing cost of 0 gp in
+    /// `summary.csv`): tables and charts show the reason instead.
+    pub not_available: Vec<NotAvailable>,
+    /// One description per variant, in `variants` order, for the HTML
+    /// report (empty where none is known).
+    pub variant_descriptions: Vec<String>,
+}
+
+/// A figure that means "not available": the reports print `reason` (e.g.
+/// `no cure available`) instead of its number, which `summary.csv` keeps.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NotAvailable {
+    /// Variant name.
+    pub variant: String,
+    /// Metric name.
+    pub metric: String,
+    /// What to show instead of the number, e.g. `no cure available`.
+    pub reason: String,
 }
 
 /// One figure: a metric of a variant with its interval.
@@ -67,11 +86,18 @@ pub struct ItemRows {
     /// What the first metric of every item measures, for the table:
     /// `probability per triggering event`.
     pub ranked_by: String,
-    /// Each item's metrics, in table order. The items are ranked by their
-    /// first metric's estimate for the first variant, highest first.
+    /// Each item's metrics, in table order. The items are ranked by
+    /// [`ItemRows::odds`] where known, else by their first metric's
+    /// estimate averaged over the variants, highest first; ties keep table
+    /// order.
     pub metrics: Vec<Vec<String>>,
     /// How many items the table shows.
     pub shown: usize,
+    /// Each item's exact weight where every variant shares it (an
+    /// injury-table entry's share of the d100), which ranks the items
+    /// without noise: entries of equal true probability are not ordered by
+    /// chance. `None`: rank by the estimates.
+    pub odds: Option<Vec<f64>>,
 }
 
 /// A chart to draw from a result.
@@ -160,7 +186,24 @@ impl ScenarioResult {
             distributions: Vec::new(),
             charts: Vec::new(),
             item_rows: Vec::new(),
+            not_available: Vec::new(),
+            variant_descriptions: Vec::new(),
         }
+    }
+
+    /// This result with the variants' descriptions (in `variants` order).
+    pub fn described(mut self, descriptions: Vec<String>) -> Self {
+        self.variant_descriptions = descriptions;
+        self
+    }
+
+    /// Why the figure for `metric` of `variant` is not available, if it
+    /// stands for that rather than for its number.
+    pub fn not_available(&self, variant: &str, metric: &str) -> Option<&str> {
+        self.not_available
+            .iter()
+            .find(|n| n.variant == variant && n.metric == metric)
+            .map(|n| n.reason.as_str())
     }
 
     /// The figure for `metric` of `variant`, if any.
@@ -173,6 +216,31 @@ impl ScenarioResult {
     /// Whether these are exact figures rather than Monte Carlo estimates.
     pub fn is_exact(&self) -> bool {
         self.trials == 0
+    }
+}
+
+/// What the reports say about the run as a whole (the HTML report's
+/// header). The application fills it; fields it does not know stay `None`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunMetadata {
+    /// woundsim's version.
+    pub version: String,
+    /// When the run started.
+    pub started: Option<std::time::SystemTime>,
+    /// Worker threads (never changes a figure).
+    pub threads: Option<usize>,
+    /// Seconds from the start of the run until the reports were rendered.
+    pub wall_seconds: Option<f64>,
+}
+
+impl Default for RunMetadata {
+    fn default() -> Self {
+        RunMetadata {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            started: None,
+            threads: None,
+            wall_seconds: None,
+        }
     }
 }
 
@@ -189,10 +257,18 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `-12345` → `"-12,345"`: [`thousands`] for signed numbers.
+pub fn thousands_signed(n: i64) -> String {
+    let digits = thousands(n.unsigned_abs());
+    if n < 0 { format!("-{digits}") } else { digits }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn thousands_groups_digits() {
+        assert_eq!(super::thousands_signed(-12345), "-12,345");
+        assert_eq!(super::thousands_signed(7), "7");
         assert_eq!(super::thousands(0), "0");
         assert_eq!(super::thousands(999), "999");
         assert_eq!(super::thousands(1000), "1,000");

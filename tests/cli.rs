@@ -65,7 +65,7 @@ fn summary_has_every_metric_and_paired_differences() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "== permanent-wounds (30000 trials per variant, seed 5",
+            "== permanent-wounds (30,000 trials per variant, seed 5",
         ));
     let summary = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
     for metric in [

@@ -12,12 +12,12 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::builtin;
-use crate::cli::{Command, ExactArgs, RunArgs};
+use crate::cli::{Command, ExactArgs, RunArgs, ViewArgs};
 use crate::combat::wounds::WoundExamples;
 use crate::engine::{Engine, EngineError, Stop};
 use crate::model::Catalog;
 use crate::report::run_info::RunInfo;
-use crate::report::{self, ReportError, table};
+use crate::report::{self, ReportError};
 use crate::results::ScenarioResult;
 use crate::rules::death_saves::DeathSaveRules;
 use crate::rules::permanent_wounds::Severity;
@@ -188,6 +188,7 @@ fn print(out: &mut dyn Write, text: &str) -> Result<(), AppError> {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn report_written(
     out: &mut dyn Write,
     results: &[ScenarioResult],
@@ -195,6 +196,7 @@ fn report_written(
     clock: &meta::Clock,
     dir: &Path,
     quiet: bool,
+    view: &ViewArgs,
     stop: Stop<'_>,
 ) -> Result<(), AppError> {
     testhook::at("simulated", stop);
@@ -204,9 +206,16 @@ fn report_written(
     let files = report::write_all(results, run, dir, stop)?;
     if !quiet {
         let summary = dir.join("summary.csv");
-        for r in results {
-            print(out, &table::render(r, &summary))?;
-            print(out, "\n")?;
+        let filters = report::view::View {
+            metrics: (!view.metrics.is_empty()).then(|| report::glob::Filter::new(&view.metrics)),
+            variants: (!view.variants.is_empty())
+                .then(|| report::glob::Filter::new(&view.variants)),
+        };
+        let width = report::table::stdout_width();
+        let text = report::stdout(results, view.format, &filters, &summary, width)?;
+        print(out, &text)?;
+        if view.format.is_data() {
+            return Ok(());
         }
         print(
             out,
@@ -242,21 +251,31 @@ fn run(
         }
     }
     let engine = Engine::new(args.threads)?;
-    let total = scenarios.iter().map(types::work).sum();
-    let sink = progress::ProgressBarSink::new(total, args.quiet, stop);
+    let sink = progress::ProgressBarSink::new(scenarios.len(), args.quiet, stop);
     testhook::at("simulating", stop);
     let results = scenarios
         .iter()
         .map(|s| {
-            sink.set_scenario(&s.header.name);
-            meta::timed(|| types::simulate(s, &engine, &sink))
+            sink.set_scenario(&s.header.name, types::work(s));
+            meta::timed(|| {
+                types::simulate(s, &engine, &sink).map(|r| r.described(s.variant_descriptions()))
+            })
         })
         .collect::<Result<Vec<_>, _>>();
     sink.finish();
     let results = results?;
     let info = clock.run_info(&scenarios, &results, Some(engine.threads()));
     let results = untimed(results);
-    report_written(out, &results, &info, &clock, &args.out, args.quiet, stop)
+    report_written(
+        out,
+        &results,
+        &info,
+        &clock,
+        &args.out,
+        args.quiet,
+        &args.view,
+        stop,
+    )
 }
 
 fn exact(
@@ -270,11 +289,20 @@ fn exact(
     output::check(&args.out, &scenarios)?;
     let results = scenarios
         .iter()
-        .map(|s| meta::timed(|| types::solve(s)))
+        .map(|s| meta::timed(|| types::solve(s).map(|r| r.described(s.variant_descriptions()))))
         .collect::<Result<Vec<_>, _>>()?;
     let info = clock.run_info(&scenarios, &results, None);
     let results = untimed(results);
-    report_written(out, &results, &info, &clock, &args.out, args.quiet, stop)
+    report_written(
+        out,
+        &results,
+        &info,
+        &clock,
+        &args.out,
+        args.quiet,
+        &args.view,
+        stop,
+    )
 }
 
 /// The seed's limb-HP table and damage-type effects (RULES.md §3), from the rule data.

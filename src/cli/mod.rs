@@ -118,12 +118,32 @@ pub struct RunArgs {
     /// [default: the scenario's, else 0.95].
     #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
     pub confidence: Option<f64>,
-    /// Output folder for summary.csv, distributions and charts.
+    /// Output folder for index.html, summary.csv, distributions and charts.
     #[arg(long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
     /// Print no table and no progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// What stdout shows.
+    #[command(flatten)]
+    pub view: ViewArgs,
+}
+
+/// What stdout shows of the figures (the files in the output folder always
+/// hold every figure).
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// Show only the metrics matching GLOB (`*`: any characters, `?`: one;
+    /// comma-separated or repeated), even those 0 in every variant.
+    #[arg(long, value_name = "GLOB")]
+    pub metrics: Vec<String>,
+    /// Show only the variants matching GLOB (as for --metrics).
+    #[arg(long, value_name = "GLOB")]
+    pub variants: Vec<String>,
+    /// What stdout shows: a table fitted to the terminal (else 120
+    /// columns), Markdown, or the summary.csv rows as CSV or JSON.
+    #[arg(long, value_enum, default_value_t = crate::report::Format::Table)]
+    pub format: crate::report::Format,
 }
 
 /// Options of `woundsim exact`.
@@ -132,12 +152,15 @@ pub struct ExactArgs {
     /// Scenario files (TOML) or built-in names. None: every built-in scenario.
     #[arg(value_name = "SCENARIO")]
     pub scenarios: Vec<String>,
-    /// Output folder for summary.csv, distributions and charts.
+    /// Output folder for index.html, summary.csv, distributions and charts.
     #[arg(long, value_name = "DIR", default_value = "reports/exact")]
     pub out: PathBuf,
     /// Print no table.
     #[arg(long, short)]
     pub quiet: bool,
+    /// What stdout shows.
+    #[command(flatten)]
+    pub view: ViewArgs,
 }
 
 fn parse_level(text: &str) -> Result<f64, String> {

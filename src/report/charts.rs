@@ -1,8 +1,15 @@
 //! Charts (plotters): grouped bars with interval whiskers (`grouped`),
 //! horizontal bars (`hbars`) and line charts with interval bands
-//! (`lines`), as PNG and SVG. They share one layout — title on top, legend
-//! in its own column right of the plot (`frame`) — and one rule for value
-//! axes: from 0, and never above 100% for a proportion (`axis`).
+//! (`lines`), as PNG and SVG. They share one layout — title on top, a note
+//! under it (what was left out, what a marker means), legend in its own
+//! column right of the plot (`frame`) — one rule for value axes: from 0,
+//! never above 100% for a proportion, tick labels with thousands separators
+//! and no `.0` (`axis`) — and one palette (`palette`).
+//!
+//! Honest drawing: an undefined figure draws nothing, a figure that means
+//! "not available" ([`crate::results::NotAvailable`]) draws a marker with
+//! its reason, never a bar at 0, and a group that is 0 in every variant is
+//! left out and named in the note.
 //!
 //! Text is drawn with DejaVu Sans embedded in the binary (the `dejavu`
 //! crate), registered with plotters' pure-Rust `ab_glyph` font backend, so
@@ -13,6 +20,7 @@ mod frame;
 mod grouped;
 mod hbars;
 mod lines;
+pub mod palette;
 
 use std::sync::OnceLock;
 
@@ -27,37 +35,6 @@ use crate::results::{ChartSpec, ScenarioResult};
 const SIZE: (u32, u32) = (1280, 760);
 const FONT: &str = "sans-serif";
 
-/// Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
-const PALETTE: [RGBColor; 8] = [
-    RGBColor(0, 114, 178),
-    RGBColor(230, 159, 0),
-    RGBColor(0, 158, 115),
-    RGBColor(213, 94, 0),
-    RGBColor(86, 180, 233),
-    RGBColor(204, 121, 167),
-    RGBColor(240, 228, 66),
-    RGBColor(0, 0, 0),
-];
-
-/// The colour of series `j`: the palette, then a darker, a greyer and a
-/// darkest shade of it, so that all
-/// [`MAX_VARIANTS`](crate::scenario::limits::MAX_VARIANTS) variants get
-/// colours of their own.
-fn colour(j: usize) -> RGBColor {
-    let RGBColor(r, g, b) = PALETTE[j % PALETTE.len()];
-    let shade = |c: u8| -> u8 {
-        let c = f64::from(c);
-        let shaded = match (j / PALETTE.len()) % 4 {
-            0 => c,
-            1 => c * 0.55 + 40.0,
-            2 => (c + 128.0) / 2.0,
-            _ => c * 0.3 + 20.0,
-        };
-        shaded as u8
-    };
-    RGBColor(shade(r), shade(g), shade(b))
-}
-
 /// The `(index, estimate)` of each value that is defined: an undefined
 /// value (NaN) draws no bar, not a bar at 0.
 fn defined(values: &[Estimate]) -> impl Iterator<Item = (usize, &Estimate)> {
@@ -71,6 +48,38 @@ fn defined(values: &[Estimate]) -> impl Iterator<Item = (usize, &Estimate)> {
 /// undefined interval draws no whisker, not one of zero width.
 fn with_interval(values: &[Estimate]) -> impl Iterator<Item = (usize, &Estimate)> {
     values.iter().enumerate().filter(|(_, e)| e.has_interval())
+}
+
+/// Whether group (or row) `i` has nothing to draw: every series' value
+/// there is 0 or undefined.
+fn empty_group(series: &[(String, Vec<Estimate>)], i: usize) -> bool {
+    series.iter().all(|(_, values)| {
+        values
+            .get(i)
+            .is_none_or(|e| !(e.value.is_finite() && e.value != 0.0))
+    })
+}
+
+/// The note naming the groups a chart leaves out for being 0 (or
+/// undefined) in every variant; empty if none.
+fn omitted_note(labels: &[&str]) -> String {
+    if labels.is_empty() {
+        String::new()
+    } else {
+        format!("Not drawn, 0 in every variant: {}.", labels.join(", "))
+    }
+}
+
+/// Keeps the groups of `indices` (and their values in every series).
+fn keep_groups(
+    labels: &mut Vec<String>,
+    series: &mut [(String, Vec<Estimate>)],
+    indices: &[usize],
+) {
+    *labels = indices.iter().map(|&i| labels[i].clone()).collect();
+    for (_, values) in series.iter_mut() {
+        *values = indices.iter().map(|&i| values[i]).collect();
+    }
 }
 
 /// A rendered chart: file stem, PNG bytes and SVG text.
@@ -254,17 +263,12 @@ fn test_result(
     }
 }
 
+/// An exact figure, for the renderers' tests.
 #[cfg(test)]
-mod tests {
-    use crate::scenario::limits::MAX_VARIANTS;
-
-    #[test]
-    fn every_allowed_variant_has_a_colour_of_its_own() {
-        let colours: Vec<_> = (0..MAX_VARIANTS).map(super::colour).collect();
-        for (i, a) in colours.iter().enumerate() {
-            for (j, b) in colours.iter().enumerate().skip(i + 1) {
-                assert_ne!(a, b, "series {i} and {j} share a colour");
-            }
-        }
+fn exact_figure(variant: &str, metric: &str, value: f64) -> crate::results::Figure {
+    crate::results::Figure {
+        variant: variant.into(),
+        metric: metric.into(),
+        estimate: Estimate::exact(value),
     }
 }

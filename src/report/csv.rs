@@ -12,8 +12,9 @@ pub const SUMMARY_COLUMNS: [&str; 8] = [
     "scenario", "variant", "metric", "estimate", "ci_low", "ci_high", "trials", "seed",
 ];
 
+/// One row of `summary.csv` (and of `--format json`).
 #[derive(Serialize)]
-struct SummaryRow<'a> {
+pub struct SummaryRow<'a> {
     scenario: &'a str,
     variant: &'a str,
     metric: &'a str,
@@ -43,22 +44,27 @@ struct DistributionCsvRow<'a> {
     seed: u64,
 }
 
+/// The rows of `summary.csv` for all results, in order.
+pub fn summary_rows(results: &[ScenarioResult]) -> impl Iterator<Item = SummaryRow<'_>> {
+    results.iter().flat_map(|r| {
+        r.figures.iter().map(move |f| SummaryRow {
+            scenario: &r.scenario,
+            variant: &f.variant,
+            metric: &f.metric,
+            estimate: defined(f.estimate.value),
+            ci_low: defined(f.estimate.low),
+            ci_high: defined(f.estimate.high),
+            trials: r.trials,
+            seed: r.seed,
+        })
+    })
+}
+
 /// `summary.csv` for all results, in order.
 pub fn summary(results: &[ScenarioResult]) -> Result<Vec<u8>, csv::Error> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    for r in results {
-        for f in &r.figures {
-            w.serialize(SummaryRow {
-                scenario: &r.scenario,
-                variant: &f.variant,
-                metric: &f.metric,
-                estimate: defined(f.estimate.value),
-                ci_low: defined(f.estimate.low),
-                ci_high: defined(f.estimate.high),
-                trials: r.trials,
-                seed: r.seed,
-            })?;
-        }
+    for row in summary_rows(results) {
+        w.serialize(row)?;
     }
     if results.iter().all(|r| r.figures.is_empty()) {
         w.write_record(SUMMARY_COLUMNS)?;

@@ -189,6 +189,32 @@ impl InjuryTable {
         self.entries.iter().find(|e| e.id == id)
     }
 
+    /// Each entry's share of the d100 (its chance given that an injury
+    /// happens), in table order.
+    pub fn odds(&self) -> Vec<f64> {
+        self.entries
+            .iter()
+            .map(|e| f64::from(e.width()) / 100.0)
+            .collect()
+    }
+
+    /// The entries' d100 shares ([`InjuryTable::odds`]) if every one of
+    /// `tables` has the same entries with the same ranges, so that the
+    /// shares rank the entries of every variant; `None` otherwise or
+    /// without tables.
+    pub fn shared_odds<'a>(tables: impl IntoIterator<Item = &'a InjuryTable>) -> Option<Vec<f64>> {
+        let mut tables = tables.into_iter();
+        let first = tables.next()?;
+        let ranges = |t: &InjuryTable| -> Vec<(String, u8, u8)> {
+            t.entries
+                .iter()
+                .map(|e| (e.id.clone(), e.low, e.high))
+                .collect()
+        };
+        let want = ranges(first);
+        tables.all(|t| ranges(t) == want).then(|| first.odds())
+    }
+
     /// One line per entry: d100 range, name, id, cures (for `woundsim list`).
     pub fn describe(&self) -> Vec<String> {
         self.entries
@@ -309,6 +335,25 @@ mod tests {
         assert_eq!(t.entries[t.lookup(60)].id, "festering_wound");
         assert_eq!(t.entries[t.lookup(61)].id, "open_wound");
         assert_eq!(t.entries[t.lookup(100)].id, "minor_scar");
+    }
+
+    #[test]
+    fn entry_odds_are_d100_shares_shared_only_by_equal_tables() {
+        let t = table();
+        let odds = t.odds();
+        assert_eq!(odds[0], 0.02, "lose an eye: 1-2");
+        assert_eq!(odds[5], 0.05, "blurred vision: 11-15");
+        assert!((odds.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert_eq!(InjuryTable::shared_odds([&t, &table()]), Some(odds));
+        // Another chance of an injury keeps the entries' shares.
+        let harsh = InjuryTable::new(0.1, t.entries.clone());
+        assert!(InjuryTable::shared_odds([&t, &harsh]).is_some());
+        let mut entries = t.entries.clone();
+        entries[0].high = 1;
+        entries[1].low = 2;
+        let moved = InjuryTable::new(0.05, entries);
+        assert_eq!(InjuryTable::shared_odds([&t, &moved]), None);
+        assert_eq!(InjuryTable::shared_odds([]), None);
     }
 
     #[test]

@@ -173,6 +173,13 @@ macro_rules! registry {
                 }
             }
 
+            /// Variant descriptions in order (empty where a variant has none).
+            pub fn variant_descriptions(&self) -> Vec<String> {
+                match self {
+                    $(Model::$variant(v) => v.iter().map(|v| v.description.clone()).collect(),)+
+                }
+            }
+
             /// The document under the schema of its `type`.
             fn parse(
                 doc: &Document,
@@ -272,6 +279,11 @@ impl Scenario {
     /// Variant names in order.
     pub fn variant_names(&self) -> Vec<&str> {
         self.model.variant_names()
+    }
+
+    /// Variant descriptions in order (empty where a variant has none).
+    pub fn variant_descriptions(&self) -> Vec<String> {
+        self.model.variant_descriptions()
     }
 }
 

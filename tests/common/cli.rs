@@ -14,3 +14,18 @@ pub fn fixture(path: &str) -> String {
         .display()
         .to_string()
 }
+
+/// Runs `woundsim ARGS --out TMP` and returns its stdout and the folder.
+pub fn stdout_of(args: &[&str]) -> (String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = woundsim()
+        .args(args)
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    (String::from_utf8(out).unwrap(), dir)
+}

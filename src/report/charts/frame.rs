@@ -1,6 +1,7 @@
 //! The layout and style every chart shares: a white canvas, the title
-//! across the top, the plot on the left and the legend in a column of its
-//! own on the right. Outside the plot, the legend never covers data and
+//! across the top with an optional note under it (what the chart leaves
+//! out, what a marker means), the plot on the left and the legend in a
+//! column of its own on the right. Outside the plot, the legend never covers data and
 //! never needs headroom above it, so a probability axis can end at 100%
 //! ([`super::axis`]). The mesh style (fonts, grid colour) is shared too.
 
@@ -10,7 +11,8 @@ use plotters::coord::ranged1d::Ranged;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{FONT, colour};
+use super::FONT;
+use super::palette::{Marker, colour, marker};
 
 /// Canvas margin, pixels.
 const MARGIN: i32 = 24;
@@ -20,6 +22,10 @@ const TITLE_SIZE: u32 = 24;
 pub const LABEL_SIZE: u32 = 18;
 /// Axis-caption font size.
 const CAPTION_SIZE: u32 = 20;
+/// Note font size and line height; at most this many lines of note.
+const NOTE_SIZE: u32 = 16;
+const NOTE_LINE: i32 = 22;
+const NOTE_LINES: usize = 3;
 /// Legend font size and line height, at most.
 const LEGEND_SIZE: u32 = 18;
 const LEGEND_LINE: i32 = 26;
@@ -38,24 +44,63 @@ pub const TOP: i32 = 8;
 pub enum Swatch {
     /// A filled square, for bars.
     Bar,
-    /// A short thick line, for curves.
+    /// A short thick line with the series' marker, for curves.
     Line,
 }
 
-/// Fills the canvas, draws the title and a legend naming each of `series`
+/// The outline of `shape` around (0, 0), `size` pixels from the centre
+/// (a circle is a 16-gon): one polygon for every marker, so curves and
+/// legend draw them alike.
+pub fn marker_shape(shape: Marker, size: i32) -> Vec<(i32, i32)> {
+    let s = size;
+    match shape {
+        Marker::Circle => (0..16)
+            .map(|k| {
+                let a = f64::from(k) * std::f64::consts::TAU / 16.0;
+                (
+                    (f64::from(s) * a.cos()).round() as i32,
+                    (f64::from(s) * a.sin()).round() as i32,
+                )
+            })
+            .collect(),
+        Marker::Square => vec![(-s, -s), (s, -s), (s, s), (-s, s)],
+        Marker::Triangle => vec![(0, -s - 1), (s + 1, s), (-s - 1, s)],
+        Marker::Diamond => vec![(0, -s - 1), (s + 1, 0), (0, s + 1), (-s - 1, 0)],
+    }
+}
+
+/// Fills the canvas, draws the title, the `note` under it (none if empty;
+/// wrapped onto at most three lines) and a legend naming each of `series`
 /// (`(name, data)`; series `j` is drawn in [`colour`]`(j)`), and returns the
 /// area left for the plot (leave [`TOP`] pixels above its frame). Names too
 /// long for a third of the width are shortened with `…`.
 pub fn layout<DB: DrawingBackend, T>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
+    note: &str,
     series: &[(String, T)],
     swatch: Swatch,
 ) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
-    let body = root
+    let mut body = root
         .margin(MARGIN, MARGIN, MARGIN, MARGIN)
         .titled(title, (FONT, TITLE_SIZE).into_font().style(FontStyle::Bold))?;
+    if !note.trim().is_empty() {
+        let style = TextStyle::from((FONT, NOTE_SIZE).into_font())
+            .color(&RGBColor(80, 80, 80))
+            .pos(Pos::new(HPos::Center, VPos::Top));
+        let (width, _) = body.dim_in_pixel();
+        let lines = wrap_to(&body, note, &style, width as i32 - 20)?;
+        for (k, line) in lines.iter().enumerate() {
+            body.draw(&Text::new(
+                line.clone(),
+                (width as i32 / 2, NOTE_LINE * k as i32),
+                style.clone(),
+            ))?;
+        }
+        let used = NOTE_LINE * lines.len() as i32 + 4;
+        body = body.split_vertically(used).1;
+    }
     if series.is_empty() {
         return Ok(body);
     }
@@ -88,10 +133,16 @@ pub fn layout<DB: DrawingBackend, T>(
                 [(x + 3, y - 7), (x + 17, y + 7)],
                 colour.filled(),
             ))?,
-            Swatch::Line => legend.draw(&PathElement::new(
-                vec![(x, y), (x + SWATCH, y)],
-                colour.stroke_width(3),
-            ))?,
+            Swatch::Line => {
+                legend.draw(&PathElement::new(
+                    vec![(x, y), (x + SWATCH, y)],
+                    colour.stroke_width(3),
+                ))?;
+                legend.draw(
+                    &(EmptyElement::at((x + SWATCH / 2, y))
+                        + Polygon::new(marker_shape(marker(j), 4), colour.filled())),
+                )?;
+            }
         }
         legend.draw(&Text::new(label, (x + SWATCH + GAP, y), style.clone()))?;
     }
@@ -104,6 +155,37 @@ pub fn layout<DB: DrawingBackend, T>(
 /// entries in the smallest chart.
 fn legend_line(height: i32, series: usize) -> i32 {
     ((height - TOP - 2 * PAD) / series.max(1) as i32).clamp(12, LEGEND_LINE)
+}
+
+/// `text` in lines of at most `room` pixels, broken between words, at most
+/// [`NOTE_LINES`] of them (the last shortened with `…` if more is left).
+fn wrap_to<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    style: &TextStyle,
+    room: i32,
+) -> Result<Vec<String>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut words = text.split_whitespace().peekable();
+    while let Some(word) = words.next() {
+        if lines.len() == NOTE_LINES {
+            let last = lines.pop().unwrap_or_default();
+            let rest: Vec<&str> = std::iter::once(word).chain(words).collect();
+            lines.push(fit_text(area, &format!("{last} {}", rest.join(" ")), style, room)?.0);
+            break;
+        }
+        let mut line = word.to_string();
+        while let Some(next) = words.peek() {
+            let longer = format!("{line} {next}");
+            if area.estimate_text_size(&longer, style)?.0 as i32 > room {
+                break;
+            }
+            line = longer;
+            words.next();
+        }
+        lines.push(fit_text(area, &line, style, room)?.0);
+    }
+    Ok(lines)
 }
 
 /// `text` as drawn in `style` in at most `room` pixels (shortened with

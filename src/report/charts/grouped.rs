@@ -1,14 +1,20 @@
 //! Grouped vertical bars in percent: one group per category (a proportion
 //! metric of a `ChartSpec::Shares`, or a bin of a `ChartSpec::Distribution`),
 //! one bar per variant, with interval whiskers for Monte Carlo results.
+//!
+//! A category that is 0 in every variant is not drawn (the note names it);
+//! of a distribution only the bins at either end that are 0 everywhere are
+//! dropped (the note gives their range), since a gap inside a distribution
+//! is part of its shape.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::axis::{Quantity, upper_bound};
+use super::axis::{Quantity, tick, upper_bound};
 use super::frame::{LABEL_SIZE, Swatch, TOP, layout, style_mesh};
-use super::{FONT, colour, defined, with_interval};
+use super::palette::colour;
+use super::{FONT, defined, empty_group, keep_groups, omitted_note, with_interval};
 use crate::engine::stats::Estimate;
 use crate::results::ScenarioResult;
 
@@ -23,6 +29,8 @@ const UNDEFINED: Estimate = Estimate {
 /// undefined value (NaN) draws no bar, an undefined interval no whisker.
 pub struct GroupedBars {
     title: String,
+    /// What was left out, under the title.
+    note: String,
     x_label: String,
     groups: Vec<String>,
     /// `(variant, one estimate per group)`.
@@ -40,11 +48,17 @@ impl GroupedBars {
         categories: &[(String, String)],
     ) -> Self {
         let groups = categories.iter().map(|(_, label)| label.clone()).collect();
-        Self::new(result, title, x_label, groups, |v, i| {
+        let mut bars = Self::new(result, title, x_label, groups, |v, i| {
             result
                 .figure(v, &categories[i].0)
                 .map_or(UNDEFINED, |f| f.estimate)
-        })
+        });
+        let (kept, dropped): (Vec<usize>, Vec<usize>) =
+            (0..bars.groups.len()).partition(|&i| !empty_group(&bars.series, i));
+        let names: Vec<&str> = dropped.iter().map(|&i| bars.groups[i].as_str()).collect();
+        bars.note = omitted_note(&names);
+        keep_groups(&mut bars.groups, &mut bars.series, &kept);
+        bars
     }
 
     /// The bars of a `ChartSpec::Distribution`: one group per bin of
@@ -63,14 +77,45 @@ impl GroupedBars {
             .collect();
         bins.sort_unstable();
         bins.dedup();
-        let groups = bins.iter().map(|b| b.to_string()).collect();
-        Self::new(result, title, x_label, groups, |v, i| {
+        let groups = bins
+            .iter()
+            .map(|b| crate::results::thousands_signed(*b))
+            .collect();
+        let mut bars = Self::new(result, title, x_label, groups, |v, i| {
             result
                 .distributions
                 .iter()
                 .find(|r| r.variant == v && r.distribution == distribution && r.bin == bins[i])
                 .map_or(UNDEFINED, |r| r.share)
-        })
+        });
+        let filled: Vec<usize> = (0..bins.len())
+            .filter(|&i| !empty_group(&bars.series, i))
+            .collect();
+        if let (Some(&first), Some(&last)) = (filled.first(), filled.last()) {
+            let range = |a: usize, b: usize| {
+                if a == b {
+                    format!("bin {}", bars.groups[a])
+                } else {
+                    format!("bins {} to {}", bars.groups[a], bars.groups[b])
+                }
+            };
+            let mut ends = Vec::new();
+            if first > 0 {
+                ends.push(range(0, first - 1));
+            }
+            if last + 1 < bins.len() {
+                ends.push(range(last + 1, bins.len() - 1));
+            }
+            if !ends.is_empty() {
+                bars.note = format!("Not drawn, 0 in every variant: {}.", ends.join(" and "));
+            }
+            keep_groups(
+                &mut bars.groups,
+                &mut bars.series,
+                &(first..=last).collect::<Vec<_>>(),
+            );
+        }
+        bars
     }
 
     fn new(
@@ -95,6 +140,7 @@ impl GroupedBars {
         };
         GroupedBars {
             title: title.to_string(),
+            note: String::new(),
             x_label,
             groups,
             series,
@@ -116,19 +162,20 @@ impl GroupedBars {
         &self,
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let plot = layout(root, &self.title, &self.series, Swatch::Bar)?;
+        let plot = layout(root, &self.title, &self.note, &self.series, Swatch::Bar)?;
         let groups = self.groups.len().max(1);
         let mut chart = ChartBuilder::on(&plot)
             .margin_top(TOP)
             .x_label_area_size(96)
             .y_label_area_size(90)
             .build_cartesian_2d(0f64..groups as f64, self.y_range())?;
+        let span = self.y_range().end;
         style_mesh(&mut chart.configure_mesh())
             .disable_x_mesh()
             .x_labels(0)
             .y_desc("Share of trials (%)")
             .x_desc(&self.x_label)
-            .y_label_formatter(&|y| format!("{y:.1}"))
+            .y_label_formatter(&|y| tick(*y, span))
             .draw()?;
         let n = self.series.len().max(1) as f64;
         let pad = 0.12;
@@ -200,6 +247,65 @@ mod tests {
             vec!["stable (3", "successes)"]
         );
         assert_eq!(wrap("dead", 16), vec!["dead"]);
+    }
+
+    #[test]
+    fn groups_zero_in_every_variant_are_left_out_and_named() {
+        let variants = vec!["raw".to_string(), "wounds".to_string()];
+        let figure = super::super::exact_figure;
+        let figures = vec![
+            figure("raw", "p_dead", 0.4),
+            figure("wounds", "p_dead", 0.0),
+            figure("raw", "p_minor", 0.0),
+            figure("wounds", "p_minor", 0.0),
+            figure("raw", "p_severe", 0.0),
+        ];
+        let result = super::super::test_result(variants, figures, Vec::new());
+        let categories: Vec<(String, String)> = [
+            ("p_dead", "dead"),
+            ("p_minor", "minor wound"),
+            ("p_severe", "severe wound"),
+        ]
+        .iter()
+        .map(|(m, l)| (m.to_string(), l.to_string()))
+        .collect();
+        let bars = GroupedBars::shares(&result, "t", "x", &categories);
+        assert_eq!(bars.groups, ["dead"]);
+        assert_eq!(bars.series[1].1.len(), 1);
+        assert_eq!(
+            bars.note,
+            "Not drawn, 0 in every variant: minor wound, severe wound."
+        );
+    }
+
+    #[test]
+    fn a_distribution_loses_only_its_empty_ends() {
+        use crate::results::DistributionRow;
+        let variants = vec!["a".to_string(), "b".to_string()];
+        let counts = [0u64, 5, 0, 3, 0, 0];
+        let rows = variants
+            .iter()
+            .flat_map(|v| {
+                counts
+                    .iter()
+                    .enumerate()
+                    .map(move |(bin, &count)| DistributionRow {
+                        variant: v.clone(),
+                        distribution: "d".into(),
+                        bin: bin as i64 + 1000,
+                        count,
+                        share: Estimate::exact(count as f64 / 8.0),
+                    })
+            })
+            .collect();
+        let result = super::super::test_result(variants, Vec::new(), rows);
+        let bars = GroupedBars::distribution(&result, "t", "x", "d");
+        // The gap at 1,002 stays: it is part of the distribution's shape.
+        assert_eq!(bars.groups, ["1,001", "1,002", "1,003"]);
+        assert_eq!(
+            bars.note,
+            "Not drawn, 0 in every variant: bin 1,000 and bins 1,004 to 1,005."
+        );
     }
 
     #[test]

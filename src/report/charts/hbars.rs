@@ -2,14 +2,21 @@
 //! entries), one bar per variant, with interval whiskers. Long category
 //! labels read left of the rows instead of crowding under narrow columns; a
 //! proportion axis ends at 100% at most ([`super::axis`]).
+//!
+//! Bars are thick enough to tell apart and carry their value as text, so a
+//! chart of 23 rows by 8 variants reads at its size. A figure that means
+//! "not available" ([`crate::results::NotAvailable`]: no cure at hand)
+//! draws a `×` with its reason where the bar would start, never a bar at
+//! 0; a row that is 0 in every variant is left out and named in the note.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::axis::{Quantity, upper_bound};
+use super::axis::{Quantity, number, tick, upper_bound};
 use super::frame::{LABEL_SIZE, Swatch, TOP, fit_text, layout, style_mesh};
-use super::{FONT, colour, defined, with_interval};
+use super::palette::{colour, text_on};
+use super::{FONT, defined, empty_group, keep_groups, omitted_note, with_interval};
 use crate::engine::stats::Estimate;
 use crate::results::ScenarioResult;
 
@@ -19,20 +26,35 @@ pub const MAX_HEIGHT: u32 = 4000;
 /// Room for a row label, in pixels (the label area less its gap to the axis).
 const LABEL_ROOM: i32 = 320;
 
+/// Pixels per bar, as long as the chart stays under [`MAX_HEIGHT`].
+const BAR: u32 = 18;
+
+/// Bars thinner than this many pixels carry no value text.
+const MIN_TEXT_BAR: i32 = 11;
+
 /// A horizontal bar chart ready to draw.
 pub struct HBars {
     title: String,
+    /// What was left out and what `×` means, under the title.
+    note: String,
     value_label: String,
     rows: Vec<String>,
-    /// `(variant, one estimate per row)`, already scaled.
+    /// `(variant, one estimate per row)`, already scaled; NaN where no bar
+    /// is drawn.
     series: Vec<(String, Vec<Estimate>)>,
+    /// `unavailable[j][i]`: variant `j`'s figure of row `i` means "not
+    /// available" and draws the `×` marker.
+    unavailable: Vec<Vec<bool>>,
+    /// The marker's text, e.g. `no cure available`.
+    reason: String,
     show_intervals: bool,
     percent: bool,
 }
 
 impl HBars {
     /// Builds the chart from a result's figures. A missing figure, or an
-    /// undefined one, draws no bar; an undefined interval draws no whisker.
+    /// undefined one, draws no bar; an undefined interval draws no whisker;
+    /// a figure that is not available draws the `×` marker.
     pub fn new(
         result: &ScenarioResult,
         title: &str,
@@ -41,26 +63,35 @@ impl HBars {
         percent: bool,
     ) -> Self {
         let scale = if percent { 100.0 } else { 1.0 };
-        let series = result
-            .variants
-            .iter()
-            .map(|v| {
-                let values = categories
-                    .iter()
-                    .map(|(metric, _)| {
-                        let e = result
-                            .figure(v, metric)
-                            .map_or(Estimate::exact(f64::NAN), |f| f.estimate);
-                        Estimate {
-                            value: e.value * scale,
-                            low: e.low * scale,
-                            high: e.high * scale,
+        let mut reason = String::new();
+        let mut unavailable = Vec::new();
+        let mut series: Vec<(String, Vec<Estimate>)> = Vec::new();
+        for v in &result.variants {
+            let mut marks = Vec::new();
+            let values = categories
+                .iter()
+                .map(|(metric, _)| {
+                    if let Some(why) = result.not_available(v, metric) {
+                        if reason.is_empty() {
+                            reason = why.to_string();
                         }
-                    })
-                    .collect();
-                (v.clone(), values)
-            })
-            .collect();
+                        marks.push(true);
+                        return Estimate::exact(f64::NAN);
+                    }
+                    marks.push(false);
+                    let e = result
+                        .figure(v, metric)
+                        .map_or(Estimate::exact(f64::NAN), |f| f.estimate);
+                    Estimate {
+                        value: e.value * scale,
+                        low: e.low * scale,
+                        high: e.high * scale,
+                    }
+                })
+                .collect();
+            unavailable.push(marks);
+            series.push((v.clone(), values));
+        }
         let value_label = if result.is_exact() {
             value_label.to_string()
         } else {
@@ -69,22 +100,42 @@ impl HBars {
                 result.confidence * 100.0
             )
         };
+        let mut rows: Vec<String> = categories.iter().map(|(_, l)| l.clone()).collect();
+        let (kept, dropped): (Vec<usize>, Vec<usize>) = (0..rows.len())
+            .partition(|&i| !empty_group(&series, i) || unavailable.iter().any(|marks| marks[i]));
+        let names: Vec<&str> = dropped.iter().map(|&i| rows[i].as_str()).collect();
+        let mut note = omitted_note(&names);
+        if !reason.is_empty() {
+            let mark = format!("× marks {reason}: no bar, not a value of 0.");
+            note = if note.is_empty() {
+                mark
+            } else {
+                format!("{note} {mark}")
+            };
+        }
+        keep_groups(&mut rows, &mut series, &kept);
+        for marks in &mut unavailable {
+            *marks = kept.iter().map(|&i| marks[i]).collect();
+        }
         HBars {
             title: title.to_string(),
+            note,
             value_label,
-            rows: categories.iter().map(|(_, l)| l.clone()).collect(),
+            rows,
             series,
+            unavailable,
+            reason,
             show_intervals: !result.is_exact(),
             percent,
         }
     }
 
-    /// Pixel size: taller with more rows and variants, up to
-    /// [`MAX_HEIGHT`] (bars get thinner beyond it).
+    /// Pixel size: taller with more rows and variants, [`BAR`] pixels a
+    /// bar, up to [`MAX_HEIGHT`] (bars get thinner beyond it).
     pub fn size(&self) -> (u32, u32) {
-        let per_row = 10 * self.series.len().max(1) as u32 + 14;
+        let per_row = BAR * self.series.len().max(1) as u32 + 16;
         let rows = self.rows.len() as u32;
-        (1280, (220 + per_row * rows).clamp(600, MAX_HEIGHT))
+        (1280, (260 + per_row * rows).clamp(600, MAX_HEIGHT))
     }
 
     /// The value axis, in drawn units: from 0 to at most 100 for proportions.
@@ -102,46 +153,73 @@ impl HBars {
         0.0..upper_bound(values, quantity) * scale
     }
 
+    /// A bar's value as its text: percent with two decimals, amounts with
+    /// fewer the larger they are.
+    fn value_text(&self, value: f64) -> String {
+        if self.percent {
+            format!("{}%", number(value, 2))
+        } else {
+            let decimals = match value.abs() {
+                v if v >= 100.0 => 0,
+                v if v >= 10.0 => 1,
+                _ => 2,
+            };
+            number(value, decimals)
+        }
+    }
+
     /// Draws the chart.
     pub fn draw<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let plot = layout(root, &self.title, &self.series, Swatch::Bar)?;
+        let plot = layout(root, &self.title, &self.note, &self.series, Swatch::Bar)?;
         let rows = self.rows.len().max(1);
+        let x_range = self.x_range();
+        let span = x_range.end - x_range.start;
         let mut chart = ChartBuilder::on(&plot)
             .margin_top(TOP)
             .margin_right(8)
             .x_label_area_size(70)
             .y_label_area_size(330)
-            .build_cartesian_2d(self.x_range(), 0f64..rows as f64)?;
-        let percent = self.percent;
+            .build_cartesian_2d(x_range, 0f64..rows as f64)?;
         style_mesh(&mut chart.configure_mesh())
             .disable_y_mesh()
             .y_labels(0)
             .x_desc(&self.value_label)
-            .x_label_formatter(&|x| {
-                if percent {
-                    format!("{x:.2}")
-                } else {
-                    format!("{x:.0}")
-                }
-            })
+            .x_label_formatter(&|x| tick(*x, span))
             .draw()?;
         let n = self.series.len().max(1) as f64;
-        let pad = 0.1;
+        // Eight pixels between rows (a tenth of a row at most), the rest
+        // for the bars.
+        let row_px = {
+            let (_, top) = chart.backend_coord(&(0.0, rows as f64));
+            let (_, bottom) = chart.backend_coord(&(0.0, 0.0));
+            f64::from(bottom - top) / rows as f64
+        };
+        let pad = (8.0 / row_px.max(1.0)).min(0.1);
         let height = (1.0 - 2.0 * pad) / n;
         // Row 0 at the top.
         let y_of = |row: usize| (rows - 1 - row) as f64;
+        let bar_px = (row_px * height * 0.9) as i32;
+        let text_size = (bar_px - 2).clamp(9, 14) as u32;
+        let text = |colour: RGBColor, h: HPos| {
+            let mut style =
+                TextStyle::from((FONT, text_size).into_font()).pos(Pos::new(h, VPos::Center));
+            style.color = colour.to_backend_color();
+            style
+        };
         for (j, (_, values)) in self.series.iter().enumerate() {
             let colour = colour(j);
+            let top_of = |i: usize| y_of(i) + 1.0 - pad - j as f64 * height;
+            let centre_of = |i: usize| top_of(i) - height * 0.45;
             chart.draw_series(defined(values).map(move |(i, e)| {
-                let y1 = y_of(i) + 1.0 - pad - j as f64 * height;
+                let y1 = top_of(i);
                 Rectangle::new([(0.0, y1 - height * 0.9), (e.value, y1)], colour.filled())
             }))?;
             if self.show_intervals {
                 for (i, e) in with_interval(values) {
-                    let centre = y_of(i) + 1.0 - pad - (j as f64 + 0.45) * height;
+                    let centre = centre_of(i);
                     let cap = height * 0.3;
                     let style = BLACK.stroke_width(1);
                     chart.draw_series([
@@ -152,6 +230,42 @@ impl HBars {
                             style,
                         ),
                     ])?;
+                }
+            }
+            for (i, &marked) in self.unavailable[j].iter().enumerate() {
+                if marked {
+                    let (x, y) = chart.backend_coord(&(0.0, centre_of(i)));
+                    let style = text(RGBColor(60, 60, 60), HPos::Left);
+                    let label = if bar_px >= MIN_TEXT_BAR - 3 {
+                        format!("× {}", self.reason)
+                    } else {
+                        "×".to_string()
+                    };
+                    root.draw(&Text::new(label, (x + 3, y), style))?;
+                }
+            }
+            if bar_px < MIN_TEXT_BAR {
+                continue;
+            }
+            for (i, e) in defined(values) {
+                let label = self.value_text(e.value);
+                let (x0, y) = chart.backend_coord(&(0.0, centre_of(i)));
+                let (x1, _) = chart.backend_coord(&(e.value, centre_of(i)));
+                let (w, _) = root.estimate_text_size(&label, &text(BLACK, HPos::Left))?;
+                if x1 - x0 > w as i32 + 10 {
+                    root.draw(&Text::new(
+                        label,
+                        (x1 - 4, y),
+                        text(text_on(colour), HPos::Right),
+                    ))?;
+                } else {
+                    let end = if self.show_intervals && e.has_interval() {
+                        e.high.max(e.value)
+                    } else {
+                        e.value
+                    };
+                    let (x, _) = chart.backend_coord(&(end, centre_of(i)));
+                    root.draw(&Text::new(label, (x + 4, y), text(BLACK, HPos::Left)))?;
                 }
             }
         }
@@ -213,12 +327,78 @@ mod tests {
     fn the_most_variants_on_the_largest_table_keep_a_bounded_canvas() {
         use crate::scenario::limits::{MAX_TABLE_ENTRIES, MAX_VARIANTS};
         let variants: Vec<String> = (0..MAX_VARIANTS).map(|k| format!("v{k}")).collect();
-        let result = super::super::test_result(variants, Vec::new(), Vec::new());
+        let figures = variants
+            .iter()
+            .flat_map(|v| {
+                (0..MAX_TABLE_ENTRIES).map(move |k| Figure {
+                    variant: v.clone(),
+                    metric: format!("p_{k}"),
+                    estimate: Estimate::exact(0.5),
+                })
+            })
+            .collect();
+        let result = super::super::test_result(variants, figures, Vec::new());
         let rows: Vec<(String, String)> = (0..MAX_TABLE_ENTRIES)
             .map(|k| (format!("p_{k}"), "x".repeat(300)))
             .collect();
         let bars = HBars::new(&result, "t", "v", &rows, true);
         assert_eq!(bars.size(), (1280, MAX_HEIGHT));
+    }
+
+    #[test]
+    fn a_figure_not_available_is_a_marker_not_a_bar_at_zero() {
+        let variants = vec!["wilderness".to_string(), "temple".to_string()];
+        let figure = super::super::exact_figure;
+        let figures = vec![
+            figure("wilderness", "mean_heal_gp_entry_eye", 0.0),
+            figure("temple", "mean_heal_gp_entry_eye", 450.0),
+            figure("wilderness", "mean_heal_gp_entry_scar", 0.0),
+            figure("temple", "mean_heal_gp_entry_scar", 0.0),
+            figure("wilderness", "mean_heal_gp_entry_cut", 0.0),
+            figure("temple", "mean_heal_gp_entry_cut", 0.0),
+        ];
+        let mut result = super::super::test_result(variants, figures, Vec::new());
+        result.trials = 0;
+        for (variant, metric) in [
+            ("wilderness", "mean_heal_gp_entry_eye"),
+            ("wilderness", "mean_heal_gp_entry_cut"),
+        ] {
+            result.not_available.push(crate::results::NotAvailable {
+                variant: variant.into(),
+                metric: metric.into(),
+                reason: "no cure available".into(),
+            });
+        }
+        let rows: Vec<(String, String)> = ["eye", "scar", "cut"]
+            .iter()
+            .map(|k| (format!("mean_heal_gp_entry_{k}"), k.to_string()))
+            .collect();
+        let bars = HBars::new(&result, "t", "Gold (gp)", &rows, false);
+        // The scar is free everywhere: left out, and named.
+        assert_eq!(bars.rows, ["eye", "cut"]);
+        assert_eq!(
+            bars.note,
+            "Not drawn, 0 in every variant: scar. × marks no cure available: no bar, not a value of 0."
+        );
+        // The eye in the wilderness draws the marker and no bar; the cut
+        // stays although no variant has a number for it.
+        assert_eq!(bars.unavailable, [vec![true, true], vec![false, false]]);
+        assert!(bars.series[0].1[0].value.is_nan());
+        assert_eq!(bars.series[1].1[0].value, 450.0);
+        assert_eq!(bars.series[1].1[1].value, 0.0);
+        let spec = crate::results::ChartSpec::Bars {
+            file: "b".into(),
+            title: "t".into(),
+            value_label: "Gold (gp)".into(),
+            categories: rows,
+            percent: false,
+        };
+        let svg = super::super::render_one(&result, &spec).unwrap().svg;
+        assert_eq!(svg.matches("× no cure available").count(), 2, "{svg}");
+        assert!(
+            svg.contains(">\n450\n<"),
+            "the bar's value is written on it"
+        );
     }
 
     #[test]

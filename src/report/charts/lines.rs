@@ -2,16 +2,18 @@
 //! given x, or a distribution's shares by bin), with interval bands for
 //! Monte Carlo results — e.g. death probability from a festering wound
 //! against max HP, one curve per Medicine modifier. A proportion curve's
-//! axis ends at 100% at most ([`super::axis`]).
+//! axis ends at 100% at most ([`super::axis`]). Each curve has its own
+//! colour and marker shape ([`super::palette`]); curves that coincide
+//! exactly, which would hide each other, are named in the note.
 
 use std::ops::Range;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::axis::{Quantity, upper_bound};
-use super::colour;
-use super::frame::{Swatch, TOP, layout, style_mesh};
+use super::axis::{Quantity, tick, upper_bound};
+use super::frame::{Swatch, TOP, layout, marker_shape, style_mesh};
+use super::palette::{colour, marker};
 use crate::engine::stats::Estimate;
 use crate::results::{LinePoints, ScenarioResult};
 
@@ -79,6 +81,35 @@ impl Lines {
         }
     }
 
+    /// The note naming the curves that coincide with an earlier one (every
+    /// point equal), which the earlier curve hides; empty if none.
+    pub fn note(&self) -> String {
+        let mut groups: Vec<Vec<&str>> = Vec::new();
+        let mut seen: Vec<usize> = Vec::new();
+        for (j, (name, pts)) in self.series.iter().enumerate() {
+            if seen.contains(&j) || pts.is_empty() {
+                continue;
+            }
+            let same: Vec<usize> = (j + 1..self.series.len())
+                .filter(|&k| !seen.contains(&k) && self.series[k].1 == *pts)
+                .collect();
+            if !same.is_empty() {
+                let mut group = vec![name.as_str()];
+                group.extend(same.iter().map(|&k| self.series[k].0.as_str()));
+                seen.extend(same);
+                groups.push(group);
+            }
+        }
+        if groups.is_empty() {
+            return String::new();
+        }
+        let groups: Vec<String> = groups.iter().map(|g| g.join(" = ")).collect();
+        format!(
+            "Identical curves, drawn on top of each other: {}.",
+            groups.join("; ")
+        )
+    }
+
     fn points(&self) -> impl Iterator<Item = &(f64, Estimate)> {
         self.series.iter().flat_map(|(_, p)| p.iter())
     }
@@ -128,8 +159,10 @@ impl Lines {
         &self,
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let plot = layout(root, &self.title, &self.series, Swatch::Line)?;
+        let plot = layout(root, &self.title, &self.note(), &self.series, Swatch::Line)?;
         let (y_range, scale) = (self.y_range(), self.scale());
+        let x_span = self.x_range().end - self.x_range().start;
+        let y_span = y_range.end - y_range.start;
         let mut chart = ChartBuilder::on(&plot)
             .margin_top(TOP)
             .margin_right(8)
@@ -140,14 +173,8 @@ impl Lines {
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .x_labels(self.x_ticks())
-            .y_label_formatter(&|y| format!("{y:.1}"))
-            .x_label_formatter(&|x| {
-                if x.fract() == 0.0 {
-                    format!("{x:.0}")
-                } else {
-                    format!("{x:.1}")
-                }
-            })
+            .y_label_formatter(&|y| tick(*y, y_span))
+            .x_label_formatter(&|x| tick(*x, x_span))
             .draw()?;
         for (j, (_, pts)) in self.series.iter().enumerate() {
             let colour = colour(j);
@@ -164,10 +191,11 @@ impl Lines {
                 colour.stroke_width(3),
             ))?;
             if pts.len() <= 40 {
-                chart.draw_series(
-                    pts.iter()
-                        .map(|(x, e)| Circle::new((*x, e.value * scale), 4, colour.filled())),
-                )?;
+                let shape = marker_shape(marker(j), 4);
+                chart.draw_series(pts.iter().map(|(x, e)| {
+                    EmptyElement::at((*x, e.value * scale))
+                        + Polygon::new(shape.clone(), colour.filled())
+                }))?;
             }
         }
         root.present()

@@ -205,7 +205,10 @@ pub fn result(
     let how = if header.trials == 0 {
         "exact".to_string()
     } else {
-        format!("{} trials per variant", header.trials)
+        format!(
+            "{} trials per variant",
+            crate::results::thousands(header.trials)
+        )
     };
     let applies = |metric: &str| {
         PROPORTIONS

@@ -345,6 +345,11 @@ pub fn finish(
                 })
                 .collect(),
             shown: 5,
+            odds: crate::rules::lingering::InjuryTable::shared_odds(
+                variants
+                    .iter()
+                    .filter_map(|v| v.rules.rules.injuries.as_ref().map(|i| &i.table)),
+            ),
         }]
     };
     ScenarioResult {

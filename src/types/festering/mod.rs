@@ -122,7 +122,10 @@ pub fn result(
     let how = if exact {
         "exact".to_string()
     } else {
-        format!("{} wounds per variant", header.trials)
+        format!(
+            "{} wounds per variant",
+            crate::results::thousands(header.trials)
+        )
     };
     let series = medicine_series(variants);
     let curve = variants

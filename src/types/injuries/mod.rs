@@ -14,9 +14,9 @@ use super::ScenarioType;
 use crate::dice::RollMode;
 use crate::engine::Stop;
 use crate::model::{Catalog, ScenarioHeader, Variant};
-use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, ScenarioResult};
+use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, NotAvailable, ScenarioResult};
 use crate::rules::attack::{AttackOutcome, AttackRoll};
-use crate::rules::healing::{PriceList, Resources, spell_index};
+use crate::rules::healing::{Plan, PriceList, Resources, spell_index};
 use crate::rules::lingering::{InjuryTable, MissTrigger, Side, Trigger};
 use crate::scenario::ScenarioError;
 use crate::scenario::layers::Layers;
@@ -244,11 +244,15 @@ pub fn result(
     let how = if exact {
         "exact".to_string()
     } else {
-        format!("{} campaigns per variant", header.trials)
+        format!(
+            "{} campaigns per variant",
+            crate::results::thousands(header.trials)
+        )
     };
     let table: Option<&InjuryTable> = variants.first().map(|v| &v.rules.table);
     let entries = table.map(|t| t.entries.as_slice()).unwrap_or_default();
     let label = |e: &crate::rules::lingering::Injury| format!("{} ({}-{})", e.name, e.low, e.high);
+    let not_available = uncurable_costs(variants);
     ScenarioResult {
         figures,
         distributions,
@@ -272,7 +276,7 @@ pub fn result(
                     "{}: gold to cure each injury, cheapest remedy at hand ({how})",
                     header.name
                 ),
-                value_label: "Mean healing cost per injury (gp; uncurable = 0)".into(),
+                value_label: "Mean healing cost per injury (gp)".into(),
                 categories: entries
                     .iter()
                     .map(|e| (format!("mean_heal_gp_entry_{}", e.id), label(e)))
@@ -310,9 +314,31 @@ pub fn result(
                 .map(|e| entry_metrics(&e.id).to_vec())
                 .collect(),
             shown: 5,
+            odds: InjuryTable::shared_odds(variants.iter().map(|v| &v.rules.table)),
         }],
+        not_available,
         ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
     }
+}
+
+/// The healing costs that mean "no cure available": no remedy at hand
+/// cures the entry ([`Plan::Uncurable`]), so its 0 gp in `summary.csv` is
+/// not a free cure.
+fn uncurable_costs(variants: &[Variant<InjuryScenario>]) -> Vec<NotAvailable> {
+    let mut out = Vec::new();
+    for v in variants {
+        let m = &v.rules;
+        for e in &m.table.entries {
+            if matches!(Plan::cheapest(e, &m.resources, &m.prices), Plan::Uncurable) {
+                out.push(NotAvailable {
+                    variant: v.name.clone(),
+                    metric: entry_metrics(&e.id)[2].clone(),
+                    reason: "no cure available".into(),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The metrics of one injury-table entry, in table order; the first ranks
