@@ -11,7 +11,7 @@
 
 use rand::Rng;
 
-use super::fighter::{State, effect};
+use super::fighter::{REMEMBERED, State, effect};
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::Ability;
 use crate::combat::policy::CombatInjuries;
@@ -19,10 +19,6 @@ use crate::dice::roll_die;
 use crate::rules::death_saves::Tally;
 use crate::rules::injury_tags::{self, Check, Component, Cure, Effect, ItemKind, MagicClass};
 use crate::rules::lingering::{MissTrigger, Side};
-
-/// Injuries a creature remembers for their in-fight effects (more are
-/// counted but only the first ones act).
-pub const REMEMBERED: usize = 8;
 
 fn ability(a: injury_tags::Ability) -> Ability {
     match a {
