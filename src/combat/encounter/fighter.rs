@@ -11,7 +11,7 @@ use crate::rules::permanent_wounds::WoundSlots;
 /// counted but only the first ones act).
 pub const REMEMBERED: usize = 8;
 
-/// The lasting effects of permanent wounds (RULES.md §2) and lingering
+/// The lasting effects of permanent wounds (docs/rules.md, permanent wounds) and lingering
 /// injuries (§1) that matter in a fight, as bits a fighter carries.
 pub mod effect {
     /// Disadvantage on ranged attack rolls (lost eye).
