@@ -57,7 +57,7 @@ pub struct Scenario<M> {
 pub struct Catalog {
     /// SRD monsters by name (`creature = "hobgoblin"`).
     pub bestiary: Bestiary,
-    /// The default lingering-injury table (RULES.md §1).
+    /// The default lingering-injury table (docs/rules.md, lingering injuries).
     pub injury_table: InjuryTable,
     /// PC templates by class and level (`template = "fighter-5"`).
     pub templates: Templates,

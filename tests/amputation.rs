@@ -1,4 +1,4 @@
-//! Amputation and reattachment (RULES.md §3): Monte Carlo against exact
+//! Amputation and reattachment (docs/rules.md, limb damage): Monte Carlo against exact
 //! mode at fixed seeds (deterministic: a failure is a real disagreement
 //! beyond 4.5 standard errors), determinism across thread counts, and
 //! independent closed-form checks of the exact solver.

@@ -208,7 +208,7 @@ fn exact_mode_has_point_intervals_and_zero_trials() {
         }
     }
     let e = woundsim::types::solve(&builtin_named("lingering-injuries")).expect("exact solution");
-    // RULES.md §1: 5% per event; 1-2 on the d100 is a lost eye.
+    // docs/rules.md, lingering injuries: 5% per event; 1-2 on the d100 is a lost eye.
     assert_eq!(
         e.figure("seed-rule", "p_injury_per_event")
             .unwrap()

@@ -305,11 +305,11 @@ fn exact(
     )
 }
 
-/// The seed's limb-HP table and damage-type effects (RULES.md §3), from the rule data.
+/// The seed's limb-HP table and damage-type effects (docs/rules.md, limb damage), from the rule data.
 fn limb_table() -> String {
     use crate::rules::limbs::{DamageType, LIMB_HP, LimbEffect, limb_effect};
     let mut text = String::from(
-        "  limb damage (RULES.md §3): limb HP by size (arm/leg), separate from the creature's HP:",
+        "  limb damage (docs/rules.md, limb damage): limb HP by size (arm/leg), separate from the creature's HP:",
     );
     for row in LIMB_HP {
         text.push_str(&format!(" {:?} {}/{}", row.size, row.arm, row.leg));
@@ -348,7 +348,7 @@ fn list(catalog: &Catalog, out: &mut dyn Write) -> Result<(), AppError> {
     }
     text.push_str(&format!("\nScenario types: {}\n", types::TYPES.join(", ")));
     text.push_str(&format!(
-        "\nRule tables:\n  death saves (RULES.md §0): {}\n  permanent wounds (RULES.md §2): successes before the \
+        "\nRule tables:\n  death saves (docs/rules.md, death saves): {}\n  permanent wounds (docs/rules.md, permanent wounds): successes before the \
          last failed save {}; one of each; a taken slot escalates; none free = dead\n",
         DeathSaveRules::default().describe(),
         Severity::describe_requirement(),
@@ -384,7 +384,7 @@ fn list(catalog: &Catalog, out: &mut dyn Write) -> Result<(), AppError> {
     ));
     let injuries = &catalog.injury_table;
     text.push_str(&format!(
-        "  lingering injuries (RULES.md §1; data/lingering-injuries.toml): on a critical hit taken or a natural 1 \
+        "  lingering injuries (docs/rules.md, lingering injuries; data/lingering-injuries.toml): on a critical hit taken or a natural 1 \
          rolled, {}% chance of a d100 entry:\n",
         injuries.chance.p() * 100.0
     ));

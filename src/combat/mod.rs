@@ -1,5 +1,5 @@
 //! Combat: parties against monsters under 5e rules, with death saves under
-//! fire and the permanent-wound option (RULES.md §0, §2).
+//! fire and the permanent-wound option (docs/rules.md, death saves, §2).
 //!
 //! [`creature`] holds creature statistics as data, [`bestiary`] the SRD
 //! monsters and [`templates`] the PC templates, [`policy`] the tactical

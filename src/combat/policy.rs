@@ -37,7 +37,7 @@ impl AttackDowned {
     pub const DEFAULT_CHANCE: crate::dice::Chance = crate::dice::Chance::constant(0.5);
 }
 
-/// What the monsters do once no PC is left standing (RULES.md §4: nothing
+/// What the monsters do once no PC is left standing (docs/rules.md, campaign facts: nothing
 /// in the rules decides it; it is the GM's call).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -91,7 +91,7 @@ pub enum Between {
     NoRest,
 }
 
-/// Lingering injuries in combat (RULES.md §1): the table, the trigger, and
+/// Lingering injuries in combat (docs/rules.md, lingering injuries): the table, the trigger, and
 /// whether it rains (a painful scar then costs actions).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CombatInjuries {

@@ -1,4 +1,4 @@
-//! Permanent wounds as they play in a fight (RULES.md §2, "Effects"): the
+//! Permanent wounds as they play in a fight (docs/rules.md, permanent wounds, "Effects"): the
 //! examples of each severity (`data/permanent-wounds.toml`, parsed once at
 //! start-up) with the effects the round loop models. When a PC accepts a
 //! wound, one example of its severity is drawn uniformly.

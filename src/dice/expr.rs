@@ -3,7 +3,7 @@
 //! that the exact-mode dynamic programs need.
 //!
 //! Shared by every model that rolls damage, healing or a clock (limb damage
-//! and reattachment, RULES.md §3; combat will reuse it). Sampling rolls each
+//! and reattachment, docs/rules.md, limb damage; combat will reuse it). Sampling rolls each
 //! die with [`super::roll_die`] (Lemire's unbiased method), so a sampled sum
 //! has exactly the distribution [`DiceExpr::pmf`] computes.
 

@@ -1,4 +1,4 @@
-//! Amputation against the clock (RULES.md §3, `seeds/amputation.ru.txt`):
+//! Amputation against the clock (docs/rules.md, limb damage):
 //! cutters attack one limb until its own HP reaches 0, racing a poison (or a
 //! possession) clock; what the venom does when it spreads; the called-shot
 //! extension for unwilling targets (ours, not the seed's).

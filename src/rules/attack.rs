@@ -14,7 +14,7 @@
 //! [`AttackRoll::resolve`] judges one kept natural d20 (a pure function:
 //! the caller rolls it with [`crate::dice::RollMode::roll`]);
 //! [`AttackRoll::chances`] is the exact distribution of the outcome.
-//! [`AttackSlot`] is one attack against a limb (RULES.md §3): the roll and
+//! [`AttackSlot`] is one attack against a limb (docs/rules.md, limb damage): the roll and
 //! the limb damage of a hit, sampled ([`AttackSlot::swing`]) and exact
 //! ([`AttackSlot::distribution`]).
 

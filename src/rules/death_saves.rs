@@ -1,5 +1,5 @@
-//! Death saving throws (SRD 5.1, RULES.md §0) with the permanent-wound option
-//! (RULES.md §2).
+//! Death saving throws (SRD 5.1, docs/rules.md, death saves) with the permanent-wound option
+//! (docs/rules.md, permanent wounds).
 //!
 //! A PC at 0 HP rolls a d20 at the start of each turn: a total of the DC
 //! (10) or higher is a success, lower a failure; a natural 1 is two failures;

@@ -1,4 +1,4 @@
-//! Festering and open wounds (RULES.md §1, `seeds/lingering-injuries.ru.txt`,
+//! Festering and open wounds (docs/rules.md, lingering injuries,
 //! d100 56-65): max HP drops by 1 for every 24 hours the wound persists,
 //! death at 0 max HP; magical healing closes it; or someone tends it with a
 //! DC 15 Wisdom (Medicine) check every 24 hours and it closes at the 10th
@@ -8,12 +8,12 @@
 //! Carlo and the exact solver share [`FesteringRules::resolve`]:
 //! - `T`, the day tending closes the wound: the 10th success comes on check
 //!   `N` (negative binomial), and check `k` happens on day `k - 1` with
-//!   [`Timing::AtOnce`] (hours 0, 24, 48, ...: the RULES.md default) or on
+//!   [`Timing::AtOnce`] (hours 0, 24, 48, ...: the docs/rules.md default) or on
 //!   day `k` with [`Timing::AfterFirstDay`], so `T = N - 1` or `T = N`;
 //! - `D`, the day magical healing arrives (never, fixed, uniform, or a daily
 //!   chance).
 //!
-//! At each whole day the day's max-HP loss comes first (RULES.md: the
+//! At each whole day the day's max-HP loss comes first (docs/rules.md: the
 //! creature dies "if its max HP reaches 0 first"), then magical healing, then
 //! the day's check. The wound ends on day `E = min(T, D)`; the creature dies
 //! if its loss reaches its max HP by then. [`distribution`] gives the exact
@@ -110,7 +110,7 @@ pub struct FesteringRules {
 }
 
 impl Default for FesteringRules {
-    /// RULES.md §1: DC 15, 10 successes, 1 max HP a day, tended at once, no magic.
+    /// docs/rules.md, lingering injuries: DC 15, 10 successes, 1 max HP a day, tended at once, no magic.
     fn default() -> Self {
         FesteringRules {
             medicine_bonus: 0,

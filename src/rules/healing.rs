@@ -1,4 +1,4 @@
-//! Healing cost and downtime of lingering injuries (RULES.md §1 cures, §2
+//! Healing cost and downtime of lingering injuries (docs/rules.md, lingering injuries cures, §2
 //! prices): which remedy ends an injury most cheaply under a party's
 //! resources, what it costs in gold and rest days, and whether it can be
 //! cured at all.
@@ -6,7 +6,7 @@
 //! Prices are data ([`PriceList`], overridable per scenario): the seeds'
 //! ritual material costs for the party's own castings, potions of healing at
 //! 50 gp, and a casting-services list for a temple (the organized-play list
-//! of RULES.md §2). Spell facts (level, which cure classes a spell meets)
+//! of docs/rules.md, permanent wounds). Spell facts (level, which cure classes a spell meets)
 //! are SRD data in [`SPELLS`].
 //!
 //! For each entry, every cure the table lists is priced under the

@@ -1,4 +1,4 @@
-//! The typed tags of the lingering-injury table (RULES.md §1): what an
+//! The typed tags of the lingering-injury table (docs/rules.md, lingering injuries): what an
 //! injury does (`Effect`, read by the combat model) and what ends it
 //! (`Cure`, read by the healing-cost model), as serde enums so the table's
 //! TOML names them. Re-exported by [`crate::rules::lingering`].

@@ -1,7 +1,7 @@
-//! Limbs as data (RULES.md §3, `seeds/amputation.ru.txt`): limb HP by size
+//! Limbs as data (docs/rules.md, limb damage): limb HP by size
 //! category, what each damage type does to a limb, damage modifiers with
 //! per-limb armor coverage, and the tragic injury a lost limb becomes
-//! (RULES.md §1, *lose an arm or a hand* / *lose a foot or leg*).
+//! (docs/rules.md, lingering injuries, *lose an arm or a hand* / *lose a foot or leg*).
 //!
 //! Limb HP is separate from the creature's HP: nothing here touches the
 //! creature's own hit points.
@@ -18,7 +18,7 @@ pub enum Limb {
     Arm,
     /// A leg (or foot).
     Leg,
-    /// The head: not amputable unless a scenario says so (RULES.md §3).
+    /// The head: not amputable unless a scenario says so (docs/rules.md, limb damage).
     Head,
 }
 
@@ -211,7 +211,7 @@ pub fn limb_defences(
         })
 }
 
-/// A tragic injury from the lingering-injury table (RULES.md §1), with its
+/// A tragic injury from the lingering-injury table (docs/rules.md, lingering injuries), with its
 /// effects as data for the combat and campaign models.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TragicInjury {

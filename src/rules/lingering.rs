@@ -1,4 +1,4 @@
-//! Lingering injuries (RULES.md §1, `seeds/lingering-injuries.ru.txt`): the
+//! Lingering injuries (docs/rules.md, lingering injuries): the
 //! trigger on critical hits and critical misses, and the extended d100
 //! injury table with typed effects and cures, as data.
 //!
@@ -151,7 +151,7 @@ impl Injury {
 /// and the injury chance per triggering event.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InjuryTable {
-    /// Probability that a triggering event injures (RULES.md §1: 0.05).
+    /// Probability that a triggering event injures (docs/rules.md, lingering injuries: 0.05).
     pub chance: Chance,
     /// Entries sorted by range.
     pub entries: Vec<Injury>,
@@ -280,12 +280,12 @@ impl AppliesTo {
 
 /// Which of the creature's own attack rolls can injure it. The seed says
 /// "при критическом попадании или промахе" — "on a critical hit or miss";
-/// RULES.md reads a critical miss (natural 1), but "or a miss" (any miss)
+/// docs/rules.md reads a critical miss (natural 1), but "or a miss" (any miss)
 /// is a grammatical reading too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MissTrigger {
-    /// A natural 1 (RULES.md default).
+    /// A natural 1 (docs/rules.md default).
     #[default]
     #[serde(rename = "natural_1")]
     Natural1,
@@ -293,7 +293,7 @@ pub enum MissTrigger {
     AnyMiss,
 }
 
-/// The trigger: which events roll on the table (RULES.md §1).
+/// The trigger: which events roll on the table (docs/rules.md, lingering injuries).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Trigger {
     /// A critical hit taken injures the target.

@@ -1,4 +1,4 @@
-//! Permanent wounds instead of death (RULES.md §2, `seeds/permanent-wounds.es.txt`).
+//! Permanent wounds instead of death (docs/rules.md, permanent wounds).
 //!
 //! When a PC fails its last death save (the save that would bring failures to
 //! three, a natural 1 included) it may count that save as a success by
@@ -25,7 +25,7 @@ impl Severity {
     /// All severities, least severe first.
     pub const ALL: [Severity; 3] = [Severity::Minor, Severity::Moderate, Severity::Severe];
 
-    /// The severity required after `successes` successful saves (RULES.md §2:
+    /// The severity required after `successes` successful saves (docs/rules.md, permanent wounds:
     /// 2 → minor, 1 → moderate, 0 → severe).
     ///
     /// ```

@@ -1,4 +1,4 @@
-//! Spell facts and prices of the healing-cost model (RULES.md §2): the SRD
+//! Spell facts and prices of the healing-cost model (docs/rules.md, permanent wounds): the SRD
 //! spells that cure lingering injuries, which cure class each meets, full
 //! caster spell slots by level, and the overridable price list (the seeds'
 //! ritual material costs, potions of healing at 50 gp, the organized-play
@@ -12,7 +12,7 @@ use crate::rules::lingering::{ItemKind, MagicClass};
 pub enum RestorationReading {
     /// *Lesser restoration* (2nd level) or better.
     LesserRestoration,
-    /// *Greater restoration* (5th level) or better (RULES.md default).
+    /// *Greater restoration* (5th level) or better (docs/rules.md default).
     #[default]
     GreaterRestoration,
     /// Only *regenerate*, as in the English original.
@@ -134,7 +134,7 @@ pub struct PriceList {
 }
 
 impl Default for PriceList {
-    /// Potions 50 gp; the organized-play services list (RULES.md §2); the
+    /// Potions 50 gp; the organized-play services list (docs/rules.md, permanent wounds); the
     /// seeds' ritual material costs (standard setting: *lesser restoration*
     /// 100 gp, *greater restoration* 500 gp; *resurrection* 1,000 gp, *true
     /// resurrection* 25,000 gp diamonds); a longsword (15 gp), a shield

@@ -1,4 +1,4 @@
-//! Reattaching a severed limb (RULES.md §3, `seeds/amputation.ru.txt`,
+//! Reattaching a severed limb (docs/rules.md, limb damage,
 //! "Восстановление" and "Приращение"): hold the limb to the stump and heal
 //! the limb itself back to its maximum HP within the window (1 hour by
 //! default; longer for a well-preserved limb).
@@ -56,7 +56,7 @@ pub struct HealingEntry {
     pub spell: bool,
     /// Dice per slot level for a spell, or the potion's fixed expression.
     pub dice: DiceExpr,
-    /// Price per use where a public price exists (RULES.md §2 price list for
+    /// Price per use where a public price exists (docs/rules.md, permanent wounds price list for
     /// *cure wounds*; PHB for the potion of healing); `None` = the scenario
     /// must give one.
     pub gp: Option<f64>,

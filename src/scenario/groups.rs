@@ -15,7 +15,7 @@ use crate::rules::lingering::{AppliesTo, InjuryTable, MissTrigger, Trigger};
 use crate::rules::permanent_wounds::{Severity, WoundSlots};
 
 /// `existing_wounds = ["minor", ...]`: the wounds a PC carries, each
-/// severity at most once (RULES.md §2).
+/// severity at most once (docs/rules.md, permanent wounds).
 pub fn existing_wounds(
     list: Option<Setting<'_, Vec<Spanned<Severity>>>>,
 ) -> Result<WoundSlots, ScenarioError> {
@@ -41,7 +41,7 @@ pub fn medicine_bonus(v: Option<Setting<'_, i64>>, default: i8) -> Result<i8, Sc
     Ok(int(v, -10..=20, "medicine_bonus", default.into())? as i8)
 }
 
-/// The lingering-injury keys of a settings table (RULES.md §1).
+/// The lingering-injury keys of a settings table (docs/rules.md, lingering injuries).
 pub trait InjuryKeys {
     /// `injury_chance`.
     fn injury_chance(&self) -> &Opt<f64>;

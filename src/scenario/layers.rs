@@ -248,7 +248,7 @@ impl<'a, T> Setting<'a, T> {
 
     /// The last segment of the field path (`variant[1].dc` → `dc`).
     pub fn key(&self) -> &str {
-        super::values::key_of(&self.field)
+        key_of(&self.field)
     }
 
     /// An error at the value, naming its field.
@@ -286,6 +286,11 @@ macro_rules! get {
     };
 }
 pub(crate) use get;
+
+/// The last segment of a field path (`variant[1].dc` → `dc`), for messages.
+fn key_of(field: &str) -> &str {
+    field.rsplit('.').next().unwrap_or(field)
+}
 
 #[cfg(test)]
 mod tests {

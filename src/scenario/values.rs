@@ -201,8 +201,3 @@ pub fn opt_at<'a, T>(
 ) -> Option<Setting<'a, T>> {
     value.as_ref().map(|v| Setting::new(*loc, v, field))
 }
-
-/// The last segment of a field path (`variant[1].dc` → `dc`), for messages.
-pub fn key_of(field: &str) -> &str {
-    field.rsplit('.').next().unwrap_or(field)
-}

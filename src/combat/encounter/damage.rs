@@ -4,7 +4,7 @@
 //! dropping to 0 HP and dying; massive damage (the overflow past 0, or one
 //! blow at 0 HP, of at least the PC's maximum) kills; damage at 0 HP is one
 //! death-save failure, a critical hit two, and the third may become a
-//! permanent wound (RULES.md §2).
+//! permanent wound (docs/rules.md, permanent wounds).
 
 use rand::Rng;
 

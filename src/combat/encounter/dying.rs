@@ -1,4 +1,4 @@
-//! Dying (SRD 5.1, RULES.md §0, §2): a dying PC's death save at the start
+//! Dying (SRD 5.1, docs/rules.md, death saves, §2): a dying PC's death save at the start
 //! of its turn (a natural 20 gets it up and it acts), a regenerating
 //! monster at 0 HP getting up or dying, three successes stabilising it,
 //! and a permanent wound instead of death: one example of its severity

@@ -2,13 +2,16 @@
 //! resources spent, wounds and lingering injuries, and the effects they
 //! impose in the fight (as bits, so the hot loop tests them cheaply).
 
-use super::injuries;
 use crate::combat::creature::CreatureSpec;
 use crate::combat::policy::EncounterRules;
 use crate::rules::death_saves::Tally;
 use crate::rules::permanent_wounds::WoundSlots;
 
-/// The lasting effects of permanent wounds (RULES.md §2) and lingering
+/// Injuries a creature remembers for their in-fight effects (more are
+/// counted but only the first ones act).
+pub const REMEMBERED: usize = 8;
+
+/// The lasting effects of permanent wounds (docs/rules.md, permanent wounds) and lingering
 /// injuries (§1) that matter in a fight, as bits a fighter carries.
 pub mod effect {
     /// Disadvantage on ranged attack rolls (lost eye).
@@ -72,8 +75,8 @@ pub struct Fighter {
     pub(super) lasting_effects: u16,
     /// All effects in force: permanent wounds plus lingering injuries.
     pub(super) effects: u16,
-    /// Lingering injuries, by table entry (the first [`injuries::REMEMBERED`]).
-    pub(super) injuries: [u8; injuries::REMEMBERED],
+    /// Lingering injuries, by table entry (the first [`REMEMBERED`]).
+    pub(super) injuries: [u8; REMEMBERED],
     pub(super) n_injuries: u8,
     pub(super) eyes_lost: u8,
     pub(super) lost_max_hp: i32,
@@ -123,7 +126,7 @@ impl Fighter {
             },
             lasting_effects: 0,
             effects: 0,
-            injuries: [0; injuries::REMEMBERED],
+            injuries: [0; REMEMBERED],
             n_injuries: 0,
             eyes_lost: 0,
             lost_max_hp: 0,

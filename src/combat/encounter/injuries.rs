@@ -1,4 +1,4 @@
-//! Lingering injuries in combat (RULES.md §1): a critical hit taken or a
+//! Lingering injuries in combat (docs/rules.md, lingering injuries): a critical hit taken or a
 //! natural 1 rolled (or, under the seed's `any_miss` reading, any miss) may
 //! roll on the injury table, and the entry's tags act
 //! in the fight — action-loss saves (skull fracture, internal injury, broken
@@ -11,7 +11,7 @@
 
 use rand::Rng;
 
-use super::fighter::{State, effect};
+use super::fighter::{REMEMBERED, State, effect};
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::Ability;
 use crate::combat::policy::CombatInjuries;
@@ -19,10 +19,6 @@ use crate::dice::roll_die;
 use crate::rules::death_saves::Tally;
 use crate::rules::injury_tags::{self, Check, Component, Cure, Effect, ItemKind, MagicClass};
 use crate::rules::lingering::{MissTrigger, Side};
-
-/// Injuries a creature remembers for their in-fight effects (more are
-/// counted but only the first ones act).
-pub const REMEMBERED: usize = 8;
 
 fn ability(a: injury_tags::Ability) -> Ability {
     match a {
@@ -167,7 +163,7 @@ impl Encounter {
     }
 
     /// Magical healing (a spell or a potion) cures every injury that "any
-    /// magical healing" cures (RULES.md §1).
+    /// magical healing" cures (docs/rules.md, lingering injuries).
     pub(super) fn cure_by_magical_healing(&self, arena: &mut Arena, who: usize) {
         let Some(rules) = self.injury_rules() else {
             return;

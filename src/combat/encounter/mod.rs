@@ -1,7 +1,7 @@
 //! The round loop: a party against monsters under 5e combat rules (SRD 5.1)
 //! with death saves under fire and the permanent-wound option.
 //!
-//! Rules modelled, each with a clause test in `encounter/tests.rs`:
+//! Rules modelled, each with a clause test in `encounter/tests/` (one file per job, like the code):
 //! initiative (d20 + modifier, ties to the higher modifier, then to the PCs);
 //! attack rolls against AC with advantage/disadvantage; a natural 1 always
 //! misses; a natural roll in the critical range always hits and doubles the

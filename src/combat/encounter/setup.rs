@@ -1,7 +1,7 @@
 //! Setting up: an encounter built once from its creatures and rules (the
 //! fighters of a trial's start, the targeting threat, the one-handed
 //! fall-backs), and the reset between two chained fights (monsters anew,
-//! the party rested or not, RULES.md §2 wounds kept).
+//! the party rested or not, docs/rules.md, permanent wounds wounds kept).
 
 use super::fighter::{Fighter, State};
 use super::{Arena, Encounter};

@@ -1,4 +1,4 @@
-//! The exact distribution of a festering wound (RULES.md §1), shared by
+//! The exact distribution of a festering wound (docs/rules.md, lingering injuries), shared by
 //! exact mode and the healing-cost model: the day tending closes the wound
 //! is `T = N - 1` (or `N`), where `N`, the check of the 10th success, is
 //! negative binomial; magical healing arrives on an independent day `D`.

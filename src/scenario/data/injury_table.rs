@@ -1,4 +1,4 @@
-//! The injury table as data (RULES.md §1): the TOML schema of
+//! The injury table as data (docs/rules.md, lingering injuries): the TOML schema of
 //! `data/lingering-injuries.toml` and of a scenario's `table = [...]`
 //! (a whole replacement) and `override = [...]` (entries changed by `id`),
 //! validated once into an [`InjuryTable`].

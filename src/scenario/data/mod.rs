@@ -20,7 +20,7 @@ pub const BESTIARY_TOML: &str = include_str!("../../../data/bestiary.toml");
 /// File name of the embedded bestiary in messages.
 pub const BESTIARY_FILE: &str = "data/bestiary.toml (built-in)";
 
-/// The default injury table (RULES.md §1), as shipped.
+/// The default injury table (docs/rules.md, lingering injuries), as shipped.
 pub const INJURY_TABLE_TOML: &str = include_str!("../../../data/lingering-injuries.toml");
 
 /// File name of the embedded injury table in messages.

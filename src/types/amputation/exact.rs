@@ -1,4 +1,4 @@
-//! Exact amputation races and reattachments (RULES.md §3): small dynamic
+//! Exact amputation races and reattachments (docs/rules.md, limb damage): small dynamic
 //! programs that back the Monte Carlo of [`super::mc`].
 //!
 //! * **The race.** The limb's state after each attack is (remaining limb

@@ -1,4 +1,4 @@
-//! Monte Carlo amputation races and reattachments (RULES.md §3) on common
+//! Monte Carlo amputation races and reattachments (docs/rules.md, limb damage) on common
 //! random numbers.
 //!
 //! Trial `t` draws one `u64` from its chunk's stream; every variant resolves

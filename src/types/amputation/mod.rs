@@ -1,5 +1,5 @@
 //! `type = "amputation"`: limb damage and amputation against the clock,
-//! and reattaching a severed limb (RULES.md §3), by Monte Carlo on common
+//! and reattaching a severed limb (docs/rules.md, limb damage), by Monte Carlo on common
 //! random numbers ([`mc`]) and by small dynamic programs ([`exact`]), in
 //! one result shape ([`result`]) and one metric catalogue
 //! ([`PROPORTIONS`] and the means named in both modes).

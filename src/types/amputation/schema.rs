@@ -1,5 +1,5 @@
-//! Schema of `type = "amputation"` scenarios (RULES.md §3,
-//! `seeds/amputation.ru.txt`): the race to cut off a limb before a venom
+//! Schema of `type = "amputation"` scenarios (docs/rules.md, limb damage,
+//!): the race to cut off a limb before a venom
 //! spreads (or to stop a possessed limb), and the reattachment of a severed
 //! limb. Every key is optional in `[options]` and may be overridden per
 //! `[[variant]]`; nested tables (`creature`, `poison`, `reattach`) are

@@ -1,5 +1,5 @@
 //! Exact death-save distributions: the absorbing Markov chain over
-//! (successes, failures) with the wound slots fixed (RULES.md §0, §2).
+//! (successes, failures) with the wound slots fixed (docs/rules.md, death saves, §2).
 //!
 //! Every save moves the chain to a state with more successes or failures, or
 //! absorbs it, so after at most [`MAX_SAVES`] saves all mass is absorbed.

@@ -1,4 +1,4 @@
-//! Monte Carlo death-save sequences (RULES.md §0, §2) on common random numbers.
+//! Monte Carlo death-save sequences (docs/rules.md, death saves, §2) on common random numbers.
 //!
 //! Each variant's rules are compiled into a transition table: 9 live states
 //! (successes × failures, each 0..=2) plus 6 absorbing resolutions, indexed

@@ -1,5 +1,5 @@
-//! `type = "death_saves"`: death-save sequences (RULES.md §0) with the
-//! permanent-wound option (RULES.md §2), by Monte Carlo on common random
+//! `type = "death_saves"`: death-save sequences (docs/rules.md, death saves) with the
+//! permanent-wound option (docs/rules.md, permanent wounds), by Monte Carlo on common random
 //! numbers ([`mc`]) and exactly as an absorbing Markov chain ([`exact`]).
 //!
 //! The metric catalogue ([`METRICS`]) is the contract both modes share:

@@ -1,4 +1,4 @@
-//! Schema of `type = "death_saves"` scenarios (RULES.md §0, §2).
+//! Schema of `type = "death_saves"` scenarios (docs/rules.md, death saves, §2).
 //!
 //! ```toml
 //! [options]                 # shared by all variants; each key optional

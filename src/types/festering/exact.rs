@@ -1,4 +1,4 @@
-//! Exact festering-wound figures (RULES.md §1): every metric and
+//! Exact festering-wound figures (docs/rules.md, lingering injuries): every metric and
 //! distribution of the `festering` scenario type, with `ci_low = ci_high =
 //! estimate`, from the closed-form distribution of one wound (a negative
 //! binomial tending day against an independent day of magical healing,

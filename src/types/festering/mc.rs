@@ -1,4 +1,4 @@
-//! Monte Carlo festering wounds (RULES.md §1) on common random numbers, and
+//! Monte Carlo festering wounds (docs/rules.md, lingering injuries) on common random numbers, and
 //! the result shape (metrics, charts) that exact mode fills in too.
 //!
 //! Trial `t` draws one `u64` from the chunk stream; it seeds two per-trial

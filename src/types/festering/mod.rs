@@ -1,4 +1,4 @@
-//! `type = "festering"`: the festering-wound tending process (RULES.md §1,
+//! `type = "festering"`: the festering-wound tending process (docs/rules.md, lingering injuries,
 //! festering and open wounds), by Monte Carlo on common random numbers
 //! ([`mc`]) and exactly from the closed-form distribution of one wound
 //! ([`exact`]), in one result shape ([`result`]).

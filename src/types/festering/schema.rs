@@ -1,4 +1,4 @@
-//! Schema of `type = "festering"` scenarios (RULES.md §1, festering and open
+//! Schema of `type = "festering"` scenarios (docs/rules.md, lingering injuries, festering and open
 //! wounds: the tending process).
 //!
 //! ```toml
@@ -123,7 +123,7 @@ fn magic(group: Option<Layers<RawSettings>>) -> Result<MagicArrival, ScenarioErr
     Ok(MagicArrival::Never)
 }
 
-/// Validates one variant's settings; what no table gives is RULES.md §1
+/// Validates one variant's settings; what no table gives is docs/rules.md, lingering injuries
 /// ([`FesteringRules::default`]).
 pub fn build(l: &Layers<RawSettings>, _: &Catalog) -> Result<FesteringScenario, ScenarioError> {
     let d = FesteringRules::default();

@@ -1,4 +1,4 @@
-//! Exact lingering-injury figures (RULES.md §1) and healing costs (§2).
+//! Exact lingering-injury figures (docs/rules.md, lingering injuries) and healing costs (§2).
 //!
 //! Each attack made triggers with probability `a` (a natural 1, if critical
 //! misses count) and each attack received with `b` (a natural in the crit

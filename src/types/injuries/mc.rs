@@ -1,4 +1,4 @@
-//! Monte Carlo lingering injuries (RULES.md §1) and their healing cost
+//! Monte Carlo lingering injuries (docs/rules.md, lingering injuries) and their healing cost
 //! (§2 prices), on common random numbers.
 //!
 //! A trial is one campaign of `encounters` encounters. In each, the creature

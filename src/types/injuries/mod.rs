@@ -1,5 +1,5 @@
 //! `type = "injuries"`: lingering injuries from critical hits and fumbles
-//! (RULES.md §1) and what curing them costs (§2 prices) over a campaign,
+//! (docs/rules.md, lingering injuries) and what curing them costs (§2 prices) over a campaign,
 //! by Monte Carlo on common random numbers ([`mc`]) and exactly (sums of
 //! binomials, [`exact`]), in one result shape ([`result`]) and one metric
 //! catalogue.

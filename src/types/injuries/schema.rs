@@ -1,4 +1,4 @@
-//! Schema of `type = "injuries"` scenarios (RULES.md §1 trigger and table,
+//! Schema of `type = "injuries"` scenarios (docs/rules.md, lingering injuries trigger and table,
 //! §2 prices): a creature that makes A attack rolls and receives B attacks
 //! per encounter over E encounters, the injuries it collects, and what
 //! curing them costs under the party's resources.

@@ -1,4 +1,4 @@
-//! Lingering injuries in the round loop (RULES.md §1): what triggers them,
+//! Lingering injuries in the round loop (docs/rules.md, lingering injuries): what triggers them,
 //! and what the entries do in a fight.
 
 use super::*;

@@ -1,4 +1,4 @@
-//! Parts of the `type = "amputation"` schema (RULES.md §3): the creature
+//! Parts of the `type = "amputation"` schema (docs/rules.md, limb damage): the creature
 //! and its limb, the cutters, the venom and the reattachment supplies, each
 //! validated key by key with a variant's table overriding `[options]`.
 
@@ -75,7 +75,7 @@ pub fn creature(c: &Layers<RawCreature>) -> Result<Creature, ScenarioError> {
             };
             if !head_amputable {
                 return Err(error(
-                    "the head is not an amputable limb unless the scenario says so: set `creature.head_amputable = true` and `creature.head_hp` (RULES.md §3)",
+                    "the head is not an amputable limb unless the scenario says so: set `creature.head_amputable = true` and `creature.head_hp` (docs/rules.md, limb damage)",
                 ));
             }
             if head == 0 {

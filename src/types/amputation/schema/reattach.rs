@@ -1,5 +1,5 @@
 //! The `[options.reattach]` table of `type = "amputation"` scenarios
-//! (RULES.md §3, reattachment): the window, the delay before healing, and
+//! (docs/rules.md, limb damage, reattachment): the window, the delay before healing, and
 //! the healing supplies with their dice, gold and time.
 
 use serde::Deserialize;
