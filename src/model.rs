@@ -43,6 +43,9 @@ pub struct Variant<R> {
 pub struct Scenario<M> {
     /// Where it came from (a path, or `built-in:NAME`).
     pub source: String,
+    /// The text it was parsed from (hashed into `run.json` and shard
+    /// states, carried by shard states so a merge parses the same text).
+    pub text: String,
     /// Line and column of `name = ...` in the source, for errors found
     /// later about the name (e.g. against the output folder).
     pub name_at: (usize, usize),

@@ -95,7 +95,8 @@ fn unchanged_reruns_at_other_seeds_fail_the_gate_at_most_at_alpha() {
         &woundsim::scenario::data::builtin_catalog().unwrap(),
         "gate.toml",
         SCENARIO,
-    ).unwrap();
+    )
+    .unwrap();
     let engine = Engine::new(2).unwrap();
     let options = Options {
         alpha: 0.05,

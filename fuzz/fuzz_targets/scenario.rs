@@ -1,4 +1,4 @@
-//! `woundsim::scenario::parse` on arbitrary text: never a panic; a scenario
+//! `woundsim::types::parse` on arbitrary text: never a panic; a scenario
 //! with uniquely named variants, or one located message on one line.
 //!
 //! Bytes that are not UTF-8 reach the parser as `String::from_utf8_lossy`
@@ -8,11 +8,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use woundsim::scenario;
-use woundsim_fuzz::{FILE, check_scenario};
+use woundsim_fuzz::{CATALOG, FILE, check_scenario};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let result = woundsim::types::parse(FILE, &text);
+    let result = woundsim::types::parse(&CATALOG, FILE, &text);
     check_scenario(FILE, &text, &result);
 });

@@ -1,7 +1,7 @@
-//! `woundsim::scenario::load_file`, the path the binary reads a scenario
+//! `woundsim::types::load_file`, the path the binary reads a scenario
 //! by, on arbitrary bytes (invalid UTF-8 included) written to a file: the
 //! same promise as the `scenario` target, and for UTF-8 input the same
-//! answer as `scenario::parse` on the text.
+//! answer as `types::parse` on the text.
 //!
 //! The file is `woundsim-fuzz-<pid>.toml` in the temporary directory
 //! (`TMPDIR`; `/dev/shm` keeps it off the disk), rewritten for each input
@@ -13,8 +13,7 @@ use std::path::PathBuf;
 use std::sync::LazyLock;
 
 use libfuzzer_sys::fuzz_target;
-use woundsim::scenario;
-use woundsim_fuzz::check_scenario;
+use woundsim_fuzz::{CATALOG, check_scenario};
 
 /// Inputs longer than this are skipped: far larger than any scenario, and
 /// far below any limit on the size of a scenario file.
@@ -42,12 +41,12 @@ fuzz_target!(|data: &[u8]| {
     }
     std::fs::write(&*PATH, data).expect("write the scenario file");
     let file = PATH.display().to_string();
-    let result = woundsim::types::load_file(&PATH);
+    let result = woundsim::types::load_file(&CATALOG, &PATH);
     check_scenario(&file, &String::from_utf8_lossy(data), &result);
     match std::str::from_utf8(data) {
         Ok(text) => assert_eq!(
             format!("{result:?}"),
-            format!("{:?}", woundsim::types::parse(&file, text)),
+            format!("{:?}", woundsim::types::parse(&CATALOG, &file, text)),
             "load_file and parse disagree"
         ),
         Err(_) => assert!(result.is_err(), "a file that is not UTF-8 was accepted"),

@@ -20,10 +20,17 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use woundsim::dice::DiceExpr;
 use woundsim::scenario::limits::{MAX_NAME_CHARS, MAX_VARIANTS};
-use woundsim::scenario::{Scenario, ScenarioError};
+use woundsim::model::Catalog;
+use woundsim::scenario::ScenarioError;
+use woundsim::types::Scenario;
 
 /// The file name the in-memory target gives the parser.
 pub const FILE: &str = "fuzz.toml";
+
+/// The built-in game data, parsed once.
+pub static CATALOG: std::sync::LazyLock<Catalog> = std::sync::LazyLock::new(|| {
+    woundsim::scenario::data::builtin_catalog().expect("the shipped data are valid")
+});
 
 /// Largest convolution (about `count² · sides² / 2` multiply-adds) whose
 /// distribution [`check_dice`] computes; larger expressions (up to

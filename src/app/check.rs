@@ -12,9 +12,10 @@ use std::path::Path;
 
 use super::{AppError, print};
 use crate::check::{CheckError, Comparison, Folder, Options, Side, compare};
+use crate::check::{junit, table as check_table};
 use crate::cli::{CheckArgs, RunArgs};
 use crate::engine::Stop;
-use crate::report::{check_table, junit};
+use crate::model::Catalog;
 
 /// How many names an error message lists before it says how many more.
 const LISTED: usize = 5;
@@ -30,7 +31,7 @@ fn listed(items: impl Iterator<Item = String>) -> String {
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, renamed.
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), AppError> {
+pub(super) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), AppError> {
     let fail = |e: &dyn std::fmt::Display| {
         AppError::Output(format!("cannot write `{}`: {e}", path.display()))
     };
@@ -41,7 +42,16 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), AppError> {
     let mut file = tempfile::NamedTempFile::new_in(parent).map_err(|e| fail(&e))?;
     file.write_all(bytes)
         .and_then(|()| file.flush())
+        .and_then(|()| file.as_file().sync_all())
         .map_err(|e| fail(&e))?;
+    // A temporary file is private (0600); a report or a state is read by
+    // others (a merge job, a CI step): the permissions of a new file.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(file.path(), std::fs::Permissions::from_mode(0o644))
+            .map_err(|e| fail(&e))?;
+    }
     file.persist(path).map_err(|e| fail(&e.error))?;
     Ok(())
 }
@@ -55,7 +65,12 @@ fn same_folder(a: &Path, b: &Path) -> bool {
 }
 
 /// Runs the scenarios of `args` into `dir`, as `woundsim run` would.
-fn run_into(args: &CheckArgs, dir: &Path, stop: Stop<'_>) -> Result<(), AppError> {
+fn run_into(
+    catalog: &Catalog,
+    args: &CheckArgs,
+    dir: &Path,
+    stop: Stop<'_>,
+) -> Result<(), AppError> {
     let run = RunArgs {
         scenarios: args.scenarios.clone(),
         trials: args.trials,
@@ -64,13 +79,17 @@ fn run_into(args: &CheckArgs, dir: &Path, stop: Stop<'_>) -> Result<(), AppError
         confidence: None,
         out: dir.to_path_buf(),
         quiet: args.quiet,
+        shard: None,
+        state_out: None,
+        reproducible: false,
+        view: Default::default(),
     };
     // The run's own table is not the gate's report.
-    super::run(run, &mut std::io::sink(), stop)
+    super::run(catalog, run, &mut std::io::sink(), stop)
 }
 
 /// The current folder: `--current`, or a fresh run.
-fn current(args: &CheckArgs, stop: Stop<'_>) -> Result<Folder, AppError> {
+fn current(catalog: &Catalog, args: &CheckArgs, stop: Stop<'_>) -> Result<Folder, AppError> {
     if let Some(dir) = &args.current {
         return Ok(Folder::read(dir, Side::Current)?);
     }
@@ -81,12 +100,12 @@ fn current(args: &CheckArgs, stop: Stop<'_>) -> Result<Folder, AppError> {
                 dir.display()
             )));
         }
-        run_into(args, dir, stop)?;
+        run_into(catalog, args, dir, stop)?;
         return Ok(Folder::read(dir, Side::Current)?);
     }
     let temp = tempfile::tempdir()
         .map_err(|e| AppError::Output(format!("cannot make a temporary folder: {e}")))?;
-    run_into(args, temp.path(), stop)?;
+    run_into(catalog, args, temp.path(), stop)?;
     let mut folder = Folder::read(temp.path(), Side::Current)?;
     folder.dir = "this run".into();
     Ok(folder)
@@ -120,10 +139,15 @@ fn verdict(c: &Comparison, fail_on_slowdown: bool) -> Result<(), AppError> {
 }
 
 /// Runs `woundsim check`.
-pub fn check(args: CheckArgs, out: &mut dyn Write, stop: Stop<'_>) -> Result<(), AppError> {
+pub fn check(
+    catalog: &Catalog,
+    args: CheckArgs,
+    out: &mut dyn Write,
+    stop: Stop<'_>,
+) -> Result<(), AppError> {
     // A missing baseline is found before anything runs.
     let baseline = Folder::read(&args.baseline, Side::Baseline)?;
-    let current = current(&args, stop)?;
+    let current = current(catalog, &args, stop)?;
     let options = Options {
         alpha: args.alpha,
         min_effect: args.min_effect,

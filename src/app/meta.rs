@@ -5,9 +5,9 @@
 use std::path::Path;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+use crate::builtin;
 use crate::report::run_info::{self, RunInfo, ScenarioRun};
 use crate::results::ScenarioResult;
-use crate::builtin;
 use crate::types::Scenario;
 
 /// When a command started, by the wall clock (for `started`) and by a

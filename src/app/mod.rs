@@ -7,14 +7,16 @@ pub mod interrupt;
 pub mod meta;
 pub mod output;
 pub mod progress;
+pub mod shard;
 
 use std::io::Write;
 use std::path::Path;
 
 use crate::builtin;
-use crate::cli::{Command, ExactArgs, RunArgs, ViewArgs};
+use crate::cli::{Command, ExactArgs, MergeArgs, RunArgs, ViewArgs};
 use crate::combat::wounds::WoundExamples;
-use crate::engine::{Engine, EngineError, Stop};
+use crate::engine::shard::Shard;
+use crate::engine::{CHUNK_TRIALS, Engine, EngineError, Stop};
 use crate::model::Catalog;
 use crate::report::run_info::RunInfo;
 use crate::report::{self, ReportError};
@@ -25,6 +27,7 @@ use crate::scenario::ScenarioError;
 use crate::testhook;
 use crate::types::{self, Scenario};
 use interrupt::{Interrupt, Signal};
+use shard::{ScenarioState, StateFile};
 
 /// Why a command failed.
 #[derive(Debug, thiserror::Error)]
@@ -58,6 +61,9 @@ pub enum AppError {
     /// only one side has (exit code 2).
     #[error(transparent)]
     Check(#[from] crate::check::CheckError),
+    /// A shard state cannot be used or merged (exit code 2).
+    #[error(transparent)]
+    State(#[from] shard::StateError),
     /// `check` failed the gate: a figure moved, or a slowdown with
     /// `--fail-on-slowdown` (exit code 1).
     #[error("{0}")]
@@ -71,7 +77,8 @@ impl AppError {
             AppError::Scenario(_)
             | AppError::Usage(_)
             | AppError::NoExact(_)
-            | AppError::Check(_) => 2,
+            | AppError::Check(_)
+            | AppError::State(_) => 2,
             AppError::Interrupted(signal) => signal.exit_code(),
             AppError::Engine(_)
             | AppError::Report(_)
@@ -115,7 +122,8 @@ pub fn execute(
         .and_then(|catalog| match command {
             Command::Run(args) => run(&catalog, args, out, stop),
             Command::Exact(args) => exact(&catalog, args, out, stop),
-            Command::Check(args) => check::check(args, out, stop),
+            Command::Check(args) => check::check(&catalog, args, out, stop),
+            Command::Merge(args) => merge(&catalog, args, out, stop),
             Command::List => list(&catalog, out),
         });
     result.map_err(|e| match e {
@@ -238,7 +246,9 @@ fn run(
 ) -> Result<(), AppError> {
     let clock = meta::Clock::start();
     let mut scenarios = load_scenarios(catalog, &args.scenarios)?;
-    output::check(&args.out, &scenarios)?;
+    if args.state_out.is_none() {
+        output::check(&args.out, &scenarios)?;
+    }
     for s in &mut scenarios {
         if let Some(trials) = args.trials {
             s.header.trials = trials;
@@ -253,6 +263,12 @@ fn run(
     let engine = Engine::new(args.threads)?;
     let sink = progress::ProgressBarSink::new(scenarios.len(), args.quiet, stop);
     testhook::at("simulating", stop);
+    if let Some(path) = &args.state_out {
+        let shard = args.shard.unwrap_or(Shard::WHOLE);
+        return run_shard(
+            &scenarios, shard, path, &engine, &sink, out, args.quiet, stop,
+        );
+    }
     let results = scenarios
         .iter()
         .map(|s| {
@@ -264,17 +280,152 @@ fn run(
         .collect::<Result<Vec<_>, _>>();
     sink.finish();
     let results = results?;
-    let info = clock.run_info(&scenarios, &results, Some(engine.threads()));
+    let mut info = clock.run_info(&scenarios, &results, Some(engine.threads()));
+    if args.reproducible {
+        info.drop_timings();
+    }
     let results = untimed(results);
     report_written(
-        out,
-        &results,
-        &info,
-        &clock,
-        &args.out,
-        args.quiet,
-        &args.view,
-        stop,
+        out, &results, &info, &clock, &args.out, args.quiet, &args.view, stop,
+    )
+}
+
+/// Trials of chunks `chunks` of a run of `trials` trials.
+fn trials_in(chunks: &std::ops::Range<u64>, trials: u64) -> u64 {
+    let at = |c: u64| c.saturating_mul(CHUNK_TRIALS).min(trials);
+    at(chunks.end) - at(chunks.start)
+}
+
+/// `woundsim run --state-out FILE [--shard K/N]`: the shard's chunks of
+/// every scenario into one state file, no reports.
+#[allow(clippy::too_many_arguments)]
+fn run_shard(
+    scenarios: &[Scenario],
+    shard: Shard,
+    path: &Path,
+    engine: &Engine,
+    sink: &progress::ProgressBarSink<'_>,
+    out: &mut dyn Write,
+    quiet: bool,
+    stop: Stop<'_>,
+) -> Result<(), AppError> {
+    let mut states = Vec::with_capacity(scenarios.len());
+    let mut chunks = 0;
+    for s in scenarios {
+        let range = shard.chunks_of(s.chunks());
+        sink.set_scenario(&s.header.name, trials_in(&range, s.header.trials));
+        let (state, seconds) = meta::timed(|| s.simulate_chunks(engine, range.clone(), sink))
+            .inspect_err(|_| sink.finish())?;
+        chunks += range.end - range.start;
+        states.push(ScenarioState::new(
+            s,
+            range.start,
+            range.end,
+            state,
+            seconds,
+        ));
+    }
+    sink.finish();
+    if stop.requested() {
+        return Err(AppError::Interrupted(Signal::Interrupt));
+    }
+    check::write_file(path, &StateFile::encode(&states))?;
+    if !quiet {
+        print(
+            out,
+            &format!(
+                "wrote the state of shard {}/{} ({chunks} chunks of {} scenarios) to {}\n",
+                shard.index,
+                shard.count,
+                scenarios.len(),
+                path.display()
+            ),
+        )?;
+    }
+    Ok(())
+}
+
+/// `woundsim merge`: shard states into reports (and a merged state).
+fn merge(
+    catalog: &Catalog,
+    args: MergeArgs,
+    out: &mut dyn Write,
+    stop: Stop<'_>,
+) -> Result<(), AppError> {
+    let clock = meta::Clock::start();
+    let mut files = Vec::with_capacity(args.states.len());
+    for path in &args.states {
+        files.push((path.as_path(), StateFile::read(path)?));
+    }
+    let merged = shard::merge_files(files)?;
+    let missing = merged.iter().find(|s| s.start != 0 || s.end != s.chunks);
+    if let Some(gap) = missing {
+        let Some(path) = &args.state_out else {
+            return Err(AppError::State(shard::StateError {
+                file: args
+                    .states
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                problem: format!(
+                    "together they hold chunks {}..{} of the {} chunks of scenario `{}`: a shard is missing \
+                     (give every shard's state, or --state-out FILE to merge only these)",
+                    gap.start, gap.end, gap.chunks, gap.name
+                ),
+            }));
+        };
+        check::write_file(path, &StateFile::encode(&merged))?;
+        if !args.quiet {
+            print(
+                out,
+                &format!(
+                    "wrote the merged state (part of the run) to {}\n",
+                    path.display()
+                ),
+            )?;
+        }
+        return Ok(());
+    }
+    let mut scenarios = Vec::with_capacity(merged.len());
+    for s in &merged {
+        let mut scenario = types::parse(catalog, &s.source, &s.text)?;
+        scenario.header.seed = s.seed;
+        scenario.header.trials = s.trials;
+        scenario.header.confidence = s.confidence;
+        if !scenario.fits(&s.state) {
+            return Err(AppError::State(shard::StateError {
+                file: s.source.clone(),
+                problem: format!(
+                    "the state of scenario `{}` is of another scenario type",
+                    s.name
+                ),
+            }));
+        }
+        scenarios.push(scenario);
+    }
+    output::check(&args.out, &scenarios)?;
+    if let Some(path) = &args.state_out {
+        check::write_file(path, &StateFile::encode(&merged))?;
+    }
+    let results: Vec<(ScenarioResult, f64)> = scenarios
+        .iter()
+        .zip(merged)
+        .map(|(scenario, s)| {
+            let result = scenario
+                .finish(s.state)
+                .expect("checked: the state fits the scenario")
+                .described(scenario.variant_descriptions());
+            (result, s.seconds)
+        })
+        .collect();
+    let mut info = clock.run_info(&scenarios, &results, None);
+    if args.reproducible {
+        info.drop_timings();
+    }
+    let results = untimed(results);
+    report_written(
+        out, &results, &info, &clock, &args.out, args.quiet, &args.view, stop,
     )
 }
 
@@ -291,17 +442,13 @@ fn exact(
         .iter()
         .map(|s| meta::timed(|| types::solve(s).map(|r| r.described(s.variant_descriptions()))))
         .collect::<Result<Vec<_>, _>>()?;
-    let info = clock.run_info(&scenarios, &results, None);
+    let mut info = clock.run_info(&scenarios, &results, None);
+    if args.reproducible {
+        info.drop_timings();
+    }
     let results = untimed(results);
     report_written(
-        out,
-        &results,
-        &info,
-        &clock,
-        &args.out,
-        args.quiet,
-        &args.view,
-        stop,
+        out, &results, &info, &clock, &args.out, args.quiet, &args.view, stop,
     )
 }
 

@@ -27,7 +27,9 @@
 
 pub mod compare;
 pub mod folder;
+pub mod junit;
 pub mod stats;
+pub mod table;
 
 pub use compare::{Comparison, Options, compare};
 pub use folder::{Folder, Side};

@@ -54,9 +54,9 @@ pub fn usage_line(e: &clap::Error) -> String {
 
 /// Monte Carlo statistics and balance simulator for D&D 5e injury rules.
 ///
-/// Runs death-save sequences (and, as the rule sets grow, combats and
-/// campaigns) on many threads, applies optional injury rules, and writes
-/// CSV statistics and charts. The same scenario and seed give the same
+/// Runs death-save sequences, lingering injuries, festering wounds,
+/// amputations and combats on many threads (or as shards on many
+/// machines), and writes CSV statistics, charts and an HTML report. The same scenario and seed give the same
 /// output for any number of threads.
 #[derive(Debug, Parser)]
 #[command(name = "woundsim", version, about, long_about)]
@@ -86,6 +86,15 @@ pub enum Command {
     /// Holm–Bonferroni correction. Exit codes: 0 nothing moved, 1 a figure
     /// moved (or a slowdown with --fail-on-slowdown), 2 bad input.
     Check(CheckArgs),
+    /// Merge the state files of a run's shards into its reports.
+    ///
+    /// The states (from `woundsim run --shard K/N --state-out FILE`, or
+    /// from an earlier merge) must be of one run: the same woundsim
+    /// version, scenarios, seeds and trials, without overlaps. With every
+    /// chunk present, writes the same reports as one `woundsim run` on one
+    /// machine, byte for byte; with `--state-out`, also (or, for part of
+    /// the shards, only) the merged state.
+    Merge(MergeArgs),
     /// List the built-in scenarios and scenario types.
     List,
 }
@@ -124,6 +133,44 @@ pub struct RunArgs {
     /// Print no table and no progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Run only shard K of N (K from 0 to N-1) of every scenario and write
+    /// its state to --state-out instead of reports; `woundsim merge` turns
+    /// the N states into the run's reports.
+    #[arg(long, value_name = "K/N", requires = "state_out")]
+    pub shard: Option<crate::engine::shard::Shard>,
+    /// Write the run's (or the shard's) accumulated state to FILE, for
+    /// `woundsim merge`; no reports are written.
+    #[arg(long, value_name = "FILE")]
+    pub state_out: Option<PathBuf>,
+    /// Leave out of run.json and index.html what differs between two runs
+    /// of the same scenarios and seeds (start time, durations, throughput,
+    /// threads), so that they write byte-identical folders.
+    #[arg(long)]
+    pub reproducible: bool,
+    /// What stdout shows.
+    #[command(flatten)]
+    pub view: ViewArgs,
+}
+
+/// Options of `woundsim merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// State files, in any order.
+    #[arg(value_name = "STATE", required = true)]
+    pub states: Vec<PathBuf>,
+    /// Output folder for the reports.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub out: PathBuf,
+    /// Also write the merged state to FILE (to merge it again later); with
+    /// only some of the shards, write just this.
+    #[arg(long, value_name = "FILE")]
+    pub state_out: Option<PathBuf>,
+    /// Print no table.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// As for `woundsim run --reproducible`.
+    #[arg(long)]
+    pub reproducible: bool,
     /// What stdout shows.
     #[command(flatten)]
     pub view: ViewArgs,
@@ -131,7 +178,7 @@ pub struct RunArgs {
 
 /// What stdout shows of the figures (the files in the output folder always
 /// hold every figure).
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 pub struct ViewArgs {
     /// Show only the metrics matching GLOB (`*`: any characters, `?`: one;
     /// comma-separated or repeated), even those 0 in every variant.
@@ -158,6 +205,9 @@ pub struct ExactArgs {
     /// Print no table.
     #[arg(long, short)]
     pub quiet: bool,
+    /// As for `woundsim run --reproducible`.
+    #[arg(long)]
+    pub reproducible: bool,
     /// What stdout shows.
     #[command(flatten)]
     pub view: ViewArgs,

@@ -3,9 +3,12 @@
 //! Trials are split into fixed-size chunks of [`CHUNK_TRIALS`] (a constant,
 //! never derived from the thread count). Chunk `i` gets its own
 //! `Xoshiro256PlusPlus` stream from `(seed, i)` ([`rng::chunk_rng`]) and its
-//! own accumulator; accumulators are merged strictly in chunk order. So the
-//! same seed gives bit-identical results for any number of threads, even for
-//! floating-point accumulators (rayon's own `reduce` makes no such promise).
+//! own accumulator; accumulators are merged in one fixed pairwise tree over
+//! the chunk indices, earlier chunks first ([`frontier`]). So the same seed
+//! gives bit-identical results for any number of threads, even for
+//! floating-point accumulators (rayon's own `reduce` makes no such promise),
+//! and for any split of the chunks into shards run on other machines and
+//! merged afterwards ([`Engine::run_frontier`], [`frontier::Frontier::append`]).
 //!
 //! Chunks run in batches of a few per thread; each batch is merged before
 //! the next starts, so memory stays O(threads), not O(trials), and the
@@ -19,10 +22,12 @@
 //! polling never changes what a completed run computes.
 
 pub mod accum;
+pub mod frontier;
 pub mod merge;
 pub mod paired;
 pub mod quantile;
 pub mod rng;
+pub mod shard;
 pub mod stats;
 mod stop;
 
@@ -153,12 +158,8 @@ impl Engine {
         self.run_chunks(shape, 0..shape.chunks(), progress, new_acc, simulate)
     }
 
-    /// Runs only chunks `chunks` of the run (clamped to the run's chunks),
-    /// merged in chunk order: each chunk computes exactly what it computes
-    /// in the whole run, so a run split into consecutive ranges and merged
-    /// in range order gives the whole run's integer counts exactly (a shard
-    /// of a run on another machine, a block of a run that checks its
-    /// intervals as it goes).
+    /// Runs only chunks `chunks` of the run (clamped to the run's chunks)
+    /// and merges them: the whole run's result when `chunks` is all of them.
     pub fn run_chunks<A, N, S>(
         &self,
         shape: RunShape,
@@ -172,17 +173,40 @@ impl Engine {
         N: Fn() -> A + Sync,
         S: Fn(&mut Xoshiro256PlusPlus, u64, u64, &mut A, Stop<'_>) + Sync,
     {
+        let frontier = self.run_frontier(shape, chunks, progress, &new_acc, simulate)?;
+        Ok(frontier.total().unwrap_or_else(new_acc))
+    }
+
+    /// Runs only chunks `chunks` of the run (clamped to the run's chunks)
+    /// into the [`frontier::Frontier`] of their canonical merge tree: each
+    /// chunk computes exactly what it computes in the whole run, so the
+    /// frontiers of consecutive ranges (shards of a run on other machines,
+    /// blocks of a run that checks its intervals as it goes) append into
+    /// exactly the whole run's, bit for bit.
+    pub fn run_frontier<A, N, S>(
+        &self,
+        shape: RunShape,
+        chunks: std::ops::Range<u64>,
+        progress: &dyn Progress,
+        new_acc: N,
+        simulate: S,
+    ) -> Result<frontier::Frontier<A>, EngineError>
+    where
+        A: Merge,
+        N: Fn() -> A + Sync,
+        S: Fn(&mut Xoshiro256PlusPlus, u64, u64, &mut A, Stop<'_>) + Sync,
+    {
         let stop = progress.stop();
         let last = chunks.end.min(shape.chunks());
         let batch = (self.threads() * CHUNKS_PER_THREAD_PER_BATCH) as u64;
-        let mut total = new_acc();
-        let mut next = chunks.start;
+        let mut total = frontier::Frontier::default();
+        let mut next = chunks.start.min(last);
         while next < last {
             if stop.requested() {
                 return Err(EngineError::Interrupted);
             }
             let end = (next + batch).min(last);
-            let results: Vec<(A, u64)> = self.pool.install(|| {
+            let results: Vec<(u64, A, u64)> = self.pool.install(|| {
                 (next..end)
                     .into_par_iter()
                     .map(|chunk| {
@@ -191,7 +215,7 @@ impl Engine {
                         let mut rng = rng::chunk_rng(shape.seed, chunk);
                         let mut acc = new_acc();
                         simulate(&mut rng, first, count, &mut acc, stop);
-                        (acc, count)
+                        (chunk, acc, count)
                     })
                     .collect()
             });
@@ -200,8 +224,8 @@ impl Engine {
             if stop.requested() {
                 return Err(EngineError::Interrupted);
             }
-            for (acc, count) in results {
-                total.merge(acc);
+            for (chunk, acc, count) in results {
+                total.push_chunk(chunk, acc);
                 progress.advance(count);
             }
             next = end;

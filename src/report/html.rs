@@ -17,7 +17,7 @@
 //! same "not available" reasons, the same ranking of items.
 
 use std::fmt::Write;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use super::charts::RenderedChart;
 use super::view::{self, Block, Cell, Items, Row, View};
@@ -465,14 +465,12 @@ pub fn render(
 
 #[cfg(test)]
 mod tests {
-    use std::time::{Duration, SystemTime};
-
     use super::{duration, escape, inline_svg, render, utc};
     use crate::engine::stats::Estimate;
+    use crate::model::ScenarioHeader;
     use crate::report::charts::render_one;
     use crate::report::run_info::RunInfo;
     use crate::results::{ChartSpec, Figure, ItemRows, NotAvailable, ScenarioResult};
-    use crate::scenario::ScenarioHeader;
 
     /// A Monte Carlo result named `name` whose variant names and
     /// descriptions carry markup, with a chart, a `_diff` row, a per-item

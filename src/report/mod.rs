@@ -17,11 +17,9 @@
 
 pub mod atomic;
 pub mod charts;
-pub mod check_table;
 pub mod csv;
 pub mod glob;
 pub mod html;
-pub mod junit;
 pub mod manifest;
 pub mod run_info;
 pub mod table;

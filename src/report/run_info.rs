@@ -69,7 +69,9 @@ pub struct ScenarioRun {
     pub confidence: f64,
     /// Variant names in order.
     pub variants: Vec<String>,
-    /// Seconds its simulation (or exact solution) took.
+    /// Seconds its simulation (or exact solution) took (summed over the
+    /// shards of a merged run; absent with `--reproducible`).
+    #[serde(skip_serializing_if = "is_zero")]
     pub wall_seconds: f64,
     /// Trials × variants per second of `wall_seconds` (absent for exact
     /// figures, and for a run too short to time).
@@ -78,10 +80,27 @@ pub struct ScenarioRun {
 }
 
 impl RunInfo {
+    /// Leaves out what differs between two runs of the same scenarios and
+    /// seeds (`--reproducible`): start time, durations, throughput, threads.
+    pub fn drop_timings(&mut self) {
+        self.started = None;
+        self.wall_seconds = None;
+        self.threads = None;
+        self.trials_per_second = None;
+        for s in &mut self.scenarios {
+            s.wall_seconds = 0.0;
+            s.trials_per_second = None;
+        }
+    }
+
     /// The metadata of `name`, if the run recorded it.
     pub fn scenario(&self, name: &str) -> Option<&ScenarioRun> {
         self.scenarios.iter().find(|s| s.name == name)
     }
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 /// `trials × variants / seconds`, or `None` for exact figures (no trials)

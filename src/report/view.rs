@@ -323,9 +323,9 @@ pub fn how(result: &ScenarioResult) -> String {
 mod tests {
     use super::{Items, View, block, cell, rank};
     use crate::engine::stats::Estimate;
+    use crate::model::ScenarioHeader;
     use crate::report::glob::Filter;
     use crate::results::{Figure, ItemRows, ScenarioResult};
-    use crate::scenario::ScenarioHeader;
 
     /// Monte Carlo figures of variants `a`, `b`: `p_x` varies, `p_zero` is
     /// 0 in both, `mean_y` is defined.

@@ -346,12 +346,12 @@ mod tests {
         assert!((odds.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         assert_eq!(InjuryTable::shared_odds([&t, &table()]), Some(odds));
         // Another chance of an injury keeps the entries' shares.
-        let harsh = InjuryTable::new(0.1, t.entries.clone());
+        let harsh = InjuryTable::new(Chance::constant(0.1), t.entries.clone());
         assert!(InjuryTable::shared_odds([&t, &harsh]).is_some());
         let mut entries = t.entries.clone();
         entries[0].high = 1;
         entries[1].low = 2;
-        let moved = InjuryTable::new(0.05, entries);
+        let moved = InjuryTable::new(Chance::constant(0.05), entries);
         assert_eq!(InjuryTable::shared_odds([&t, &moved]), None);
         assert_eq!(InjuryTable::shared_odds([]), None);
     }

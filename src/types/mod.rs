@@ -27,6 +27,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::engine::frontier::Frontier;
 use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
 use crate::model::{Catalog, ScenarioHeader, Variant};
 use crate::results::ScenarioResult;
@@ -95,16 +96,17 @@ fn shape(header: &ScenarioHeader) -> RunShape {
     }
 }
 
-/// Runs chunks `chunks` of a type's run on `engine`.
+/// Runs chunks `chunks` of a type's run on `engine`, into the frontier of
+/// their canonical merge tree.
 pub fn simulate_chunks<T: ScenarioType>(
     header: &ScenarioHeader,
     variants: &[Variant<T::Rules>],
     engine: &Engine,
     chunks: std::ops::Range<u64>,
     progress: &dyn Progress,
-) -> Result<T::Acc, EngineError> {
+) -> Result<Frontier<T::Acc>, EngineError> {
     let prepared = T::prepare(variants);
-    engine.run_chunks(
+    engine.run_frontier(
         shape(header),
         chunks,
         progress,
@@ -120,14 +122,15 @@ pub fn simulate_type<T: ScenarioType>(
     engine: &Engine,
     progress: &dyn Progress,
 ) -> Result<ScenarioResult, EngineError> {
-    let acc = simulate_chunks::<T>(
-        header,
-        variants,
-        engine,
+    let prepared = T::prepare(variants);
+    let acc = engine.run_chunks(
+        shape(header),
         0..shape(header).chunks(),
         progress,
+        || T::new_acc(&prepared),
+        |rng, first, count, acc, stop| T::simulate_chunk(&prepared, rng, first, count, acc, stop),
     )?;
-    Ok(T::finish(header, variants, &T::prepare(variants), &acc))
+    Ok(T::finish(header, variants, &prepared, &acc))
 }
 
 /// A scenario type with no exact solver.
@@ -149,10 +152,11 @@ macro_rules! registry {
             $($(#[$doc])* $variant(Vec<Variant<<$ty as ScenarioType>::Rules>>),)+
         }
 
-        /// The accumulated counts of a range of chunks of a scenario's run.
+        /// The accumulated counts of a range of chunks of a scenario's run:
+        /// the frontier of their canonical merge tree.
         #[derive(serde::Serialize, serde::Deserialize)]
         pub enum State {
-            $($(#[$doc])* $variant(<$ty as ScenarioType>::Acc),)+
+            $($(#[$doc])* $variant(Frontier<<$ty as ScenarioType>::Acc>),)+
         }
 
         /// Scenario types this build knows, in the order messages list them.
@@ -207,15 +211,28 @@ macro_rules! registry {
                 })
             }
 
-            /// The result of an accumulated state of this model's run, or
-            /// `None` for a state of another type.
-            pub fn finish(&self, header: &ScenarioHeader, state: &State) -> Option<ScenarioResult> {
+            /// The result of the accumulated state of this model's whole
+            /// run, or `None` for a state of another type.
+            pub fn finish(&self, header: &ScenarioHeader, state: State) -> Option<ScenarioResult> {
                 match (self, state) {
-                    $((Model::$variant(v), State::$variant(acc)) => Some(
-                        <$ty as ScenarioType>::finish(header, v, &<$ty as ScenarioType>::prepare(v), acc),
-                    ),)+
+                    $((Model::$variant(v), State::$variant(frontier)) => {
+                        let prepared = <$ty as ScenarioType>::prepare(v);
+                        let acc = frontier
+                            .total()
+                            .unwrap_or_else(|| <$ty as ScenarioType>::new_acc(&prepared));
+                        Some(<$ty as ScenarioType>::finish(header, v, &prepared, &acc))
+                    })+
                     #[allow(unreachable_patterns)]
                     _ => None,
+                }
+            }
+
+            /// Whether `state` is a state of this model's type.
+            pub fn fits(&self, state: &State) -> bool {
+                match (self, state) {
+                    $((Model::$variant(_), State::$variant(_)) => true,)+
+                    #[allow(unreachable_patterns)]
+                    _ => false,
                 }
             }
 
@@ -238,16 +255,22 @@ macro_rules! registry {
         }
 
         impl State {
-            /// Adds `later` (the state of later chunks of the same run) into
-            /// this one; `false` (and nothing merged) for another type's state.
-            pub fn merge(&mut self, later: State) -> bool {
+            /// Appends `later`, the state of the chunks right after this
+            /// one's; `false` (and nothing merged) for another type's state
+            /// or a range that does not follow on.
+            pub fn append(&mut self, later: State) -> bool {
                 match (self, later) {
-                    $((State::$variant(a), State::$variant(b)) => {
-                        a.merge(b);
-                        true
-                    })+
+                    $((State::$variant(a), State::$variant(b)) => a.append(b).is_ok(),)+
                     #[allow(unreachable_patterns)]
                     _ => false,
+                }
+            }
+
+            /// The chunks the state covers, `start..end` (`0..0` when empty)
+            /// and whether its merge tree is well formed.
+            pub fn coverage(&self) -> (std::ops::Range<u64>, bool) {
+                match self {
+                    $(State::$variant(f) => (f.range(), f.is_well_formed()),)+
                 }
             }
         }
@@ -285,6 +308,32 @@ impl Scenario {
     pub fn variant_descriptions(&self) -> Vec<String> {
         self.model.variant_descriptions()
     }
+
+    /// Chunks of the scenario's run ([`crate::engine::CHUNK_TRIALS`] trials each, the last one shorter).
+    pub fn chunks(&self) -> u64 {
+        shape(&self.header).chunks()
+    }
+
+    /// Runs chunks `chunks` of the scenario's run into a [`State`].
+    pub fn simulate_chunks(
+        &self,
+        engine: &Engine,
+        chunks: std::ops::Range<u64>,
+        progress: &dyn Progress,
+    ) -> Result<State, EngineError> {
+        self.model
+            .simulate_chunks(&self.header, engine, chunks, progress)
+    }
+
+    /// Whether `state` is a state of this scenario's type.
+    pub fn fits(&self, state: &State) -> bool {
+        self.model.fits(state)
+    }
+
+    /// The result of the state of the whole run (`None`: a state of another type).
+    pub fn finish(&self, state: State) -> Option<ScenarioResult> {
+        self.model.finish(&self.header, state)
+    }
 }
 
 /// Parses and validates scenario text; `file` names it in errors.
@@ -293,6 +342,7 @@ pub fn parse(catalog: &Catalog, file: &str, text: &str) -> Result<Scenario, Scen
     let (header, name_at, model) = Model::parse(&doc, catalog)?;
     Ok(Scenario {
         source: file.to_string(),
+        text: text.to_string(),
         name_at,
         header,
         model,

@@ -9,8 +9,8 @@
 //! `system-out` warning. Every text is escaped for XML 1.0; characters XML
 //! cannot hold at all (control characters) become U+FFFD.
 
+use super::table::{describe, speed};
 use crate::check::compare::{Comparison, Missing, Verdict};
-use crate::report::check_table::{describe, speed};
 use crate::report::run_info::si;
 
 /// `text` escaped for an XML attribute or element.
