@@ -233,9 +233,40 @@ fn report_written(
     Ok(())
 }
 
-/// Splits timed results, after `meta::Clock::run_info` has read their times.
-fn untimed(timed: Vec<(ScenarioResult, f64)>) -> Vec<ScenarioResult> {
-    timed.into_iter().map(|(r, _)| r).collect()
+/// Where and how a command's reports go.
+struct Reports<'a> {
+    dir: &'a Path,
+    quiet: bool,
+    view: &'a ViewArgs,
+    reproducible: bool,
+}
+
+/// The run's metadata from its timed results (`threads`: `None` for work
+/// that used no engine), then the reports.
+fn write_timed(
+    out: &mut dyn Write,
+    scenarios: &[Scenario],
+    timed: Vec<(ScenarioResult, f64)>,
+    threads: Option<usize>,
+    clock: &meta::Clock,
+    reports: &Reports<'_>,
+    stop: Stop<'_>,
+) -> Result<(), AppError> {
+    let mut info = clock.run_info(scenarios, &timed, threads);
+    if reports.reproducible {
+        info.drop_timings();
+    }
+    let results: Vec<ScenarioResult> = timed.into_iter().map(|(r, _)| r).collect();
+    report_written(
+        out,
+        &results,
+        &info,
+        clock,
+        reports.dir,
+        reports.quiet,
+        reports.view,
+        stop,
+    )
 }
 
 fn run(
@@ -280,13 +311,20 @@ fn run(
         .collect::<Result<Vec<_>, _>>();
     sink.finish();
     let results = results?;
-    let mut info = clock.run_info(&scenarios, &results, Some(engine.threads()));
-    if args.reproducible {
-        info.drop_timings();
-    }
-    let results = untimed(results);
-    report_written(
-        out, &results, &info, &clock, &args.out, args.quiet, &args.view, stop,
+    let reports = Reports {
+        dir: &args.out,
+        quiet: args.quiet,
+        view: &args.view,
+        reproducible: args.reproducible,
+    };
+    write_timed(
+        out,
+        &scenarios,
+        results,
+        Some(engine.threads()),
+        &clock,
+        &reports,
+        stop,
     )
 }
 
@@ -419,14 +457,13 @@ fn merge(
             (result, s.seconds)
         })
         .collect();
-    let mut info = clock.run_info(&scenarios, &results, None);
-    if args.reproducible {
-        info.drop_timings();
-    }
-    let results = untimed(results);
-    report_written(
-        out, &results, &info, &clock, &args.out, args.quiet, &args.view, stop,
-    )
+    let reports = Reports {
+        dir: &args.out,
+        quiet: args.quiet,
+        view: &args.view,
+        reproducible: args.reproducible,
+    };
+    write_timed(out, &scenarios, results, None, &clock, &reports, stop)
 }
 
 fn exact(
@@ -442,14 +479,13 @@ fn exact(
         .iter()
         .map(|s| meta::timed(|| types::solve(s).map(|r| r.described(s.variant_descriptions()))))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut info = clock.run_info(&scenarios, &results, None);
-    if args.reproducible {
-        info.drop_timings();
-    }
-    let results = untimed(results);
-    report_written(
-        out, &results, &info, &clock, &args.out, args.quiet, &args.view, stop,
-    )
+    let reports = Reports {
+        dir: &args.out,
+        quiet: args.quiet,
+        view: &args.view,
+        reproducible: args.reproducible,
+    };
+    write_timed(out, &scenarios, results, None, &clock, &reports, stop)
 }
 
 /// The seed's limb-HP table and damage-type effects (docs/rules.md, limb damage), from the rule data.
