@@ -125,6 +125,19 @@ pub fn execute(
             Command::Check(args) => check::check(&catalog, args, out, stop),
             Command::Merge(args) => merge(&catalog, args, out, stop),
             Command::List => list(&catalog, out),
+            Command::Show { name } => show(&catalog, &name, out),
+            Command::Completions { shell } => {
+                let mut script = Vec::new();
+                clap_complete::generate(shell, &mut crate::cli::command(), "woundsim", &mut script);
+                print(out, &String::from_utf8_lossy(&script))
+            }
+            Command::Man => {
+                let mut page = Vec::new();
+                clap_mangen::Man::new(crate::cli::command())
+                    .render(&mut page)
+                    .map_err(AppError::Stdout)?;
+                print(out, &String::from_utf8_lossy(&page))
+            }
         });
     result.map_err(|e| match e {
         AppError::Interrupted(_) => AppError::Interrupted(interrupt.signal()),
@@ -511,6 +524,49 @@ fn limb_table() -> String {
         by(LimbEffect::Disable)
     ));
     text
+}
+
+/// `woundsim show NAME`: a built-in scenario's text, else a monster's or a
+/// PC template's statblock.
+fn show(catalog: &Catalog, name: &str, out: &mut dyn Write) -> Result<(), AppError> {
+    let file = format!("{name}.toml");
+    if let Some((_, text)) = builtin::BUILTIN.iter().find(|(f, _)| *f == file) {
+        return print(out, text);
+    }
+    if let Some(spec) = catalog.bestiary.lookup(name) {
+        return print(out, &crate::combat::statblock::render(spec));
+    }
+    if let Some(spec) = catalog.templates.template(name) {
+        return print(out, &crate::combat::statblock::render(&spec));
+    }
+    let scenarios: Vec<String> = builtin::BUILTIN
+        .iter()
+        .map(|(f, _)| f.trim_end_matches(".toml").to_string())
+        .collect();
+    let monsters: Vec<String> = catalog
+        .bestiary
+        .names()
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let templates = catalog.templates.names();
+    let nearest = scenarios
+        .iter()
+        .chain(&monsters)
+        .chain(&templates)
+        .map(|c| (strsim::damerau_levenshtein(&name.to_lowercase(), c), c))
+        .min();
+    let hint = match nearest {
+        Some((d, c)) if d <= 2 => format!("did you mean `{c}`? "),
+        _ => String::new(),
+    };
+    Err(AppError::Usage(format!(
+        "`{name}` is no built-in scenario, monster or PC template; {hint}scenarios: {}; monsters: {}; templates: CLASS-LEVEL with CLASS one of {} and LEVEL 1 to {}",
+        scenarios.join(", "),
+        monsters.join(", "),
+        catalog.templates.classes().join(", "),
+        catalog.templates.max_level()
+    )))
 }
 
 fn list(catalog: &Catalog, out: &mut dyn Write) -> Result<(), AppError> {

@@ -17,6 +17,11 @@ pub use check::CheckArgs;
 /// `--threads 0` uses every core of any machine.
 pub const MAX_THREADS: u64 = 256;
 
+/// The command-line definition, for completions and the man page.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
 /// Parses the process arguments, like clap's `Parser::parse`: help and
 /// version are printed and exit 0; a usage error is printed as one line,
 /// `woundsim: ...`, on stderr and exits with code 2.
@@ -97,6 +102,22 @@ pub enum Command {
     Merge(MergeArgs),
     /// List the built-in scenarios and scenario types.
     List,
+    /// Print a built-in scenario's TOML, a bestiary entry's or a PC
+    /// template's statistics (e.g. `death-saves`, `ogre`, `fighter-7`).
+    Show {
+        /// A built-in scenario, a monster of the bestiary, or a PC template
+        /// (CLASS-LEVEL).
+        name: String,
+    },
+    /// Print a shell completion script, e.g. `woundsim completions bash >
+    /// ~/.local/share/bash-completion/completions/woundsim`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `woundsim man > woundsim.1; man
+    /// ./woundsim.1`.
+    Man,
 }
 
 /// Options of `woundsim run`.

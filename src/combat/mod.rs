@@ -9,5 +9,6 @@ pub mod bestiary;
 pub mod creature;
 pub mod encounter;
 pub mod policy;
+pub mod statblock;
 pub mod templates;
 pub mod wounds;

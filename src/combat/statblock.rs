@@ -1,0 +1,152 @@
+//! A creature as a short statblock, for `woundsim show`: what the round
+//! loop will use (hit points, armour class, saves, attacks, the features it
+//! models), in the SRD's order and words.
+
+use std::fmt::Write;
+
+use super::creature::{CreatureSpec, HealTarget, Reach};
+
+/// `+3`, `-1`, `+0`.
+fn signed(x: i32) -> String {
+    format!("{x:+}")
+}
+
+/// The statblock of `spec`, one fact per line.
+///
+/// ```
+/// let catalog = woundsim::scenario::data::builtin_catalog().unwrap();
+/// let text = woundsim::combat::statblock::render(catalog.bestiary.lookup("ogre").unwrap());
+/// assert!(text.contains("Hit points 59"), "{text}");
+/// assert!(text.contains("greatclub: +6 to hit, 2d8+4 bludgeoning"), "{text}");
+/// ```
+pub fn render(spec: &CreatureSpec) -> String {
+    let mut out = String::new();
+    let kind = if spec.is_pc {
+        format!("PC, level {}", spec.level)
+    } else {
+        "monster".to_string()
+    };
+    let _ = writeln!(out, "{} ({kind}, {:?})", spec.name, spec.size);
+    let _ = writeln!(out, "  Hit points {}", spec.max_hp);
+    if let Some(start) = spec.start_hp {
+        let _ = writeln!(out, "  Starts the fight at {start} HP");
+    }
+    let _ = writeln!(out, "  Armour class {}", spec.ac);
+    let _ = writeln!(out, "  Initiative {}", signed(spec.initiative));
+    let saves: Vec<String> = ["Str", "Dex", "Con", "Int", "Wis", "Cha"]
+        .iter()
+        .zip(spec.saves)
+        .map(|(a, s)| format!("{a} {}", signed(s)))
+        .collect();
+    let _ = writeln!(out, "  Saving throws {}", saves.join(", "));
+    let _ = writeln!(out, "  Medicine {}", signed(spec.medicine));
+    let d = &spec.defenses;
+    for (label, types) in [
+        ("Resistances", d.resistances),
+        ("Immunities", d.immunities),
+        ("Vulnerabilities", d.vulnerabilities),
+    ] {
+        if types.iter().next().is_some() {
+            let _ = writeln!(out, "  {label}: {}", types.names());
+        }
+    }
+    if d.reduction > 0 {
+        let _ = writeln!(out, "  Damage reduction {} per hit", d.reduction);
+    }
+    let crit = match spec.crit_range {
+        20 => "a 20".to_string(),
+        r => format!("{r}-20"),
+    };
+    let _ = writeln!(out, "  Attacks (critical hit on {crit}):");
+    for a in &spec.attacks {
+        let mut line = format!(
+            "    {}: {} to hit, {} {}",
+            a.name,
+            signed(a.to_hit),
+            a.damage,
+            a.kind.name()
+        );
+        if a.reach == Reach::Ranged {
+            line.push_str(", ranged");
+        }
+        if a.two_handed {
+            line.push_str(", two-handed");
+        }
+        if a.spell {
+            line.push_str(", spell");
+        }
+        if let Some(r) = &a.rider {
+            let _ = write!(line, ", plus {} {}", r.dice, r.kind.name());
+            if let Some((ability, dc)) = r.save {
+                let _ = write!(line, " (DC {dc} {ability:?} save for half)");
+            }
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    if !spec.multiattack.is_empty() {
+        let names: Vec<&str> = spec
+            .multiattack
+            .iter()
+            .filter_map(|&i| spec.attacks.get(i).map(|a| a.name.as_str()))
+            .collect();
+        let _ = writeln!(out, "  Attack action: {}", names.join(", "));
+    }
+    if let Some(o) = &spec.once_per_turn {
+        let uses = o
+            .uses
+            .map_or("every turn".to_string(), |u| format!("{u} uses"));
+        let _ = writeln!(
+            out,
+            "  Once per turn on a hit: +{} {} ({uses})",
+            o.dice,
+            o.kind.name()
+        );
+    }
+    if let Some(h) = &spec.heal {
+        let target = match h.target {
+            HealTarget::SelfOnly => "itself",
+            HealTarget::Ally => "an ally",
+        };
+        let action = if h.bonus_action {
+            "bonus action"
+        } else {
+            "action"
+        };
+        let uses = if h.uses == 1 {
+            "1 use".to_string()
+        } else {
+            format!("{} uses", h.uses)
+        };
+        let _ = writeln!(out, "  Heals {target} for {} ({action}, {uses})", h.dice);
+    }
+    if spec.potions > 0 {
+        let _ = writeln!(out, "  Potions of healing: {}", spec.potions);
+    }
+    if let Some(b) = &spec.breath {
+        let _ = writeln!(
+            out,
+            "  Breath: {} {}, DC {} {:?} save for half, recharge {}-6, up to {} targets",
+            b.dice,
+            b.kind.name(),
+            b.save.1,
+            b.save.0,
+            b.recharge,
+            b.targets
+        );
+    }
+    if let Some(r) = &spec.regeneration {
+        let _ = writeln!(
+            out,
+            "  Regenerates {} HP a turn unless hit by {}",
+            r.hp,
+            r.stopped_by.names()
+        );
+    }
+    if let Some(r) = &spec.rage {
+        let _ = writeln!(out, "  Rage: +{} damage, {} uses", r.damage_bonus, r.uses);
+    }
+    if spec.reckless {
+        let _ = writeln!(out, "  Reckless Attack");
+    }
+    out
+}
