@@ -244,6 +244,28 @@ impl Default for RunMetadata {
     }
 }
 
+/// A name as a part of a metric name: lower_snake_case ASCII (the metric
+/// naming contract), every other character a `_`, runs of `_` merged.
+///
+/// ```
+/// use woundsim::results::metric_part;
+/// assert_eq!(metric_part("Fighter-3-1"), "fighter_3_1");
+/// assert_eq!(metric_part("  Sir Éric "), "sir_ric");
+/// assert_eq!(metric_part("--"), "");
+/// ```
+pub fn metric_part(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        let c = c.to_ascii_lowercase();
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            out.push(c);
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_matches('_').to_string()
+}
+
 /// `1234567` → `"1,234,567"`, for titles and tables.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();

@@ -159,7 +159,11 @@ impl<'a> Prepared<'a> {
     /// Compiles the variants.
     pub fn new(variants: &'a [Variant<Encounter>]) -> Self {
         let names = |v: &Variant<Encounter>| -> Vec<String> {
-            v.rules.party.iter().map(|c| c.name.clone()).collect()
+            v.rules
+                .party
+                .iter()
+                .map(|c| crate::results::metric_part(&c.name))
+                .collect()
         };
         let injuries = injury_ids(variants);
         let ids: Vec<String> = injuries.iter().map(|(id, _)| id.clone()).collect();

@@ -145,6 +145,22 @@ fn creatures(
                     a.name
                 )));
             }
+            let part = crate::results::metric_part(&a.name);
+            if part.is_empty() {
+                return Err(list.error(format!(
+                    "party member `{}` needs a name with a letter or digit: it names metrics such as `p_pc_death_NAME`",
+                    a.name
+                )));
+            }
+            if let Some(b) = out[..i]
+                .iter()
+                .find(|b| crate::results::metric_part(&b.name) == part)
+            {
+                return Err(list.error(format!(
+                    "party members `{}` and `{}` would both name the metrics `p_pc_death_{part}`, ...: rename one",
+                    b.name, a.name
+                )));
+            }
         }
     }
     Ok(out)
