@@ -100,11 +100,23 @@ start() {
 }
 
 stop() {
+  local pids=() pid
   for pidfile in "$DIR/slurmd.pid" "$DIR/slurmctld.pid" "$DIR/munge/munged.pid"; do
     if [ -s "$pidfile" ]; then
-      kill "$(cat "$pidfile")" 2>/dev/null || true
+      pid=$(cat "$pidfile")
+      kill "$pid" 2>/dev/null && pids+=("$pid")
       rm -f "$pidfile"
     fi
+  done
+  # slurmctld takes a few seconds to save its state and exit: wait, so that
+  # a `start` right after finds its ports free.
+  for _ in $(seq 100); do
+    local alive=0
+    for pid in "${pids[@]}"; do
+      kill -0 "$pid" 2>/dev/null && alive=1
+    done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
   done
   log "stopped"
 }
