@@ -9,7 +9,8 @@ fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         if path.is_dir() {
-            if !name.starts_with('.') && !["target", "corpus", "artifacts"].contains(&name.as_str()) {
+            if !name.starts_with('.') && !["target", "corpus", "artifacts"].contains(&name.as_str())
+            {
                 markdown_files(&path, out);
             }
         } else if name.ends_with(".md") {
@@ -82,7 +83,9 @@ fn every_relative_link_resolves_and_none_leaves_the_repository() {
         let text = std::fs::read_to_string(file).unwrap();
         let here = file.strip_prefix(root).unwrap().display().to_string();
         if text.contains("../shared") {
-            broken.push(format!("{here}: refers to ../shared, outside the repository"));
+            broken.push(format!(
+                "{here}: refers to ../shared, outside the repository"
+            ));
         }
         for (line, target) in links(&text) {
             if target.starts_with("http://")
@@ -113,7 +116,9 @@ fn every_relative_link_resolves_and_none_leaves_the_repository() {
                 if canonical.extension().is_some_and(|e| e == "md") {
                     let target_text = std::fs::read_to_string(&canonical).unwrap();
                     if !anchors(&target_text).iter().any(|a| a == fragment) {
-                        broken.push(format!("{here}:{line}: `{target}`: no heading `#{fragment}`"));
+                        broken.push(format!(
+                            "{here}:{line}: `{target}`: no heading `#{fragment}`"
+                        ));
                     }
                 }
             }
@@ -125,6 +130,9 @@ fn every_relative_link_resolves_and_none_leaves_the_repository() {
 
 #[test]
 fn slugs_follow_github() {
-    assert_eq!(slug(" Rule clauses → code → test"), "rule-clauses--code--test");
+    assert_eq!(
+        slug(" Rule clauses → code → test"),
+        "rule-clauses--code--test"
+    );
     assert_eq!(slug("Combat (`type = \"combat\"`)"), "combat-type--combat");
 }

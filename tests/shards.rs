@@ -54,7 +54,8 @@ fn assert_same_folders(a: &Path, b: &Path) {
 
 /// Runs shard `k` of `n` of `scenarios` into `dir/shard-k-of-n.state`.
 fn shard(dir: &Path, scenarios: &[&str], k: u64, n: u64, extra: &[&str]) -> PathBuf {
-    let state = dir.join(format!("shard-{k}-of-{n}.state"));
+    // In a folder that does not exist yet: the run makes it.
+    let state = dir.join("states").join(format!("shard-{k}-of-{n}.state"));
     woundsim()
         .arg("run")
         .args(scenarios)

@@ -380,7 +380,7 @@ fn run_shard(
     if stop.requested() {
         return Err(AppError::Interrupted(Signal::Interrupt));
     }
-    check::write_file(path, &StateFile::encode(&states))?;
+    write_state(path, &states)?;
     if !quiet {
         print(
             out,
@@ -394,6 +394,20 @@ fn run_shard(
         )?;
     }
     Ok(())
+}
+
+/// Writes a state file atomically, making its folder if need be (a shard's
+/// `--state-out states/shard-0-of-8.state` on a fresh node).
+fn write_state(path: &Path, states: &[ScenarioState]) -> Result<(), AppError> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| {
+            AppError::Output(format!(
+                "cannot make the folder `{}`: {e}",
+                parent.display()
+            ))
+        })?;
+    }
+    check::write_file(path, &StateFile::encode(states))
 }
 
 /// `woundsim merge`: shard states into reports (and a merged state).
@@ -426,7 +440,7 @@ fn merge(
                 ),
             }));
         };
-        check::write_file(path, &StateFile::encode(&merged))?;
+        write_state(path, &merged)?;
         if !args.quiet {
             print(
                 out,
@@ -457,7 +471,7 @@ fn merge(
     }
     output::check(&args.out, &scenarios)?;
     if let Some(path) = &args.state_out {
-        check::write_file(path, &StateFile::encode(&merged))?;
+        write_state(path, &merged)?;
     }
     let results: Vec<(ScenarioResult, f64)> = scenarios
         .iter()
