@@ -17,6 +17,7 @@ pub mod groups;
 pub mod layers;
 pub mod limits;
 pub mod values;
+pub mod wording;
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -225,7 +226,7 @@ fn toml_error(loc: &Locator, field: &str, e: &toml::de::Error) -> ScenarioError 
             field = format!("{field}.{key}");
         }
     }
-    loc.error(offset, &field, message)
+    loc.error(offset, &field, wording::humane(&message))
 }
 
 /// The common shape of a scenario file; `S` is the type's settings table.
