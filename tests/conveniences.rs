@@ -94,3 +94,17 @@ fn the_man_page_is_roff_naming_every_subcommand() {
         assert!(page.contains(sub), "{sub}");
     }
 }
+
+#[test]
+fn a_near_miss_of_a_builtin_scenario_name_is_suggested() {
+    woundsim()
+        .args(["run", "death-save", "-q"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean `death-saves`?"));
+    woundsim()
+        .args(["run", "no-such-thing-at-all", "-q"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean").not());
+}

@@ -192,7 +192,20 @@ fn load_one(catalog: &Catalog, arg: &str) -> Result<Scenario, ScenarioError> {
                 file: arg.to_string(),
             });
         }
-        None => "no such file, and no built-in scenario of that name (see `woundsim list`)".into(),
+        None => {
+            let names: Vec<&str> = builtin::BUILTIN
+                .iter()
+                .map(|(f, _)| f.trim_end_matches(".toml"))
+                .collect();
+            let stem = arg.trim_end_matches(".toml");
+            match crate::scenario::wording::nearest(stem, &names) {
+                Some(near) => format!(
+                    "no such file, and no built-in scenario of that name; did you mean `{near}`? (see `woundsim list`)"
+                ),
+                None => "no such file, and no built-in scenario of that name (see `woundsim list`)"
+                    .into(),
+            }
+        }
     };
     Err(ScenarioError::Unreadable {
         file: arg.to_string(),
@@ -564,16 +577,15 @@ fn show(catalog: &Catalog, name: &str, out: &mut dyn Write) -> Result<(), AppErr
         .map(String::from)
         .collect();
     let templates = catalog.templates.names();
-    let nearest = scenarios
+    let all: Vec<&str> = scenarios
         .iter()
         .chain(&monsters)
         .chain(&templates)
-        .map(|c| (strsim::damerau_levenshtein(&name.to_lowercase(), c), c))
-        .min();
-    let hint = match nearest {
-        Some((d, c)) if d <= 2 => format!("did you mean `{c}`? "),
-        _ => String::new(),
-    };
+        .map(String::as_str)
+        .collect();
+    let hint = crate::scenario::wording::nearest(name, &all)
+        .map(|c| format!("did you mean `{c}`? "))
+        .unwrap_or_default();
     Err(AppError::Usage(format!(
         "`{name}` is no built-in scenario, monster or PC template; {hint}scenarios: {}; monsters: {}; templates: CLASS-LEVEL with CLASS one of {} and LEVEL 1 to {}",
         scenarios.join(", "),
