@@ -81,6 +81,7 @@ fn run_into(
         quiet: args.quiet,
         shard: None,
         state_out: None,
+        set: Vec::new(),
         reproducible: false,
         view: Default::default(),
     };

@@ -24,6 +24,7 @@ use crate::results::ScenarioResult;
 use crate::rules::death_saves::DeathSaveRules;
 use crate::rules::permanent_wounds::Severity;
 use crate::scenario::ScenarioError;
+use crate::scenario::overrides::Override;
 use crate::testhook;
 use crate::types::{self, Scenario};
 use interrupt::{Interrupt, Signal};
@@ -132,13 +133,18 @@ pub fn execute(
     })
 }
 
-/// Resolves scenario arguments (files, else built-in names); none = all built-ins.
-pub fn load_scenarios(catalog: &Catalog, args: &[String]) -> Result<Vec<Scenario>, AppError> {
+/// Resolves scenario arguments (files, else built-in names); none = all
+/// built-ins; each with the `--set` overrides `overrides`.
+pub fn load_scenarios(
+    catalog: &Catalog,
+    args: &[String],
+    overrides: &[Override],
+) -> Result<Vec<Scenario>, AppError> {
     let scenarios = if args.is_empty() {
-        builtin::all(catalog)?
+        builtin::all_with(catalog, overrides)?
     } else {
         args.iter()
-            .map(|a| load_one(catalog, a))
+            .map(|a| load_one(catalog, a, overrides))
             .collect::<Result<Vec<_>, _>>()?
     };
     for (i, s) in scenarios.iter().enumerate() {
@@ -159,17 +165,21 @@ pub fn load_scenarios(catalog: &Catalog, args: &[String]) -> Result<Vec<Scenario
 /// (no such file, a folder, an unreadable file) is the built-in scenario
 /// of that name if there is one — so a report folder named like a
 /// built-in (after `--out .`) does not shadow it — and an error otherwise.
-fn load_one(catalog: &Catalog, arg: &str) -> Result<Scenario, ScenarioError> {
+fn load_one(
+    catalog: &Catalog,
+    arg: &str,
+    overrides: &[Override],
+) -> Result<Scenario, ScenarioError> {
     let path = Path::new(arg);
     let file_error = if path.is_file() {
-        match types::load_file(catalog, path) {
+        match types::load_file_with(catalog, path, overrides) {
             Err(ScenarioError::Unreadable { reason, .. }) => Some(reason),
             read => return read,
         }
     } else {
         None
     };
-    if let Some(found) = builtin::find(catalog, arg) {
+    if let Some(found) = builtin::find_with(catalog, arg, overrides) {
         return found;
     }
     let reason = match file_error {
@@ -245,7 +255,7 @@ fn run(
     stop: Stop<'_>,
 ) -> Result<(), AppError> {
     let clock = meta::Clock::start();
-    let mut scenarios = load_scenarios(catalog, &args.scenarios)?;
+    let mut scenarios = load_scenarios(catalog, &args.scenarios, &args.set)?;
     if args.state_out.is_none() {
         output::check(&args.out, &scenarios)?;
     }
@@ -436,7 +446,7 @@ fn exact(
     stop: Stop<'_>,
 ) -> Result<(), AppError> {
     let clock = meta::Clock::start();
-    let scenarios = load_scenarios(catalog, &args.scenarios)?;
+    let scenarios = load_scenarios(catalog, &args.scenarios, &args.set)?;
     output::check(&args.out, &scenarios)?;
     let results = scenarios
         .iter()
