@@ -82,6 +82,8 @@ fn run_into(
         shard: None,
         state_out: None,
         set: Vec::new(),
+        precision: Vec::new(),
+        max_trials: None,
         reproducible: false,
         view: Default::default(),
     };

@@ -6,6 +6,7 @@ pub mod check;
 pub mod interrupt;
 pub mod meta;
 pub mod output;
+pub mod precision;
 pub mod progress;
 pub mod shard;
 
@@ -279,17 +280,43 @@ fn run(
             &scenarios, shard, path, &engine, &sink, out, args.quiet, stop,
         );
     }
-    let results = scenarios
-        .iter()
-        .map(|s| {
-            sink.set_scenario(&s.header.name, types::work(s));
-            meta::timed(|| {
-                types::simulate(s, &engine, &sink).map(|r| r.described(s.variant_descriptions()))
+    let mut lines = String::new();
+    let results = if args.precision.is_empty() {
+        scenarios
+            .iter()
+            .map(|s| {
+                sink.set_scenario(&s.header.name, types::work(s));
+                meta::timed(|| {
+                    types::simulate(s, &engine, &sink)
+                        .map(|r| r.described(s.variant_descriptions()))
+                        .map_err(AppError::from)
+                })
             })
-        })
-        .collect::<Result<Vec<_>, _>>();
+            .collect::<Result<Vec<_>, AppError>>()
+    } else {
+        scenarios
+            .iter_mut()
+            .map(|s| {
+                let max = args.max_trials.unwrap_or_else(|| {
+                    s.header
+                        .trials
+                        .saturating_mul(100)
+                        .min(crate::scenario::MAX_TRIALS)
+                });
+                sink.set_scenario(&s.header.name, max);
+                meta::timed(|| {
+                    let (r, outcome) = precision::run(s, &args.precision, max, &engine, &sink)?;
+                    lines.push_str(&outcome.line(&s.header.name));
+                    Ok(r.described(s.variant_descriptions()))
+                })
+            })
+            .collect::<Result<Vec<_>, AppError>>()
+    };
     sink.finish();
     let results = results?;
+    if !args.quiet && !args.view.format.is_data() {
+        print(out, &lines)?;
+    }
     let mut info = clock.run_info(&scenarios, &results, Some(engine.threads()));
     if args.reproducible {
         info.drop_timings();

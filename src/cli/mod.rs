@@ -154,9 +154,55 @@ pub struct RunArgs {
     /// threads), so that they write byte-identical folders.
     #[arg(long)]
     pub reproducible: bool,
+    /// Run in blocks of 16 chunks (1,048,576 trials) until every figure
+    /// whose metric matches NAME (a glob: `*` any characters, `?` one) has
+    /// an interval half-width of at most HALF_WIDTH in every variant, or
+    /// until --max-trials; repeatable. The trials used replace the
+    /// scenario's `trials`; the stopping point never depends on --threads.
+    #[arg(long, value_name = "NAME=HALF_WIDTH", value_parser = Precision::parse, conflicts_with = "state_out")]
+    pub precision: Vec<Precision>,
+    /// With --precision: the most trials per variant to run [default: 100
+    /// times the scenario's trials, at most 10^13].
+    #[arg(long, value_name = "N", value_parser = parse_trials, requires = "precision")]
+    pub max_trials: Option<u64>,
     /// What stdout shows.
     #[command(flatten)]
     pub view: ViewArgs,
+}
+
+/// One `--precision NAME=HALF_WIDTH` target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Precision {
+    /// `NAME=HALF_WIDTH` as written, for messages.
+    pub arg: String,
+    /// The metric glob.
+    pub metrics: String,
+    /// The largest interval half-width accepted, above 0.
+    pub half_width: f64,
+}
+
+impl Precision {
+    /// Reads `NAME=HALF_WIDTH`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let Some((name, width)) = text.rsplit_once('=') else {
+            return Err("expected NAME=HALF_WIDTH, e.g. p_dead=0.001".into());
+        };
+        let name = name.trim();
+        if name.is_empty() {
+            return Err("expected NAME=HALF_WIDTH: the NAME is missing".into());
+        }
+        match width.trim().parse::<f64>() {
+            Ok(w) if w.is_finite() && w > 0.0 => Ok(Precision {
+                arg: text.to_string(),
+                metrics: name.to_string(),
+                half_width: w,
+            }),
+            _ => Err(format!(
+                "`{}` is not a half-width above 0 (e.g. 0.001)",
+                width.trim()
+            )),
+        }
+    }
 }
 
 /// Options of `woundsim merge`.

@@ -51,7 +51,7 @@ pub trait ScenarioType {
     /// The counts of a range of chunks: mergeable in chunk order and
     /// serialisable (a shard's state, written on one machine and merged on
     /// another).
-    type Acc: Merge + Serialize + DeserializeOwned + Send;
+    type Acc: Clone + Merge + Serialize + DeserializeOwned + Send;
 
     /// Validates one variant's settings (`layers`, highest first) against
     /// the game data.
@@ -155,7 +155,7 @@ macro_rules! registry {
 
         /// The accumulated counts of a range of chunks of a scenario's run:
         /// the frontier of their canonical merge tree.
-        #[derive(serde::Serialize, serde::Deserialize)]
+        #[derive(Clone, serde::Serialize, serde::Deserialize)]
         pub enum State {
             $($(#[$doc])* $variant(Frontier<<$ty as ScenarioType>::Acc>),)+
         }
