@@ -14,7 +14,7 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::builtin;
-use crate::cli::{Command, ExactArgs, MergeArgs, RunArgs, ViewArgs};
+use crate::cli::{Command, ExactArgs, MergeArgs, RunArgs, ValidateArgs, ViewArgs};
 use crate::combat::wounds::WoundExamples;
 use crate::engine::shard::Shard;
 use crate::engine::{CHUNK_TRIALS, Engine, EngineError, Stop};
@@ -126,6 +126,7 @@ pub fn execute(
             Command::Exact(args) => exact(&catalog, args, out, stop),
             Command::Check(args) => check::check(&catalog, args, out, stop),
             Command::Merge(args) => merge(&catalog, args, out, stop),
+            Command::Validate(args) => validate(&catalog, args, out),
             Command::List => list(&catalog, out),
         });
     result.map_err(|e| match e {
@@ -196,6 +197,33 @@ fn load_one(
         file: arg.to_string(),
         reason,
     })
+}
+
+/// `woundsim validate`: each scenario parsed and validated, not run.
+fn validate(catalog: &Catalog, args: ValidateArgs, out: &mut dyn Write) -> Result<(), AppError> {
+    let mut invalid = 0;
+    for arg in &args.scenarios {
+        let line = match load_one(catalog, arg, &args.set) {
+            Ok(s) => format!(
+                "{}: ok (type {}, {} variants)",
+                crate::scenario::error::one_line(arg),
+                s.kind(),
+                s.variant_names().len()
+            ),
+            Err(e) => {
+                invalid += 1;
+                crate::scenario::error::one_line(&e.to_string()).into_owned()
+            }
+        };
+        print(out, &format!("{line}\n"))?;
+    }
+    match invalid {
+        0 => Ok(()),
+        n => Err(AppError::Usage(format!(
+            "{n} of {} scenarios are invalid",
+            args.scenarios.len()
+        ))),
+    }
 }
 
 /// Writes `text` to stdout. A closed pipe (`| head`) ends the output

@@ -96,6 +96,10 @@ pub enum Command {
     /// machine, byte for byte; with `--state-out`, also (or, for part of
     /// the shards, only) the merged state.
     Merge(MergeArgs),
+    /// Check scenario files without running them: one line per file,
+    /// `FILE: ok (type T, V variants)` or its first error; exit code 2 if
+    /// any is invalid.
+    Validate(ValidateArgs),
     /// List the built-in scenarios and scenario types.
     List,
 }
@@ -203,6 +207,17 @@ impl Precision {
             )),
         }
     }
+}
+
+/// Options of `woundsim validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Scenario files (TOML), or names of built-in scenarios.
+    #[arg(value_name = "FILE", required = true)]
+    pub scenarios: Vec<String>,
+    /// As for `woundsim run --set`: validate with these overrides.
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
+    pub set: Vec<Override>,
 }
 
 /// Options of `woundsim merge`.
