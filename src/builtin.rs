@@ -3,7 +3,8 @@
 
 use crate::model::Catalog;
 use crate::scenario::ScenarioError;
-use crate::types::{Scenario, parse};
+use crate::scenario::overrides::Override;
+use crate::types::{Scenario, parse_with};
 
 /// `(file name, text)` of every built-in scenario, in default-suite order.
 pub const BUILTIN: [(&str, &str); 12] = [
@@ -59,20 +60,34 @@ pub const BUILTIN: [(&str, &str); 12] = [
 
 /// Parses every built-in scenario.
 pub fn all(catalog: &Catalog) -> Result<Vec<Scenario>, ScenarioError> {
+    all_with(catalog, &[])
+}
+
+/// Parses every built-in scenario with `--set` overrides.
+pub fn all_with(catalog: &Catalog, overrides: &[Override]) -> Result<Vec<Scenario>, ScenarioError> {
     BUILTIN
         .iter()
-        .map(|(file, text)| parse(catalog, &source_name(file), text))
+        .map(|(file, text)| parse_with(catalog, &source_name(file), text, overrides))
         .collect()
 }
 
 /// Finds a built-in scenario by its name or file name (`death-saves`,
 /// `death-saves.toml`).
 pub fn find(catalog: &Catalog, name: &str) -> Option<Result<Scenario, ScenarioError>> {
+    find_with(catalog, name, &[])
+}
+
+/// [`find`] with `--set` overrides.
+pub fn find_with(
+    catalog: &Catalog,
+    name: &str,
+    overrides: &[Override],
+) -> Option<Result<Scenario, ScenarioError>> {
     let stem = name.strip_suffix(".toml").unwrap_or(name);
     BUILTIN
         .iter()
         .find(|(file, _)| file.strip_suffix(".toml") == Some(stem))
-        .map(|(file, text)| parse(catalog, &source_name(file), text))
+        .map(|(file, text)| parse_with(catalog, &source_name(file), text, overrides))
 }
 
 fn source_name(file: &str) -> String {

@@ -81,6 +81,9 @@ fn run_into(
         quiet: args.quiet,
         shard: None,
         state_out: None,
+        set: Vec::new(),
+        precision: Vec::new(),
+        max_trials: None,
         reproducible: false,
         view: Default::default(),
     };

@@ -6,6 +6,7 @@ pub mod check;
 pub mod interrupt;
 pub mod meta;
 pub mod output;
+pub mod precision;
 pub mod progress;
 pub mod shard;
 
@@ -13,7 +14,7 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::builtin;
-use crate::cli::{Command, ExactArgs, MergeArgs, RunArgs, ViewArgs};
+use crate::cli::{Command, ExactArgs, MergeArgs, RunArgs, ValidateArgs, ViewArgs};
 use crate::combat::wounds::WoundExamples;
 use crate::engine::shard::Shard;
 use crate::engine::{CHUNK_TRIALS, Engine, EngineError, Stop};
@@ -24,6 +25,7 @@ use crate::results::ScenarioResult;
 use crate::rules::death_saves::DeathSaveRules;
 use crate::rules::permanent_wounds::Severity;
 use crate::scenario::ScenarioError;
+use crate::scenario::overrides::Override;
 use crate::testhook;
 use crate::types::{self, Scenario};
 use interrupt::{Interrupt, Signal};
@@ -124,6 +126,7 @@ pub fn execute(
             Command::Exact(args) => exact(&catalog, args, out, stop),
             Command::Check(args) => check::check(&catalog, args, out, stop),
             Command::Merge(args) => merge(&catalog, args, out, stop),
+            Command::Validate(args) => validate(&catalog, args, out),
             Command::List => list(&catalog, out),
             Command::Show { name } => show(&catalog, &name, out),
             Command::Completions { shell } => {
@@ -145,13 +148,18 @@ pub fn execute(
     })
 }
 
-/// Resolves scenario arguments (files, else built-in names); none = all built-ins.
-pub fn load_scenarios(catalog: &Catalog, args: &[String]) -> Result<Vec<Scenario>, AppError> {
+/// Resolves scenario arguments (files, else built-in names); none = all
+/// built-ins; each with the `--set` overrides `overrides`.
+pub fn load_scenarios(
+    catalog: &Catalog,
+    args: &[String],
+    overrides: &[Override],
+) -> Result<Vec<Scenario>, AppError> {
     let scenarios = if args.is_empty() {
-        builtin::all(catalog)?
+        builtin::all_with(catalog, overrides)?
     } else {
         args.iter()
-            .map(|a| load_one(catalog, a))
+            .map(|a| load_one(catalog, a, overrides))
             .collect::<Result<Vec<_>, _>>()?
     };
     for (i, s) in scenarios.iter().enumerate() {
@@ -172,17 +180,21 @@ pub fn load_scenarios(catalog: &Catalog, args: &[String]) -> Result<Vec<Scenario
 /// (no such file, a folder, an unreadable file) is the built-in scenario
 /// of that name if there is one — so a report folder named like a
 /// built-in (after `--out .`) does not shadow it — and an error otherwise.
-fn load_one(catalog: &Catalog, arg: &str) -> Result<Scenario, ScenarioError> {
+fn load_one(
+    catalog: &Catalog,
+    arg: &str,
+    overrides: &[Override],
+) -> Result<Scenario, ScenarioError> {
     let path = Path::new(arg);
     let file_error = if path.is_file() {
-        match types::load_file(catalog, path) {
+        match types::load_file_with(catalog, path, overrides) {
             Err(ScenarioError::Unreadable { reason, .. }) => Some(reason),
             read => return read,
         }
     } else {
         None
     };
-    if let Some(found) = builtin::find(catalog, arg) {
+    if let Some(found) = builtin::find_with(catalog, arg, overrides) {
         return found;
     }
     let reason = match file_error {
@@ -211,6 +223,33 @@ fn load_one(catalog: &Catalog, arg: &str) -> Result<Scenario, ScenarioError> {
         file: arg.to_string(),
         reason,
     })
+}
+
+/// `woundsim validate`: each scenario parsed and validated, not run.
+fn validate(catalog: &Catalog, args: ValidateArgs, out: &mut dyn Write) -> Result<(), AppError> {
+    let mut invalid = 0;
+    for arg in &args.scenarios {
+        let line = match load_one(catalog, arg, &args.set) {
+            Ok(s) => format!(
+                "{}: ok (type {}, {} variants)",
+                crate::scenario::error::one_line(arg),
+                s.kind(),
+                s.variant_names().len()
+            ),
+            Err(e) => {
+                invalid += 1;
+                crate::scenario::error::one_line(&e.to_string()).into_owned()
+            }
+        };
+        print(out, &format!("{line}\n"))?;
+    }
+    match invalid {
+        0 => Ok(()),
+        n => Err(AppError::Usage(format!(
+            "{n} of {} scenarios are invalid",
+            args.scenarios.len()
+        ))),
+    }
 }
 
 /// Writes `text` to stdout. A closed pipe (`| head`) ends the output
@@ -302,7 +341,7 @@ fn run(
     stop: Stop<'_>,
 ) -> Result<(), AppError> {
     let clock = meta::Clock::start();
-    let mut scenarios = load_scenarios(catalog, &args.scenarios)?;
+    let mut scenarios = load_scenarios(catalog, &args.scenarios, &args.set)?;
     if args.state_out.is_none() {
         output::check(&args.out, &scenarios)?;
     }
@@ -326,17 +365,43 @@ fn run(
             &scenarios, shard, path, &engine, &sink, out, args.quiet, stop,
         );
     }
-    let results = scenarios
-        .iter()
-        .map(|s| {
-            sink.set_scenario(&s.header.name, types::work(s));
-            meta::timed(|| {
-                types::simulate(s, &engine, &sink).map(|r| r.described(s.variant_descriptions()))
+    let mut lines = String::new();
+    let results = if args.precision.is_empty() {
+        scenarios
+            .iter()
+            .map(|s| {
+                sink.set_scenario(&s.header.name, types::work(s));
+                meta::timed(|| {
+                    types::simulate(s, &engine, &sink)
+                        .map(|r| r.described(s.variant_descriptions()))
+                        .map_err(AppError::from)
+                })
             })
-        })
-        .collect::<Result<Vec<_>, _>>();
+            .collect::<Result<Vec<_>, AppError>>()
+    } else {
+        scenarios
+            .iter_mut()
+            .map(|s| {
+                let max = args.max_trials.unwrap_or_else(|| {
+                    s.header
+                        .trials
+                        .saturating_mul(100)
+                        .min(crate::scenario::MAX_TRIALS)
+                });
+                sink.set_scenario(&s.header.name, max);
+                meta::timed(|| {
+                    let (r, outcome) = precision::run(s, &args.precision, max, &engine, &sink)?;
+                    lines.push_str(&outcome.line(&s.header.name));
+                    Ok(r.described(s.variant_descriptions()))
+                })
+            })
+            .collect::<Result<Vec<_>, AppError>>()
+    };
     sink.finish();
     let results = results?;
+    if !args.quiet && !args.view.format.is_data() {
+        print(out, &lines)?;
+    }
     let reports = Reports {
         dir: &args.out,
         quiet: args.quiet,
@@ -513,7 +578,7 @@ fn exact(
     stop: Stop<'_>,
 ) -> Result<(), AppError> {
     let clock = meta::Clock::start();
-    let scenarios = load_scenarios(catalog, &args.scenarios)?;
+    let scenarios = load_scenarios(catalog, &args.scenarios, &args.set)?;
     output::check(&args.out, &scenarios)?;
     let results = scenarios
         .iter()

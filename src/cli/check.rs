@@ -20,7 +20,7 @@ pub struct CheckArgs {
     #[arg(value_name = "SCENARIO")]
     pub scenarios: Vec<String>,
     /// Trials per variant of the run, overriding each scenario's.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000_000_000))]
+    #[arg(long, value_name = "N", value_parser = super::parse_trials)]
     pub trials: Option<u64>,
     /// Seed of the run, overriding each scenario's. The baseline's seed
     /// compares bit for bit; another seed tests against noise.

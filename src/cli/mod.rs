@@ -7,6 +7,7 @@ use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
 
 use crate::scenario::error::one_line;
+use crate::scenario::overrides::Override;
 
 mod check;
 pub use check::CheckArgs;
@@ -100,6 +101,10 @@ pub enum Command {
     /// machine, byte for byte; with `--state-out`, also (or, for part of
     /// the shards, only) the merged state.
     Merge(MergeArgs),
+    /// Check scenario files without running them: one line per file,
+    /// `FILE: ok (type T, V variants)` or its first error; exit code 2 if
+    /// any is invalid.
+    Validate(ValidateArgs),
     /// List the built-in scenarios and scenario types.
     List,
     /// Print a built-in scenario's TOML, a bestiary entry's or a PC
@@ -128,8 +133,9 @@ pub struct RunArgs {
     #[arg(value_name = "SCENARIO")]
     pub scenarios: Vec<String>,
     /// Trials (sequences) per variant, 1 to 10^13, overriding each
-    /// scenario's `trials` [default: the scenario's].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000_000_000))]
+    /// scenario's `trials` [default: the scenario's]; `100_000` and `1e5`
+    /// are accepted (a whole number).
+    #[arg(long, value_name = "N", value_parser = parse_trials)]
     pub trials: Option<u64>,
     /// Seed of the random streams, an integer 0 to 2^64-1, overriding each
     /// scenario's `seed` [default: the scenario's].
@@ -161,16 +167,78 @@ pub struct RunArgs {
     pub shard: Option<crate::engine::shard::Shard>,
     /// Write the run's (or the shard's) accumulated state to FILE, for
     /// `woundsim merge`; no reports are written.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "set")]
     pub state_out: Option<PathBuf>,
+    /// Set scenario option KEY to VALUE (a TOML value; a bare word is a
+    /// string) in every variant, over the file's [options] and
+    /// [[variant]] tables; repeatable, a later --set over an earlier one.
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
+    pub set: Vec<Override>,
     /// Leave out of run.json and index.html what differs between two runs
     /// of the same scenarios and seeds (start time, durations, throughput,
     /// threads), so that they write byte-identical folders.
     #[arg(long)]
     pub reproducible: bool,
+    /// Run in blocks of 16 chunks (1,048,576 trials) until every figure
+    /// whose metric matches NAME (a glob: `*` any characters, `?` one) has
+    /// an interval half-width of at most HALF_WIDTH in every variant, or
+    /// until --max-trials; repeatable. The trials used replace the
+    /// scenario's `trials`; the stopping point never depends on --threads.
+    #[arg(long, value_name = "NAME=HALF_WIDTH", value_parser = Precision::parse, conflicts_with = "state_out")]
+    pub precision: Vec<Precision>,
+    /// With --precision: the most trials per variant to run [default: 100
+    /// times the scenario's trials, at most 10^13].
+    #[arg(long, value_name = "N", value_parser = parse_trials, requires = "precision")]
+    pub max_trials: Option<u64>,
     /// What stdout shows.
     #[command(flatten)]
     pub view: ViewArgs,
+}
+
+/// One `--precision NAME=HALF_WIDTH` target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Precision {
+    /// `NAME=HALF_WIDTH` as written, for messages.
+    pub arg: String,
+    /// The metric glob.
+    pub metrics: String,
+    /// The largest interval half-width accepted, above 0.
+    pub half_width: f64,
+}
+
+impl Precision {
+    /// Reads `NAME=HALF_WIDTH`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let Some((name, width)) = text.rsplit_once('=') else {
+            return Err("expected NAME=HALF_WIDTH, e.g. p_dead=0.001".into());
+        };
+        let name = name.trim();
+        if name.is_empty() {
+            return Err("expected NAME=HALF_WIDTH: the NAME is missing".into());
+        }
+        match width.trim().parse::<f64>() {
+            Ok(w) if w.is_finite() && w > 0.0 => Ok(Precision {
+                arg: text.to_string(),
+                metrics: name.to_string(),
+                half_width: w,
+            }),
+            _ => Err(format!(
+                "`{}` is not a half-width above 0 (e.g. 0.001)",
+                width.trim()
+            )),
+        }
+    }
+}
+
+/// Options of `woundsim validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Scenario files (TOML), or names of built-in scenarios.
+    #[arg(value_name = "FILE", required = true)]
+    pub scenarios: Vec<String>,
+    /// As for `woundsim run --set`: validate with these overrides.
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
+    pub set: Vec<Override>,
 }
 
 /// Options of `woundsim merge`.
@@ -223,6 +291,11 @@ pub struct ExactArgs {
     /// Output folder for index.html, summary.csv, distributions and charts.
     #[arg(long, value_name = "DIR", default_value = "reports/exact")]
     pub out: PathBuf,
+    /// Set scenario option KEY to VALUE (a TOML value; a bare word is a
+    /// string) in every variant, over the file's [options] and
+    /// [[variant]] tables; repeatable, a later --set over an earlier one.
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
+    pub set: Vec<Override>,
     /// Print no table.
     #[arg(long, short)]
     pub quiet: bool,
@@ -232,6 +305,48 @@ pub struct ExactArgs {
     /// What stdout shows.
     #[command(flatten)]
     pub view: ViewArgs,
+}
+
+/// Most trials a run may ask for (10^13).
+const MAX_TRIALS: u64 = crate::scenario::MAX_TRIALS;
+
+/// A trial count: digits with optional `_` separators (`100_000`), or a
+/// decimal in scientific notation whose value is a whole number (`1e5`,
+/// `1.5e5`), 1 to 10^13.
+pub fn parse_trials(text: &str) -> Result<u64, String> {
+    let bad = || {
+        format!(
+            "`{text}` is not a whole number of trials from 1 to {MAX_TRIALS} (e.g. 100000, 100_000 or 1e5)"
+        )
+    };
+    let plain = text.replace('_', "");
+    let digits_ok = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    if text.starts_with('_') || text.ends_with('_') || text.contains("__") {
+        return Err(bad());
+    }
+    let (mantissa, exponent) = match plain.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.strip_prefix('+').unwrap_or(e)),
+        None => (plain.as_str(), "0"),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if !digits_ok(int) || !(frac.is_empty() || digits_ok(frac)) || !digits_ok(exponent) {
+        return Err(bad());
+    }
+    // value = int.frac × 10^exponent, whole only if the fraction's digits
+    // are covered by the exponent (trailing zeros aside).
+    let frac = frac.trim_end_matches('0');
+    let exponent: u32 = exponent.parse().map_err(|_| bad())?;
+    let shift = exponent.checked_sub(frac.len() as u32).ok_or_else(bad)?;
+    let digits = format!("{int}{frac}");
+    let value = digits
+        .parse::<u128>()
+        .ok()
+        .and_then(|d| 10u128.checked_pow(shift).and_then(|p| d.checked_mul(p)))
+        .ok_or_else(bad)?;
+    if value < 1 || value > u128::from(MAX_TRIALS) {
+        return Err(bad());
+    }
+    Ok(value as u64)
 }
 
 fn parse_level(text: &str) -> Result<f64, String> {
@@ -247,7 +362,39 @@ fn parse_level(text: &str) -> Result<f64, String> {
 mod tests {
     use clap::Parser;
 
-    use super::{Cli, usage_line};
+    use super::{Cli, parse_trials, usage_line};
+
+    #[test]
+    fn trials_take_separators_and_whole_scientific_notation() {
+        assert_eq!(parse_trials("100000"), Ok(100_000));
+        assert_eq!(parse_trials("100_000"), Ok(100_000));
+        assert_eq!(parse_trials("1e5"), Ok(100_000));
+        assert_eq!(parse_trials("1E5"), Ok(100_000));
+        assert_eq!(parse_trials("1.5e5"), Ok(150_000));
+        assert_eq!(parse_trials("1.50e+2"), Ok(150));
+        assert_eq!(parse_trials("1e13"), Ok(10_000_000_000_000));
+        for bad in [
+            "1.23456e2",
+            "1.5",
+            "0",
+            "1e14",
+            "e5",
+            "1e",
+            "-1",
+            "1_",
+            "_1",
+            "1__0",
+            "1e-2",
+            "1e99999999999",
+            "",
+            "x",
+            "1e5.0",
+            "1.2.3",
+        ] {
+            let e = parse_trials(bad).unwrap_err();
+            assert!(e.contains("is not a whole number of trials"), "{bad}: {e}");
+        }
+    }
 
     fn error(args: &[&str]) -> String {
         usage_line(&Cli::try_parse_from(args).unwrap_err())

@@ -16,6 +16,7 @@ pub mod error;
 pub mod groups;
 pub mod layers;
 pub mod limits;
+pub mod overrides;
 pub mod values;
 pub mod wording;
 
@@ -27,6 +28,7 @@ pub use error::{Located, Locator, ScenarioError};
 
 use crate::model::{Catalog, ScenarioHeader, Variant};
 use layers::{Layer, Layers};
+use overrides::Override;
 
 /// The only scenario format version this build reads.
 pub const FORMAT_VERSION: i64 = 1;
@@ -161,17 +163,39 @@ impl<'a> Document<'a> {
     }
 
     /// Reads the document with settings tables `S` and validates every
-    /// variant with `build`.
+    /// variant with `build`, each `--set` override laid over every
+    /// variant's tables (a later one over an earlier one).
     pub fn parse<S, R>(
         &self,
         catalog: &Catalog,
+        overrides: &[Override],
         build: impl Fn(&Layers<S>, &Catalog) -> Result<R, ScenarioError>,
     ) -> Result<Parsed<R>, ScenarioError>
     where
         S: DeserializeOwned + Named + Default,
     {
         let raw: RawScenario<S> = deserialize(&self.loc, self.loc.text)?;
-        raw.parsed(&self.loc, catalog, build)
+        let over = overrides
+            .iter()
+            .map(|o| {
+                let loc = o.locator();
+                let table: S = deserialize(&loc, loc.text)?;
+                if let Some(name) = table.name().or(table.description()) {
+                    let key = if table.name().is_some() {
+                        "name"
+                    } else {
+                        "description"
+                    };
+                    return Err(loc.error(
+                        name.span().start,
+                        key,
+                        "a header key cannot be set from the command line",
+                    ));
+                }
+                Ok((loc, table))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        raw.parsed(&self.loc, &over, catalog, build)
     }
 }
 
@@ -274,14 +298,15 @@ pub trait Named {
 
 impl<S: Named + Default> RawScenario<S> {
     /// The validated scenario: header, then each variant through `build`.
-    fn parsed<R>(
-        &self,
-        loc: &Locator,
+    fn parsed<'a, R>(
+        &'a self,
+        loc: &Locator<'a>,
+        over: &'a [(Locator<'a>, S)],
         catalog: &Catalog,
         build: impl Fn(&Layers<S>, &Catalog) -> Result<R, ScenarioError>,
     ) -> Result<Parsed<R>, ScenarioError> {
         let header = self.header(loc)?;
-        let variants = self.variants(loc, |layers| build(layers, catalog))?;
+        let variants = self.variants(loc, over, |layers| build(layers, catalog))?;
         Ok(Parsed {
             header,
             name_at: error::line_column(loc.text, self.name.span().start),
@@ -345,10 +370,12 @@ impl<S: Named + Default> RawScenario<S> {
         })
     }
 
-    /// Validates variants: each variant's table over `[options]`.
+    /// Validates variants: each variant's table over `[options]`, the
+    /// overrides `over` above both.
     fn variants<'a, R>(
         &'a self,
         loc: &Locator<'a>,
+        over: &'a [(Locator<'a>, S)],
         build: impl Fn(&Layers<'a, S>) -> Result<R, ScenarioError>,
     ) -> Result<Vec<Variant<R>>, ScenarioError> {
         let default_options = S::default();
@@ -372,10 +399,12 @@ impl<S: Named + Default> RawScenario<S> {
         )?;
         let raw_variants = self.variants.as_ref().map_or(&[][..], |v| v.get_ref());
         let base = |layers: Layers<'a, S>| -> Layers<'a, S> {
-            match &self.options {
+            let layers = match &self.options {
                 Some(o) => layers.under(Layer::spanned(*loc, "options", o)),
                 None => layers,
-            }
+            };
+            over.iter()
+                .fold(layers, |l, (at, table)| l.over(Layer::new(*at, "", table)))
         };
         if raw_variants.is_empty() {
             let rules = build(&base(Layers::new(*loc, "options")))?;

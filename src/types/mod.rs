@@ -32,6 +32,7 @@ use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
 use crate::model::{Catalog, ScenarioHeader, Variant};
 use crate::results::ScenarioResult;
 use crate::scenario::layers::Layers;
+use crate::scenario::overrides::Override;
 use crate::scenario::{Document, Named, ScenarioError};
 
 /// One scenario type: how its settings become rules, how its trials run,
@@ -50,7 +51,7 @@ pub trait ScenarioType {
     /// The counts of a range of chunks: mergeable in chunk order and
     /// serialisable (a shard's state, written on one machine and merged on
     /// another).
-    type Acc: Merge + Serialize + DeserializeOwned + Send;
+    type Acc: Clone + Merge + Serialize + DeserializeOwned + Send;
 
     /// Validates one variant's settings (`layers`, highest first) against
     /// the game data.
@@ -154,7 +155,7 @@ macro_rules! registry {
 
         /// The accumulated counts of a range of chunks of a scenario's run:
         /// the frontier of their canonical merge tree.
-        #[derive(serde::Serialize, serde::Deserialize)]
+        #[derive(Clone, serde::Serialize, serde::Deserialize)]
         pub enum State {
             $($(#[$doc])* $variant(Frontier<<$ty as ScenarioType>::Acc>),)+
         }
@@ -188,9 +189,10 @@ macro_rules! registry {
             fn parse(
                 doc: &Document,
                 catalog: &Catalog,
+                overrides: &[Override],
             ) -> Result<(ScenarioHeader, (usize, usize), Model), ScenarioError> {
                 $(if doc.kind() == <$ty as ScenarioType>::NAME {
-                    let p = doc.parse(catalog, <$ty as ScenarioType>::build)?;
+                    let p = doc.parse(catalog, overrides, <$ty as ScenarioType>::build)?;
                     return Ok((p.header, p.name_at, Model::$variant(p.variants)));
                 })+
                 Err(doc.unknown_type(TYPES))
@@ -338,8 +340,19 @@ impl Scenario {
 
 /// Parses and validates scenario text; `file` names it in errors.
 pub fn parse(catalog: &Catalog, file: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    parse_with(catalog, file, text, &[])
+}
+
+/// Parses and validates scenario text with `--set` overrides over every
+/// variant (errors about an override name its flag).
+pub fn parse_with(
+    catalog: &Catalog,
+    file: &str,
+    text: &str,
+    overrides: &[Override],
+) -> Result<Scenario, ScenarioError> {
     let doc = Document::probe(file, text, TYPES)?;
-    let (header, name_at, model) = Model::parse(&doc, catalog)?;
+    let (header, name_at, model) = Model::parse(&doc, catalog, overrides)?;
     Ok(Scenario {
         source: file.to_string(),
         text: text.to_string(),
@@ -351,8 +364,17 @@ pub fn parse(catalog: &Catalog, file: &str, text: &str) -> Result<Scenario, Scen
 
 /// Reads and validates a scenario file.
 pub fn load_file(catalog: &Catalog, path: &std::path::Path) -> Result<Scenario, ScenarioError> {
+    load_file_with(catalog, path, &[])
+}
+
+/// Reads and validates a scenario file with `--set` overrides.
+pub fn load_file_with(
+    catalog: &Catalog,
+    path: &std::path::Path,
+    overrides: &[Override],
+) -> Result<Scenario, ScenarioError> {
     let (file, text) = crate::scenario::read_file(path)?;
-    parse(catalog, &file, &text)
+    parse_with(catalog, &file, &text, overrides)
 }
 
 /// Runs a scenario by Monte Carlo.

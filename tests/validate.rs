@@ -1,0 +1,57 @@
+//! End-to-end tests of `woundsim validate FILE...`: scenarios parsed and
+//! validated without running, one line each, exit code 2 if any is invalid.
+
+mod common;
+
+use common::cli::woundsim;
+
+#[test]
+fn valid_scenarios_are_ok_with_their_type_and_variants() {
+    let dir = tempfile::tempdir().unwrap();
+    woundsim()
+        .current_dir(dir.path())
+        .args(["validate", "death-saves", "combat-ogres.toml"])
+        .assert()
+        .success()
+        .stderr("")
+        .stdout(
+            "death-saves: ok (type death_saves, 6 variants)\n\
+             combat-ogres.toml: ok (type combat, 5 variants)\n",
+        );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    woundsim()
+        .args(["validate", "death-saves", "--set", "roll=advantage"])
+        .assert()
+        .success()
+        .stdout("death-saves: ok (type death_saves, 6 variants)\n");
+}
+
+#[test]
+fn each_invalid_scenario_gets_its_error_and_exit_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = "version = 1\nname = \"x\"\ntype = \"death_saves\"\ntrials = 0\nseed = 1\n";
+    std::fs::write(dir.path().join("bad.toml"), bad).unwrap();
+    woundsim()
+        .current_dir(dir.path())
+        .args(["validate", "bad.toml", "death-saves", "nope"])
+        .assert()
+        .code(2)
+        .stdout(
+            "bad.toml:4:10: field `trials`: trials must be between 1 and 10000000000000, got 0\n\
+             death-saves: ok (type death_saves, 6 variants)\n\
+             nope: cannot read scenario: no such file, and no built-in scenario of that name (see `woundsim list`)\n",
+        )
+        .stderr("woundsim: 2 of 3 scenarios are invalid\n");
+    woundsim()
+        .current_dir(dir.path())
+        .args(["validate", "death-saves", "--set", "roll=sideways"])
+        .assert()
+        .code(2)
+        .stdout(predicates::str::starts_with(
+            "--set roll=sideways:1:6: field `roll`: ",
+        ));
+}
