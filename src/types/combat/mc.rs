@@ -23,89 +23,113 @@ use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, ScenarioResul
 /// Rounds beyond this share the last bin of the `rounds` distribution.
 pub const ROUNDS_BINS: i64 = 30;
 
-/// A metric of one trial: name and whether it is a 0/1 proportion.
+/// What a metric measures of one trial (PCs and injury entries by index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Measure {
+    PartyWin,
+    Timeout,
+    AnyPcDeath,
+    AnyPcDown,
+    AnyWound,
+    Wound(usize),
+    PcDeaths,
+    Rounds,
+    CritsTaken,
+    HpLost,
+    PcDeath(usize),
+    PcDown(usize),
+    AnyInjury,
+    Injuries,
+    Entry(usize),
+    Injured(usize),
+}
+
+impl Measure {
+    /// Its value in trial outcome `o` of a party of `pcs`.
+    #[inline]
+    fn value(self, o: &TrialOutcome, pcs: usize) -> i64 {
+        let flag = |b: bool| i64::from(b);
+        match self {
+            Measure::PartyWin => flag(o.party_win),
+            Measure::Timeout => flag(o.timed_out),
+            Measure::AnyPcDeath => flag(o.pc_dead[..pcs].iter().any(|&d| d)),
+            Measure::AnyPcDown => flag(o.pc_down[..pcs].iter().any(|&d| d)),
+            Measure::AnyWound => flag(o.wounds.iter().any(|&w| w > 0)),
+            Measure::Wound(s) => flag(o.wounds[s] > 0),
+            Measure::PcDeaths => o.pc_dead[..pcs].iter().filter(|&&d| d).count() as i64,
+            Measure::Rounds => i64::from(o.rounds),
+            Measure::CritsTaken => o.pc_crits_taken[..pcs].iter().map(|&c| i64::from(c)).sum(),
+            Measure::HpLost => o.pc_hp_lost[..pcs].iter().sum(),
+            Measure::PcDeath(i) => flag(o.pc_dead[i]),
+            Measure::PcDown(i) => flag(o.pc_down[i]),
+            Measure::AnyInjury => flag(o.injuries > 0),
+            Measure::Injuries => i64::from(o.injuries),
+            Measure::Entry(e) => flag(o.pc_injury_entries.get(e).is_some_and(|&c| c > 0)),
+            Measure::Injured(i) => flag(o.pc_injuries[i] > 0),
+        }
+    }
+}
+
+/// A metric: its name, whether it is a 0/1 proportion, and what it measures.
 #[derive(Clone, Debug, PartialEq)]
 struct MetricDef {
     name: String,
     proportion: bool,
+    measure: Measure,
 }
 
 /// The metric list for a party (per-PC metrics use the PCs' names) and, when
-/// lingering injuries are on, the injury table's entry ids.
+/// lingering injuries are on, the injury table's entry ids: each metric
+/// named together with what it measures, so no value is matched by position.
 fn metric_defs(pcs: &[String], injuries: &[String]) -> Vec<MetricDef> {
-    let p = |name: String| MetricDef {
+    let p = |name: String, measure| MetricDef {
         name,
         proportion: true,
+        measure,
     };
-    let m = |name: &str| MetricDef {
+    let m = |name: &str, measure| MetricDef {
         name: name.into(),
         proportion: false,
+        measure,
     };
     let mut defs = vec![
-        p("p_party_win".into()),
-        p("p_timeout".into()),
-        p("p_pc_death".into()),
-        p("p_pc_down".into()),
-        p("p_permanent_wound".into()),
-        p("p_permanent_wound_minor".into()),
-        p("p_permanent_wound_moderate".into()),
-        p("p_permanent_wound_severe".into()),
-        m("mean_pc_deaths"),
-        m("mean_rounds"),
-        m("mean_crits_taken"),
-        m("mean_pc_hp_lost"),
+        p("p_party_win".into(), Measure::PartyWin),
+        p("p_timeout".into(), Measure::Timeout),
+        p("p_pc_death".into(), Measure::AnyPcDeath),
+        p("p_pc_down".into(), Measure::AnyPcDown),
+        p("p_permanent_wound".into(), Measure::AnyWound),
+        p("p_permanent_wound_minor".into(), Measure::Wound(0)),
+        p("p_permanent_wound_moderate".into(), Measure::Wound(1)),
+        p("p_permanent_wound_severe".into(), Measure::Wound(2)),
+        m("mean_pc_deaths", Measure::PcDeaths),
+        m("mean_rounds", Measure::Rounds),
+        m("mean_crits_taken", Measure::CritsTaken),
+        m("mean_pc_hp_lost", Measure::HpLost),
     ];
-    for pc in pcs {
-        defs.push(p(format!("p_pc_death_{pc}")));
+    for (i, pc) in pcs.iter().enumerate() {
+        defs.push(p(format!("p_pc_death_{pc}"), Measure::PcDeath(i)));
     }
-    for pc in pcs {
-        defs.push(p(format!("p_pc_down_{pc}")));
+    for (i, pc) in pcs.iter().enumerate() {
+        defs.push(p(format!("p_pc_down_{pc}"), Measure::PcDown(i)));
     }
     if !injuries.is_empty() {
-        defs.push(p("p_injury".into()));
-        defs.push(m("mean_injuries"));
-        for id in injuries {
-            defs.push(p(format!("p_injury_{id}")));
+        defs.push(p("p_injury".into(), Measure::AnyInjury));
+        defs.push(m("mean_injuries", Measure::Injuries));
+        for (e, id) in injuries.iter().enumerate() {
+            defs.push(p(format!("p_injury_{id}"), Measure::Entry(e)));
         }
-        for pc in pcs {
-            defs.push(p(format!("p_injured_{pc}")));
+        for (i, pc) in pcs.iter().enumerate() {
+            defs.push(p(format!("p_injured_{pc}"), Measure::Injured(i)));
         }
     }
     defs
 }
 
-/// Metric values of one trial, in [`metric_defs`] order (`entries`: the
-/// injury table's size, 0 when injuries are off).
-fn values(o: &TrialOutcome, pcs: usize, entries: usize, out: &mut Vec<i64>) {
+/// The values of `defs` in one trial.
+#[inline]
+fn values(o: &TrialOutcome, pcs: usize, defs: &[MetricDef], out: &mut Vec<i64>) {
     out.clear();
-    let dead = o.pc_dead[..pcs].iter().filter(|&&d| d).count() as i64;
-    let wounds: u32 = o.wounds.iter().sum();
-    out.extend([
-        i64::from(o.party_win),
-        i64::from(o.timed_out),
-        i64::from(dead > 0),
-        i64::from(o.pc_down[..pcs].iter().any(|&d| d)),
-        i64::from(wounds > 0),
-        i64::from(o.wounds[0] > 0),
-        i64::from(o.wounds[1] > 0),
-        i64::from(o.wounds[2] > 0),
-        dead,
-        i64::from(o.rounds),
-        o.pc_crits_taken[..pcs].iter().map(|&c| i64::from(c)).sum(),
-        o.pc_hp_lost[..pcs].iter().sum(),
-    ]);
-    out.extend(o.pc_dead[..pcs].iter().map(|&d| i64::from(d)));
-    out.extend(o.pc_down[..pcs].iter().map(|&d| i64::from(d)));
-    if entries > 0 {
-        out.push(i64::from(o.injuries > 0));
-        out.push(i64::from(o.injuries));
-        out.extend(
-            o.pc_injury_entries[..entries.min(100)]
-                .iter()
-                .map(|&c| i64::from(c > 0)),
-        );
-        out.extend(o.pc_injuries[..pcs].iter().map(|&c| i64::from(c > 0)));
-    }
+    out.extend(defs.iter().map(|d| d.measure.value(o, pcs)));
 }
 
 /// The injury table's entry ids when any variant turns injuries on.
@@ -196,7 +220,7 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
     acc: &mut CombatAcc,
     stop: Stop<'_>,
 ) {
-    let (variants, entries) = (prepared.variants, prepared.injuries.len());
+    let variants = prepared.variants;
     let mut arena = Arena::default();
     let mut baseline = Baseline::default();
     let mut vals = Vec::new();
@@ -208,7 +232,12 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
             }
             let mut trial_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
             let outcome = variant.rules.run(&mut trial_rng, &mut arena);
-            values(&outcome, variant.rules.party.len(), entries, &mut vals);
+            values(
+                &outcome,
+                variant.rules.party.len(),
+                &prepared.defs[v],
+                &mut vals,
+            );
             for (m, &x) in acc.metrics[v].iter_mut().zip(&vals) {
                 m.push(x);
             }
