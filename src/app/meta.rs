@@ -5,7 +5,6 @@
 use std::path::Path;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::builtin;
 use crate::report::run_info::{self, RunInfo, ScenarioRun};
 use crate::results::ScenarioResult;
 use crate::types::Scenario;
@@ -88,19 +87,10 @@ fn scenario_run(s: &Scenario, r: &ScenarioResult, seconds: f64) -> ScenarioRun {
     }
 }
 
-/// SHA-256 of the scenario's text: the embedded text of a built-in
-/// scenario, else the bytes of its file, read again right after it was
-/// loaded (`None` if the file can no longer be read).
+/// SHA-256 of the text the scenario was parsed from (a file's bytes, or a
+/// built-in scenario's embedded text), as it was when it was loaded.
 pub fn scenario_sha256(s: &Scenario) -> Option<String> {
-    let embedded = builtin::BUILTIN
-        .iter()
-        .find(|(file, _)| s.source == format!("scenarios/{file} (built-in)"))
-        .map(|(_, text)| text.as_bytes().to_vec());
-    let bytes = match embedded {
-        Some(text) => text,
-        None => std::fs::read(Path::new(&s.source)).ok()?,
-    };
-    Some(run_info::sha256_hex(&bytes))
+    Some(run_info::sha256_hex(s.text.as_bytes()))
 }
 
 /// The last line of a run's stdout: `wrote 13 files to reports in 1.8 s
@@ -121,6 +111,7 @@ pub fn done_line(files: usize, dir: &Path, seconds: f64, run: &RunInfo) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builtin;
 
     #[test]
     fn every_builtin_scenario_has_the_hash_of_its_shipped_file() {

@@ -97,6 +97,24 @@ fn shape(header: &ScenarioHeader) -> RunShape {
     }
 }
 
+/// Runs chunks `chunks` of a type's run on `engine` with its compiled
+/// `prepared` variants, into the frontier of their canonical merge tree.
+fn run_frontier<T: ScenarioType>(
+    header: &ScenarioHeader,
+    prepared: &T::Prepared<'_>,
+    engine: &Engine,
+    chunks: std::ops::Range<u64>,
+    progress: &dyn Progress,
+) -> Result<Frontier<T::Acc>, EngineError> {
+    engine.run_frontier(
+        shape(header),
+        chunks,
+        progress,
+        || T::new_acc(prepared),
+        |rng, first, count, acc, stop| T::simulate_chunk(prepared, rng, first, count, acc, stop),
+    )
+}
+
 /// Runs chunks `chunks` of a type's run on `engine`, into the frontier of
 /// their canonical merge tree.
 pub fn simulate_chunks<T: ScenarioType>(
@@ -106,14 +124,7 @@ pub fn simulate_chunks<T: ScenarioType>(
     chunks: std::ops::Range<u64>,
     progress: &dyn Progress,
 ) -> Result<Frontier<T::Acc>, EngineError> {
-    let prepared = T::prepare(variants);
-    engine.run_frontier(
-        shape(header),
-        chunks,
-        progress,
-        || T::new_acc(&prepared),
-        |rng, first, count, acc, stop| T::simulate_chunk(&prepared, rng, first, count, acc, stop),
-    )
+    run_frontier::<T>(header, &T::prepare(variants), engine, chunks, progress)
 }
 
 /// A type's whole run by Monte Carlo.
@@ -124,13 +135,10 @@ pub fn simulate_type<T: ScenarioType>(
     progress: &dyn Progress,
 ) -> Result<ScenarioResult, EngineError> {
     let prepared = T::prepare(variants);
-    let acc = engine.run_chunks(
-        shape(header),
-        0..shape(header).chunks(),
-        progress,
-        || T::new_acc(&prepared),
-        |rng, first, count, acc, stop| T::simulate_chunk(&prepared, rng, first, count, acc, stop),
-    )?;
+    let chunks = 0..shape(header).chunks();
+    let acc = run_frontier::<T>(header, &prepared, engine, chunks, progress)?
+        .total()
+        .unwrap_or_else(|| T::new_acc(&prepared));
     Ok(T::finish(header, variants, &prepared, &acc))
 }
 
