@@ -59,6 +59,12 @@ pub struct Figure {
     pub metric: String,
     /// Estimate and interval.
     pub estimate: Estimate,
+    /// The observations behind the figure where they are not the run's
+    /// trials: the events, encounters or injuries a per-event, per-encounter
+    /// or per-injury figure is taken over, the trials a conditional figure
+    /// is taken over (`mean_heal_gp_entry_*`: the injuries of that entry).
+    /// `None`: every trial (the result's `trials`).
+    pub trials: Option<u64>,
 }
 
 /// One bin of a distribution of a variant.
@@ -74,6 +80,10 @@ pub struct DistributionRow {
     pub count: u64,
     /// Share of trials in the bin with its interval.
     pub share: Estimate,
+    /// The observations the shares are taken over where they are not the
+    /// run's trials (a conditional distribution, such as the days until a
+    /// wound closed among closed wounds); `None`: every trial.
+    pub trials: Option<u64>,
 }
 
 /// A long list of per-item figures — the same few metrics for every item,

@@ -58,7 +58,22 @@ fn injury_scenarios_write_their_metrics_and_charts() {
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
             "{metric}"
         );
-        assert!(line.ends_with(",20000,3"), "{line}");
+        assert!(line.ends_with(",3"), "{line}");
+        let trials: u64 = line.rsplit(',').nth(1).unwrap().parse().unwrap();
+        let conditional = [
+            "_per_encounter",
+            "_per_event",
+            "_per_injury",
+            "_entry_",
+            "days_until_closed",
+            "p_remedy_",
+            "p_cure_class_",
+        ]
+        .iter()
+        .any(|part| metric.contains(part));
+        if !conditional {
+            assert_eq!(trials, 20000, "{line}");
+        }
     }
     for file in [
         "lingering-injuries/injury-frequency.png",

@@ -208,6 +208,7 @@ mod tests {
                         low: *low,
                         high: *high,
                     },
+                    trials: None,
                 })
                 .collect(),
         }

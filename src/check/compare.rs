@@ -386,10 +386,13 @@ fn judge(b: &Row, c: &Row, bm: &Meta, cm: &Meta) -> MetricCheck {
         bm.run.and_then(|r| r.sha256.as_deref()),
         cm.run.and_then(|r| r.sha256.as_deref()),
     );
+    // A conditional figure's `trials` are the observations behind it, so
+    // the runs' own trial counts (run.json) must match too.
     let identical = b.trials > 0
         && b.trials == c.trials
         && b.seed == c.seed
-        && matches!(hashes, (Some(x), Some(y)) if x == y);
+        && matches!(hashes, (Some(x), Some(y)) if x == y)
+        && matches!((bm.run, cm.run), (Some(x), Some(y)) if x.trials == y.trials);
     let same_level = bm.level == cm.level;
     if identical {
         check.method = Method::Identical;

@@ -54,7 +54,9 @@ pub struct Row {
     pub metric: String,
     /// Estimate and interval (NaN where the cell is empty).
     pub estimate: Estimate,
-    /// Trials per variant (0: an exact figure).
+    /// The observations behind the figure: the trials per variant, or
+    /// those a conditional or per-event figure is taken over (0: an exact
+    /// figure).
     pub trials: u64,
     /// Seed.
     pub seed: u64,
@@ -150,7 +152,7 @@ impl Folder {
                     variant: f.variant.clone(),
                     metric: f.metric.clone(),
                     estimate: f.estimate,
-                    trials: r.trials,
+                    trials: f.trials.unwrap_or(r.trials),
                     seed: r.seed,
                 })
             })

@@ -270,5 +270,6 @@ fn exact_figure(variant: &str, metric: &str, value: f64) -> crate::results::Figu
         variant: variant.into(),
         metric: metric.into(),
         estimate: Estimate::exact(value),
+        trials: None,
     }
 }

@@ -54,7 +54,7 @@ pub fn summary_rows(results: &[ScenarioResult]) -> impl Iterator<Item = SummaryR
             estimate: defined(f.estimate.value),
             ci_low: defined(f.estimate.low),
             ci_high: defined(f.estimate.high),
-            trials: r.trials,
+            trials: f.trials.unwrap_or(r.trials),
             seed: r.seed,
         })
     })
@@ -97,7 +97,7 @@ pub fn distributions(result: &ScenarioResult) -> Result<Vec<(String, Vec<u8>)>, 
                 share: defined(row.share.value),
                 ci_low: defined(row.share.low),
                 ci_high: defined(row.share.high),
-                trials: result.trials,
+                trials: row.trials.unwrap_or(result.trials),
                 seed: result.seed,
             })?;
         }
@@ -129,6 +129,7 @@ mod tests {
             variant: "a".into(),
             metric: metric.into(),
             estimate: Estimate { value, low, high },
+            trials: None,
         };
         let result = ScenarioResult {
             figures: vec![

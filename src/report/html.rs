@@ -491,6 +491,7 @@ mod tests {
                     variant: v.clone(),
                     metric: metric.into(),
                     estimate,
+                    trials: None,
                 })
             };
             push(
@@ -524,6 +525,7 @@ mod tests {
                 low: -0.12,
                 high: -0.08,
             },
+            trials: None,
         });
         ScenarioResult {
             figures,

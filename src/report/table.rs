@@ -428,6 +428,7 @@ mod tests {
                     variant: v.clone(),
                     metric,
                     estimate,
+                    trials: None,
                 })
             };
             push("p_headline".into(), 0.5);

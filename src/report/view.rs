@@ -348,6 +348,7 @@ mod tests {
                         low: value / 2.0,
                         high: value * 1.5,
                     },
+                    trials: None,
                 });
             }
         }
@@ -416,6 +417,7 @@ mod tests {
                 variant: "a".into(),
                 metric: format!("p_item_{i}"),
                 estimate: Estimate::exact(*x),
+                trials: None,
             });
         }
         let mut list = ItemRows {
@@ -447,6 +449,7 @@ mod tests {
                     variant: v.into(),
                     metric: format!("p_item_{i}"),
                     estimate: Estimate::exact(*x),
+                    trials: None,
                 });
             }
         }

@@ -295,6 +295,7 @@ mod tests {
                         bin: bin as i64 + 1000,
                         count,
                         share: Estimate::exact(count as f64 / 8.0),
+                        trials: None,
                     })
             })
             .collect();
@@ -323,6 +324,7 @@ mod tests {
                     low: 0.99,
                     high: 1.0,
                 },
+                trials: None,
             })
             .collect();
         let result = super::super::test_result(variants, figures, Vec::new());

@@ -298,6 +298,7 @@ mod tests {
                 low: nan,
                 high: nan,
             },
+            trials: None,
         }];
         let result = super::super::test_result(variants, figures, Vec::new());
         let rows = [("mean_gp".to_string(), "gold".to_string())];
@@ -334,6 +335,7 @@ mod tests {
                     variant: v.clone(),
                     metric: format!("p_{k}"),
                     estimate: Estimate::exact(0.5),
+                    trials: None,
                 })
             })
             .collect();
@@ -414,6 +416,7 @@ mod tests {
                     low: 0.97,
                     high: 1.0,
                 },
+                trials: None,
             })
             .collect();
         let result = super::super::test_result(variants, figures, Vec::new());

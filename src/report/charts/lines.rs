@@ -264,6 +264,7 @@ mod tests {
                     } else {
                         wilson(count, trials, 1.96)
                     },
+                    trials: None,
                 });
             }
         }

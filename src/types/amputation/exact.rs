@@ -283,6 +283,7 @@ fn row(variant: &str, distribution: &str, bin: i64, share: f64) -> DistributionR
         bin,
         count: 0,
         share: Estimate::exact(share.clamp(0.0, 1.0)),
+        trials: None,
     }
 }
 
@@ -435,6 +436,7 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<AmputationRules>]) -> 
                 variant: v.name.clone(),
                 metric: metric.clone(),
                 estimate: Estimate::exact(*value),
+                trials: None,
             });
         }
         for r in rows {
@@ -457,6 +459,7 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<AmputationRules>]) -> 
                         variant: v.name.clone(),
                         metric: format!("{}_diff", m.name),
                         estimate: Estimate::exact(a - b),
+                        trials: None,
                     });
                 }
             }

@@ -121,29 +121,36 @@ pub fn simulate_chunk<R: rand::Rng + ?Sized>(
     }
 }
 
-fn push(figures: &mut Vec<Figure>, variant: &str, metric: &str, estimate: Estimate) {
+/// A figure taken over `of` observations (the trials, the severed limbs,
+/// or the reattachments tried); left out where it is undefined.
+fn push(figures: &mut Vec<Figure>, variant: &str, metric: &str, estimate: Estimate, of: u64) {
     if estimate.value.is_finite() {
         figures.push(Figure {
             variant: variant.to_string(),
             metric: metric.to_string(),
             estimate,
+            trials: Some(of),
         });
     }
 }
 
+/// A bin of `count` among `of` observations (the trials, or the severed
+/// limbs a reattachment was tried on).
 fn row(
     variant: &str,
     distribution: &str,
     bin: i64,
     count: u64,
-    share: Estimate,
+    of: u64,
+    z: f64,
 ) -> DistributionRow {
     DistributionRow {
         variant: variant.to_string(),
         distribution: distribution.to_string(),
         bin,
         count,
-        share,
+        share: wilson(count, of, z),
+        trials: Some(of),
     }
 }
 
@@ -161,7 +168,13 @@ pub fn monte_carlo_result(
         let name = variant.name.as_str();
         for (i, m) in PROPORTIONS.iter().enumerate() {
             if (m.applies)(&variant.rules) {
-                push(&mut figures, name, m.name, wilson(c.hits[i], c.trials, z));
+                push(
+                    &mut figures,
+                    name,
+                    m.name,
+                    wilson(c.hits[i], c.trials, z),
+                    c.trials,
+                );
             }
         }
         push(
@@ -169,83 +182,76 @@ pub fn monte_carlo_result(
             name,
             "mean_rounds_to_sever",
             c.rounds.moments().estimate(z),
+            c.rounds.total(),
         );
         push(
             &mut figures,
             name,
             "mean_hits_to_sever",
             c.hit_count.moments().estimate(z),
+            c.hit_count.total(),
         );
         if variant.rules.reattach.is_some() && c.attempts > 0 {
             let rate = wilson(c.reattached, c.attempts, z);
-            push(&mut figures, name, "p_reattached_if_severed", rate);
+            push(
+                &mut figures,
+                name,
+                "p_reattached_if_severed",
+                rate,
+                c.attempts,
+            );
             push(
                 &mut figures,
                 name,
                 "mean_heal_uses",
                 c.uses.moments().estimate(z),
+                c.attempts,
             );
             let spells = c.spells.moments().estimate(z);
-            push(&mut figures, name, "mean_spells_used", spells);
+            push(&mut figures, name, "mean_spells_used", spells, c.attempts);
             let potions = c.potions.moments().estimate(z);
-            push(&mut figures, name, "mean_potions_used", potions);
-            push(&mut figures, name, "mean_heal_gp", c.gp.estimate(z));
+            push(&mut figures, name, "mean_potions_used", potions, c.attempts);
+            push(
+                &mut figures,
+                name,
+                "mean_heal_gp",
+                c.gp.estimate(z),
+                c.attempts,
+            );
             push(
                 &mut figures,
                 name,
                 "mean_heal_minutes",
                 c.minutes.estimate(z),
+                c.attempts,
             );
         }
         let mut served = 0;
         for (bin, count) in c.rounds.bins() {
             served += count;
-            rounds.push(row(
-                name,
-                "rounds_to_sever",
-                bin,
-                count,
-                wilson(count, c.trials, z),
-            ));
-            cumulative.push(row(
-                name,
-                "severed_by_round",
-                bin,
-                served,
-                wilson(served, c.trials, z),
-            ));
+            rounds.push(row(name, "rounds_to_sever", bin, count, c.trials, z));
+            cumulative.push(row(name, "severed_by_round", bin, served, c.trials, z));
         }
         for (bin, count) in c.hit_count.bins().filter(|(b, _)| *b > 0) {
-            hits.push(row(
-                name,
-                "hits_to_sever",
-                bin,
-                count,
-                wilson(count, c.trials, z),
-            ));
+            hits.push(row(name, "hits_to_sever", bin, count, c.trials, z));
         }
         if variant.rules.reattach.is_some() && c.attempts > 0 {
             let mut done = 0;
             for ((bin, count), (_, ok)) in c.uses.bins().zip(c.uses_reattached.bins()) {
                 done += ok;
-                uses.push(row(
-                    name,
-                    "heals_used",
-                    bin,
-                    count,
-                    wilson(count, c.attempts, z),
-                ));
+                uses.push(row(name, "heals_used", bin, count, c.attempts, z));
                 by_uses.push(row(
                     name,
                     "reattached_within_uses",
                     bin,
                     done,
-                    wilson(done, c.attempts, z),
+                    c.attempts,
+                    z,
                 ));
             }
             for (kind, h) in [("spells_used", &c.spells), ("potions_used", &c.potions)] {
                 for (bin, count) in h.bins() {
-                    spent.push(row(name, kind, bin, count, wilson(count, c.attempts, z)));
+                    spent.push(row(name, kind, bin, count, c.attempts, z));
                 }
             }
         }
@@ -268,6 +274,7 @@ pub fn monte_carlo_result(
                     &variant.name,
                     &format!("{}_diff", m.name),
                     d.estimate(z),
+                    base_counts.trials,
                 );
             }
         }

@@ -270,6 +270,7 @@ pub fn finish(
                 variant: variant.name.clone(),
                 metric: def.name.clone(),
                 estimate,
+                trials: None,
             });
         }
         distributions.extend(
@@ -282,6 +283,7 @@ pub fn finish(
                     bin,
                     count,
                     share,
+                    trials: None,
                 }),
         );
     }
@@ -297,6 +299,7 @@ pub fn finish(
                 variant: variant.name.clone(),
                 metric: format!("{}_diff", def.name),
                 estimate: acc.diffs[v][i].estimate(z),
+                trials: None,
             });
         }
     }

@@ -101,6 +101,7 @@ pub fn figures(
                 variant: variant.name.clone(),
                 metric: metric.name.into(),
                 estimate: Estimate::exact(value),
+                trials: None,
             });
         }
         for rolls in 1..=MAX_SAVES {
@@ -114,6 +115,7 @@ pub fn figures(
                 bin: i64::from(rolls),
                 count: 0,
                 share: Estimate::exact(n as f64 / d.denominator as f64),
+                trials: None,
             });
         }
     }
@@ -127,6 +129,7 @@ pub fn figures(
                     variant: variant.name.clone(),
                     metric: format!("{}_diff", metric.name),
                     estimate: Estimate::exact(diff as f64 / (da * db) as f64),
+                    trials: None,
                 });
             }
         }

@@ -250,6 +250,7 @@ pub fn monte_carlo_result(
                 variant: variant.name.clone(),
                 metric: metric.name.into(),
                 estimate,
+                trials: None,
             });
         }
         let mut rolls = Histogram::new(1, MAX_SAVES as usize);
@@ -263,6 +264,7 @@ pub fn monte_carlo_result(
                 bin,
                 count,
                 share,
+                trials: None,
             }
         }));
     }
@@ -278,6 +280,7 @@ pub fn monte_carlo_result(
                 variant: variant.name.clone(),
                 metric: format!("{}_diff", metric.name),
                 estimate: diff.estimate(z),
+                trials: None,
             });
         }
     }

@@ -26,6 +26,7 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<FesteringScenario>]) -
                 variant: variant.name.clone(),
                 metric,
                 estimate: Estimate::exact(value),
+                trials: None,
             });
         };
         push("p_death".into(), e.p_death);
@@ -66,6 +67,7 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<FesteringScenario>]) -
                 bin: bin as i64,
                 count: 0,
                 share: Estimate::exact(p),
+                trials: None,
             }));
         }
     }
@@ -81,6 +83,7 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<FesteringScenario>]) -
                     variant: variant.name.clone(),
                     metric: format!("{name}_diff"),
                     estimate: Estimate::exact(value),
+                    trials: None,
                 });
             }
         }

@@ -180,34 +180,43 @@ pub fn finish(
     let mut figures = Vec::new();
     let mut rows = Vec::new();
     for (variant, a) in variants.iter().zip(&acc.variants) {
-        let mut push = |metric: String, estimate: Estimate| {
+        // Each figure with the trials it is taken over.
+        let mut push = |metric: String, estimate: Estimate, of: u64| {
             figures.push(Figure {
                 variant: variant.name.clone(),
                 metric,
                 estimate,
+                trials: Some(of),
             });
         };
-        push("p_death".into(), wilson(a.deaths, a.n, z));
-        push("p_closed_by_tending".into(), wilson(a.tended, a.n, z));
-        push("p_closed_by_magic".into(), wilson(a.magic, a.n, z));
-        push("mean_max_hp_lost".into(), a.lost.estimate(z));
+        push("p_death".into(), wilson(a.deaths, a.n, z), a.n);
+        push("p_closed_by_tending".into(), wilson(a.tended, a.n, z), a.n);
+        push("p_closed_by_magic".into(), wilson(a.magic, a.n, z), a.n);
+        push("mean_max_hp_lost".into(), a.lost.estimate(z), a.n);
         let loss: Vec<u64> = a.loss.bins().map(|(_, c)| c).collect();
         for (q, prefix) in quantile::LEVELS {
             if let Some(e) = quantile::from_counts(0, &loss, q, z) {
-                push(format!("{prefix}_max_hp_lost"), e);
+                push(format!("{prefix}_max_hp_lost"), e, a.n);
             }
         }
-        push("mean_max_hp_lost_lasting".into(), a.lasting.estimate(z));
-        push("mean_days_open".into(), a.open.estimate(z));
+        push(
+            "mean_max_hp_lost_lasting".into(),
+            a.lasting.estimate(z),
+            a.n,
+        );
+        push("mean_days_open".into(), a.open.estimate(z), a.n);
         let closed: Vec<u64> = a.closed.bins().map(|(_, c)| c).collect();
         if a.closed.total() > 0 {
+            // Among the wounds that closed: the trials behind these figures.
+            let of = a.closed.total();
             push(
                 "mean_days_until_closed".into(),
                 a.closed.moments().estimate(z),
+                of,
             );
             for (q, prefix) in quantile::LEVELS {
                 if let Some(e) = quantile::from_counts(0, &closed, q, z) {
-                    push(format!("{prefix}_days_until_closed"), e);
+                    push(format!("{prefix}_days_until_closed"), e, of);
                 }
             }
         }
@@ -215,6 +224,7 @@ pub fn finish(
             push(
                 format!("p_death_max_hp_{h}"),
                 wilson(a.curve_deaths[k], a.n, z),
+                a.n,
             );
         }
         // Days until closed: among closed wounds only (absent if none closed).
@@ -229,6 +239,7 @@ pub fn finish(
                         bin,
                         count,
                         share,
+                        trials: Some(hist.total()),
                     }),
             );
         }
@@ -239,6 +250,7 @@ pub fn finish(
                 variant: variant.name.clone(),
                 metric: format!("{name}_diff"),
                 estimate: a.diffs[k].estimate(z),
+                trials: None,
             });
         }
     }

@@ -128,6 +128,7 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<InjuryScenario>]) -> S
                 variant: variant.name.clone(),
                 metric,
                 estimate: Estimate::exact(value),
+                trials: None,
             });
         };
         let per_encounter = [events, nb * crit, na * fumble, nb * hit, events * ch];
@@ -251,6 +252,7 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<InjuryScenario>]) -> S
                     bin: bin as i64,
                     count: 0,
                     share: Estimate::exact(p),
+                    trials: None,
                 }),
         );
         solved.push(Solved {
@@ -264,6 +266,7 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<InjuryScenario>]) -> S
                     variant: variant.name.clone(),
                     metric: format!("{name}_diff"),
                     estimate: Estimate::exact(s.campaign_values[k] - base.campaign_values[k]),
+                    trials: None,
                 });
             }
         }

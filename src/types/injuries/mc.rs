@@ -328,28 +328,42 @@ pub fn finish(
     let mut figures = Vec::new();
     for ((variant, c), a) in variants.iter().zip(compiled).zip(&acc.variants) {
         let t = &c.model.table;
-        let mut push = |metric: String, estimate: Estimate| {
+        // Each figure with the observations it is taken over: campaigns
+        // (trials), encounters, events (crits), injuries, or the injuries of
+        // one entry.
+        let mut push = |metric: String, estimate: Estimate, of: u64| {
             figures.push(Figure {
                 variant: variant.name.clone(),
                 metric,
                 estimate,
+                trials: Some(of),
             });
         };
         let injuries: u64 = a.entry.iter().sum();
         for (k, name) in PER_ENCOUNTER.iter().enumerate() {
-            push(name.to_string(), a.per_encounter[k].estimate(z));
+            push(
+                name.to_string(),
+                a.per_encounter[k].estimate(z),
+                a.per_encounter[k].count(),
+            );
         }
         if a.events > 0 {
-            push("p_injury_per_event".into(), wilson(injuries, a.events, z));
+            push(
+                "p_injury_per_event".into(),
+                wilson(injuries, a.events, z),
+                a.events,
+            );
         }
         push(
             "p_injury_per_encounter".into(),
             wilson(a.enc_any, a.encounters, z),
+            a.encounters,
         );
         for (k, &e) in c.second.iter().enumerate() {
             push(
                 format!("p_second_{}_per_encounter", t.entries[e].id),
                 wilson(a.enc_second[k], a.encounters, z),
+                a.encounters,
             );
         }
         for (k, kind) in Remedy::KINDS.iter().enumerate().filter(|_| injuries > 0) {
@@ -360,7 +374,7 @@ pub fn finish(
                 .filter(|(p, _)| p.remedy().kind() == k)
                 .map(|(_, n)| n)
                 .sum();
-            push(format!("p_remedy_{kind}"), wilson(n, injuries, z));
+            push(format!("p_remedy_{kind}"), wilson(n, injuries, z), injuries);
         }
         for class in CureClass::ALL.into_iter().filter(|_| injuries > 0) {
             let n = t
@@ -373,15 +387,20 @@ pub fn finish(
             push(
                 format!("p_cure_class_{}", class.name()),
                 wilson(n, injuries, z),
+                injuries,
             );
         }
         for (k, name) in CAMPAIGN_COUNTS.iter().enumerate() {
             if applicable(c, k) {
-                push(name.to_string(), wilson(a.campaign[k], a.trials, z));
+                push(
+                    name.to_string(),
+                    wilson(a.campaign[k], a.trials, z),
+                    a.trials,
+                );
             }
         }
         for (k, name) in CAMPAIGN_MEANS.iter().enumerate() {
-            push(name.to_string(), a.campaign_means[k].estimate(z));
+            push(name.to_string(), a.campaign_means[k].estimate(z), a.trials);
         }
         let mut gold = Moments::default();
         let mut days = Moments::default();
@@ -389,31 +408,52 @@ pub fn finish(
         a.days.iter().for_each(|m| days.merge(m));
         let uncured: u64 = a.uncurable.iter().sum();
         if injuries > 0 {
-            push("mean_heal_gp_per_injury".into(), gold.estimate(z));
-            push("mean_downtime_days_per_injury".into(), days.estimate(z));
+            push("mean_heal_gp_per_injury".into(), gold.estimate(z), injuries);
+            push(
+                "mean_downtime_days_per_injury".into(),
+                days.estimate(z),
+                injuries,
+            );
             push(
                 "p_uncurable_per_injury".into(),
                 wilson(uncured, injuries, z),
+                injuries,
             );
         }
         let spare = a.events - injuries;
         gold.push_repeated(0.0, spare);
         days.push_repeated(0.0, spare);
         if a.events > 0 {
-            push("mean_heal_gp_per_event".into(), gold.estimate(z));
-            push("mean_downtime_days_per_event".into(), days.estimate(z));
-            push("p_uncurable_per_event".into(), wilson(uncured, a.events, z));
+            push("mean_heal_gp_per_event".into(), gold.estimate(z), a.events);
+            push(
+                "mean_downtime_days_per_event".into(),
+                days.estimate(z),
+                a.events,
+            );
+            push(
+                "p_uncurable_per_event".into(),
+                wilson(uncured, a.events, z),
+                a.events,
+            );
         }
         for (i, e) in t.entries.iter().enumerate() {
             let [m_event, m_encounter, m_gold, m_days, m_uncurable] = entry_metrics(&e.id);
             if a.events > 0 {
-                push(m_event, wilson(a.entry[i], a.events, z));
+                push(m_event, wilson(a.entry[i], a.events, z), a.events);
             }
-            push(m_encounter, wilson(a.enc_entry[i], a.encounters, z));
+            push(
+                m_encounter,
+                wilson(a.enc_entry[i], a.encounters, z),
+                a.encounters,
+            );
             if a.entry[i] > 0 {
-                push(m_gold, a.gold[i].estimate(z));
-                push(m_days, a.days[i].estimate(z));
-                push(m_uncurable, wilson(a.uncurable[i], a.entry[i], z));
+                push(m_gold, a.gold[i].estimate(z), a.gold[i].count());
+                push(m_days, a.days[i].estimate(z), a.days[i].count());
+                push(
+                    m_uncurable,
+                    wilson(a.uncurable[i], a.entry[i], z),
+                    a.entry[i],
+                );
             }
         }
     }
@@ -423,6 +463,7 @@ pub fn finish(
                 variant: variant.name.clone(),
                 metric: format!("{name}_diff"),
                 estimate: a.diffs[k].estimate(z),
+                trials: None,
             });
         }
     }
@@ -439,6 +480,7 @@ pub fn finish(
                     bin: bin as i64,
                     count,
                     share: wilson(count, a.trials, z),
+                    trials: None,
                 })
         })
         .collect();
