@@ -3,7 +3,7 @@
 
 use crate::model::Catalog;
 use crate::scenario::ScenarioError;
-use crate::scenario::overrides::Override;
+use crate::scenario::command::CommandLayers;
 use crate::types::{Scenario, parse_with};
 
 /// `(file name, text)` of every built-in scenario, in default-suite order.
@@ -60,34 +60,34 @@ pub const BUILTIN: [(&str, &str); 12] = [
 
 /// Parses every built-in scenario.
 pub fn all(catalog: &Catalog) -> Result<Vec<Scenario>, ScenarioError> {
-    all_with(catalog, &[])
+    all_with(catalog, &CommandLayers::default())
 }
 
 /// Parses every built-in scenario with `--set` overrides.
-pub fn all_with(catalog: &Catalog, overrides: &[Override]) -> Result<Vec<Scenario>, ScenarioError> {
+pub fn all_with(catalog: &Catalog, layers: &CommandLayers) -> Result<Vec<Scenario>, ScenarioError> {
     BUILTIN
         .iter()
-        .map(|(file, text)| parse_with(catalog, &source_name(file), text, overrides))
+        .map(|(file, text)| parse_with(catalog, &source_name(file), text, layers))
         .collect()
 }
 
 /// Finds a built-in scenario by its name or file name (`death-saves`,
 /// `death-saves.toml`).
 pub fn find(catalog: &Catalog, name: &str) -> Option<Result<Scenario, ScenarioError>> {
-    find_with(catalog, name, &[])
+    find_with(catalog, name, &CommandLayers::default())
 }
 
 /// [`find`] with `--set` overrides.
 pub fn find_with(
     catalog: &Catalog,
     name: &str,
-    overrides: &[Override],
+    layers: &CommandLayers,
 ) -> Option<Result<Scenario, ScenarioError>> {
     let stem = name.strip_suffix(".toml").unwrap_or(name);
     BUILTIN
         .iter()
         .find(|(file, _)| file.strip_suffix(".toml") == Some(stem))
-        .map(|(file, text)| parse_with(catalog, &source_name(file), text, overrides))
+        .map(|(file, text)| parse_with(catalog, &source_name(file), text, layers))
 }
 
 fn source_name(file: &str) -> String {

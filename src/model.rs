@@ -46,6 +46,10 @@ pub struct Scenario<M> {
     /// The text it was parsed from (hashed into `run.json` and shard
     /// states, carried by shard states so a merge parses the same text).
     pub text: String,
+    /// The `--set` and `--scan` arguments laid over the text, as written
+    /// (carried by shard states and `run.json`, so a merge or a check
+    /// parses exactly what ran).
+    pub layers: Vec<String>,
     /// Line and column of `name = ...` in the source, for errors found
     /// later about the name (e.g. against the output folder).
     pub name_at: (usize, usize),
@@ -53,6 +57,8 @@ pub struct Scenario<M> {
     pub header: ScenarioHeader,
     /// The model and its variants.
     pub model: M,
+    /// The parameter scan the variants come from, if any.
+    pub scan: Option<ScanTable>,
 }
 
 /// The game data scenarios draw on, validated once.
@@ -66,4 +72,25 @@ pub struct Catalog {
     pub templates: Templates,
     /// Permanent-wound examples by severity, as they play in a fight.
     pub wound_examples: WoundExamples,
+}
+
+/// A parameter scan's variants: each one's base variant and scanned values
+/// (`scan.csv`, the scan charts).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ScanTable {
+    /// The scanned keys, in crossing order (the first outermost).
+    pub keys: Vec<String>,
+    /// One row per variant, in variant order.
+    pub rows: Vec<ScanRow>,
+}
+
+/// One variant of a scan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScanRow {
+    /// The variant (`raw@injury_chance=0.05`).
+    pub variant: String,
+    /// The base variant it was made from (`raw`).
+    pub base: String,
+    /// The value of each key, as written, and as a number where it is one.
+    pub values: Vec<(String, Option<f64>)>,
 }

@@ -5,6 +5,7 @@
 //! types' Monte Carlo and exact modes only build them, so every output format sees the same numbers.
 
 use crate::engine::stats::Estimate;
+pub use crate::model::{ScanRow, ScanTable};
 
 /// All results of one scenario.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,6 +37,8 @@ pub struct ScenarioResult {
     /// One description per variant, in `variants` order, for the HTML
     /// report (empty where none is known).
     pub variant_descriptions: Vec<String>,
+    /// The parameter scan the variants come from, if any.
+    pub scan: Option<ScanTable>,
 }
 
 /// A figure that means "not available": the reports print `reason` (e.g.
@@ -179,6 +182,18 @@ pub enum LinePoints {
     Metrics(Vec<(f64, String)>),
     /// The shares of a distribution by bin (x = bin).
     Distribution(String),
+    /// A parameter scan: curve `j` (named `variants[j]`) passes through
+    /// `metric` of variant `v` at x for each `(x, v)` of `series[j]`;
+    /// `sequential`: the curves are ordered values of a second scanned
+    /// key, coloured dark to light.
+    Scan {
+        /// The metric drawn.
+        metric: String,
+        /// Each curve's points: `(x, variant)`.
+        series: Vec<Vec<(f64, String)>>,
+        /// A sequential palette (ordered curves) instead of a qualitative one.
+        sequential: bool,
+    },
 }
 
 impl ScenarioResult {
@@ -198,6 +213,7 @@ impl ScenarioResult {
             item_rows: Vec::new(),
             not_available: Vec::new(),
             variant_descriptions: Vec::new(),
+            scan: None,
         }
     }
 

@@ -78,6 +78,7 @@ fn scenario_run(s: &Scenario, r: &ScenarioResult, seconds: f64) -> ScenarioRun {
         source: s.source.clone(),
         sha256: scenario_sha256(s),
         kind: s.kind().to_string(),
+        layers: s.layers.clone(),
         seed: r.seed,
         trials: r.trials,
         confidence: r.confidence,

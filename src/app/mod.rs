@@ -25,7 +25,7 @@ use crate::results::ScenarioResult;
 use crate::rules::death_saves::DeathSaveRules;
 use crate::rules::permanent_wounds::Severity;
 use crate::scenario::ScenarioError;
-use crate::scenario::overrides::Override;
+use crate::scenario::command::CommandLayers;
 use crate::testhook;
 use crate::types::{self, Scenario};
 use interrupt::{Interrupt, Signal};
@@ -153,13 +153,13 @@ pub fn execute(
 pub fn load_scenarios(
     catalog: &Catalog,
     args: &[String],
-    overrides: &[Override],
+    layers: &CommandLayers,
 ) -> Result<Vec<Scenario>, AppError> {
     let scenarios = if args.is_empty() {
-        builtin::all_with(catalog, overrides)?
+        builtin::all_with(catalog, layers)?
     } else {
         args.iter()
-            .map(|a| load_one(catalog, a, overrides))
+            .map(|a| load_one(catalog, a, layers))
             .collect::<Result<Vec<_>, _>>()?
     };
     for (i, s) in scenarios.iter().enumerate() {
@@ -183,18 +183,18 @@ pub fn load_scenarios(
 fn load_one(
     catalog: &Catalog,
     arg: &str,
-    overrides: &[Override],
+    layers: &CommandLayers,
 ) -> Result<Scenario, ScenarioError> {
     let path = Path::new(arg);
     let file_error = if path.is_file() {
-        match types::load_file_with(catalog, path, overrides) {
+        match types::load_file_with(catalog, path, layers) {
             Err(ScenarioError::Unreadable { reason, .. }) => Some(reason),
             read => return read,
         }
     } else {
         None
     };
-    if let Some(found) = builtin::find_with(catalog, arg, overrides) {
+    if let Some(found) = builtin::find_with(catalog, arg, layers) {
         return found;
     }
     let reason = match file_error {
@@ -229,7 +229,7 @@ fn load_one(
 fn validate(catalog: &Catalog, args: ValidateArgs, out: &mut dyn Write) -> Result<(), AppError> {
     let mut invalid = 0;
     for arg in &args.scenarios {
-        let line = match load_one(catalog, arg, &args.set) {
+        let line = match load_one(catalog, arg, &args.layers()) {
             Ok(s) => format!(
                 "{}: ok (type {}, {} variants)",
                 crate::scenario::error::one_line(arg),
@@ -341,7 +341,7 @@ fn run(
     stop: Stop<'_>,
 ) -> Result<(), AppError> {
     let clock = meta::Clock::start();
-    let mut scenarios = load_scenarios(catalog, &args.scenarios, &args.set)?;
+    let mut scenarios = load_scenarios(catalog, &args.scenarios, &args.layers())?;
     if args.state_out.is_none() {
         output::check(&args.out, &scenarios)?;
     }
@@ -532,7 +532,14 @@ fn merge(
     }
     let mut scenarios = Vec::with_capacity(merged.len());
     for s in &merged {
-        let mut scenario = types::parse(catalog, &s.source, &s.text)?;
+        let layers =
+            crate::scenario::command::CommandLayers::from_args(&s.layers).map_err(|problem| {
+                AppError::State(shard::StateError {
+                    file: s.source.clone(),
+                    problem,
+                })
+            })?;
+        let mut scenario = types::parse_with(catalog, &s.source, &s.text, &layers)?;
         scenario.header.seed = s.seed;
         scenario.header.trials = s.trials;
         scenario.header.confidence = s.confidence;
@@ -578,7 +585,7 @@ fn exact(
     stop: Stop<'_>,
 ) -> Result<(), AppError> {
     let clock = meta::Clock::start();
-    let scenarios = load_scenarios(catalog, &args.scenarios, &args.set)?;
+    let scenarios = load_scenarios(catalog, &args.scenarios, &args.layers())?;
     output::check(&args.out, &scenarios)?;
     let results = scenarios
         .iter()

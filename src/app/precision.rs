@@ -148,7 +148,11 @@ pub fn run(
             trials,
             ..scenario.header.clone()
         };
-        let Some(result) = scenario.model.finish(&header, state.clone()) else {
+        let Some(result) = scenario
+            .model
+            .finish(&header, state.clone())
+            .map(|r| scenario.scanned(r))
+        else {
             return Err(AppError::Usage(format!(
                 "internal error: the state of `{}` is of another type",
                 scenario.header.name
@@ -198,6 +202,7 @@ mod tests {
             item_rows: Vec::new(),
             not_available: Vec::new(),
             variant_descriptions: Vec::new(),
+            scan: None,
             figures: figures
                 .iter()
                 .map(|(v, m, value, low, high)| Figure {

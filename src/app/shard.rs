@@ -6,8 +6,9 @@
 //! **State file.** `MAGIC`, then the SHA-256 of the payload, then the
 //! payload: a [`StateFile`] in postcard (a compact, versioned serde binary
 //! format). It carries the woundsim version, the state format, and per
-//! scenario its text (so a merge parses exactly what the shards ran), the
-//! text's SHA-256, seed, trials, confidence, the chunk range and the
+//! scenario its text and the `--set`/`--scan` arguments laid over it (so a
+//! merge parses exactly what the shards ran), the text's SHA-256, seed,
+//! trials, confidence, the chunk range and the
 //! frontier of the range's merge tree ([`crate::engine::frontier`]). It is
 //! written atomically (a temporary file beside it, renamed).
 //!
@@ -28,7 +29,7 @@ use crate::types::{Scenario, State};
 pub const MAGIC: &[u8; 16] = b"woundsim-state\n\0";
 
 /// The layout of [`StateFile`]; a file of another format is refused.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// Largest state file `merge` reads (a state is a few KiB per scenario).
 pub const MAX_STATE_BYTES: u64 = 256 << 20;
@@ -44,6 +45,8 @@ pub struct ScenarioState {
     pub text: String,
     /// SHA-256 (hex) of `text`.
     pub sha256: String,
+    /// The `--set` and `--scan` arguments the shard ran with (format 2).
+    pub layers: Vec<String>,
     /// Seed of the run.
     pub seed: u64,
     /// Trials per variant.
@@ -99,6 +102,7 @@ impl ScenarioState {
             source: scenario.source.clone(),
             text: scenario.text.clone(),
             sha256: sha256_hex(scenario.text.as_bytes()),
+            layers: scenario.layers.clone(),
             seed: scenario.header.seed,
             trials: scenario.header.trials,
             confidence: scenario.header.confidence,
@@ -252,6 +256,9 @@ pub fn merge_scenario(parts: Vec<(&Path, ScenarioState)>) -> Result<ScenarioStat
         if s.sha256 != merged.sha256 {
             return Err(differs("scenario text"));
         }
+        if s.layers != merged.layers {
+            return Err(differs("set of --set/--scan arguments"));
+        }
         if s.seed != merged.seed {
             return Err(differs(&format!("seed ({} vs {})", s.seed, merged.seed)));
         }
@@ -366,7 +373,7 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(
-            e.contains("state format 2 (this woundsim reads format 1)"),
+            e.contains("state format 3 (this woundsim reads format 2)"),
             "{e}"
         );
     }

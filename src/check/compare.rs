@@ -387,12 +387,13 @@ fn judge(b: &Row, c: &Row, bm: &Meta, cm: &Meta) -> MetricCheck {
         cm.run.and_then(|r| r.sha256.as_deref()),
     );
     // A conditional figure's `trials` are the observations behind it, so
-    // the runs' own trial counts (run.json) must match too.
+    // the runs' own trial counts (run.json) must match too, and so must
+    // the --set/--scan arguments laid over the same text.
     let identical = b.trials > 0
         && b.trials == c.trials
         && b.seed == c.seed
         && matches!(hashes, (Some(x), Some(y)) if x == y)
-        && matches!((bm.run, cm.run), (Some(x), Some(y)) if x.trials == y.trials);
+        && matches!((bm.run, cm.run), (Some(x), Some(y)) if x.trials == y.trials && x.layers == y.layers);
     let same_level = bm.level == cm.level;
     if identical {
         check.method = Method::Identical;

@@ -32,6 +32,13 @@ pub struct CheckArgs {
     /// Keep the run's reports in this folder [default: a temporary folder].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// As for `woundsim run --set`: run the current scenarios with these
+    /// overrides (recorded in run.json).
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = crate::scenario::overrides::Override::parse, conflicts_with = "current")]
+    pub set: Vec<crate::scenario::overrides::Override>,
+    /// As for `woundsim run --scan`.
+    #[arg(long = "scan", value_name = "KEY=FROM:TO:STEP|v1,v2", value_parser = crate::scenario::scan::ScanAxis::parse, conflicts_with = "current")]
+    pub scan: Vec<crate::scenario::scan::ScanAxis>,
     /// Family-wise false-alarm rate of all tests together (Holm–Bonferroni).
     #[arg(long, value_name = "A", default_value_t = 0.001, value_parser = parse_alpha)]
     pub alpha: f64,

@@ -6,8 +6,10 @@ use std::path::PathBuf;
 use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
 
+use crate::scenario::command::CommandLayers;
 use crate::scenario::error::one_line;
 use crate::scenario::overrides::Override;
+use crate::scenario::scan::ScanAxis;
 
 mod check;
 pub use check::CheckArgs;
@@ -167,13 +169,20 @@ pub struct RunArgs {
     pub shard: Option<crate::engine::shard::Shard>,
     /// Write the run's (or the shard's) accumulated state to FILE, for
     /// `woundsim merge`; no reports are written.
-    #[arg(long, value_name = "FILE", conflicts_with = "set")]
+    #[arg(long, value_name = "FILE")]
     pub state_out: Option<PathBuf>,
     /// Set scenario option KEY to VALUE (a TOML value; a bare word is a
     /// string) in every variant, over the file's [options] and
     /// [[variant]] tables; repeatable, a later --set over an earlier one.
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
     pub set: Vec<Override>,
+    /// Scan option KEY over FROM:TO:STEP or the values v1,v2,...: every
+    /// variant becomes one variant per value, named `VARIANT@KEY=VALUE`, on
+    /// common random numbers; repeatable (crossed, the first outermost);
+    /// over the file's [scan] table for the same KEY. Writes scan.csv and
+    /// one chart per headline metric against KEY.
+    #[arg(long = "scan", value_name = "KEY=FROM:TO:STEP|v1,v2", value_parser = ScanAxis::parse)]
+    pub scan: Vec<ScanAxis>,
     /// Leave out of run.json and index.html what differs between two runs
     /// of the same scenarios and seeds (start time, durations, throughput,
     /// threads), so that they write byte-identical folders.
@@ -194,6 +203,23 @@ pub struct RunArgs {
     #[command(flatten)]
     pub view: ViewArgs,
 }
+
+/// `layers()`: the `--set` and `--scan` arguments of a command, as one
+/// [`CommandLayers`].
+macro_rules! command_layers {
+    ($($args:ty),+) => {$(
+        impl $args {
+            /// The `--set` overrides and `--scan` axes given.
+            pub fn layers(&self) -> CommandLayers {
+                CommandLayers {
+                    sets: self.set.clone(),
+                    scans: self.scan.clone(),
+                }
+            }
+        }
+    )+};
+}
+command_layers!(RunArgs, ValidateArgs, ExactArgs);
 
 /// One `--precision NAME=HALF_WIDTH` target.
 #[derive(Clone, Debug, PartialEq)]
@@ -239,6 +265,13 @@ pub struct ValidateArgs {
     /// As for `woundsim run --set`: validate with these overrides.
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
     pub set: Vec<Override>,
+    /// Scan option KEY over FROM:TO:STEP or the values v1,v2,...: every
+    /// variant becomes one variant per value, named `VARIANT@KEY=VALUE`, on
+    /// common random numbers; repeatable (crossed, the first outermost);
+    /// over the file's [scan] table for the same KEY. Writes scan.csv and
+    /// one chart per headline metric against KEY.
+    #[arg(long = "scan", value_name = "KEY=FROM:TO:STEP|v1,v2", value_parser = ScanAxis::parse)]
+    pub scan: Vec<ScanAxis>,
 }
 
 /// Options of `woundsim merge`.
@@ -296,6 +329,13 @@ pub struct ExactArgs {
     /// [[variant]] tables; repeatable, a later --set over an earlier one.
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
     pub set: Vec<Override>,
+    /// Scan option KEY over FROM:TO:STEP or the values v1,v2,...: every
+    /// variant becomes one variant per value, named `VARIANT@KEY=VALUE`, on
+    /// common random numbers; repeatable (crossed, the first outermost);
+    /// over the file's [scan] table for the same KEY. Writes scan.csv and
+    /// one chart per headline metric against KEY.
+    #[arg(long = "scan", value_name = "KEY=FROM:TO:STEP|v1,v2", value_parser = ScanAxis::parse)]
+    pub scan: Vec<ScanAxis>,
     /// Print no table.
     #[arg(long, short)]
     pub quiet: bool,

@@ -72,6 +72,47 @@ pub fn summary(results: &[ScenarioResult]) -> Result<Vec<u8>, csv::Error> {
     w.into_inner().map_err(|e| e.into_error().into())
 }
 
+/// `scan.csv` of a scanned result: one row per figure of a scanned
+/// variant, with its base variant and one column per scanned key (the
+/// value as written) before the summary columns; `None` without a scan.
+pub fn scan(result: &ScenarioResult) -> Result<Option<Vec<u8>>, csv::Error> {
+    let Some(scan) = &result.scan else {
+        return Ok(None);
+    };
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header = vec!["scenario", "variant", "base_variant"];
+    header.extend(scan.keys.iter().map(String::as_str));
+    header.extend(&SUMMARY_COLUMNS[2..]);
+    w.write_record(&header)?;
+    let number = |x: f64| {
+        if x.is_nan() {
+            String::new()
+        } else {
+            x.to_string()
+        }
+    };
+    for row in &scan.rows {
+        for f in result.figures.iter().filter(|f| f.variant == row.variant) {
+            let mut record = vec![
+                result.scenario.clone(),
+                row.variant.clone(),
+                row.base.clone(),
+            ];
+            record.extend(row.values.iter().map(|(label, _)| label.clone()));
+            record.extend([
+                f.metric.clone(),
+                number(f.estimate.value),
+                number(f.estimate.low),
+                number(f.estimate.high),
+                f.trials.unwrap_or(result.trials).to_string(),
+                result.seed.to_string(),
+            ]);
+            w.write_record(&record)?;
+        }
+    }
+    Ok(Some(w.into_inner().map_err(|e| e.into_error())?))
+}
+
 /// The distributions of one result: `(name, csv bytes)` for each.
 pub fn distributions(result: &ScenarioResult) -> Result<Vec<(String, Vec<u8>)>, csv::Error> {
     let mut names: Vec<&str> = Vec::new();

@@ -548,6 +548,7 @@ mod tests {
                 reason: "no cure available".into(),
             }],
             variant_descriptions: vec!["RAW".into(), "a 'quoted' <i>variant</i>".into()],
+            scan: None,
             ..ScenarioResult::for_header(&header, variants)
         }
     }

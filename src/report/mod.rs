@@ -11,6 +11,7 @@
 //! DIR/index.html                       the report to read: every scenario, figure and chart
 //! DIR/summary.csv                      every figure of every scenario
 //! DIR/<scenario>/<distribution>.csv    e.g. death-saves/rolls.csv
+//! DIR/<scenario>/scan.csv              a scan: every figure with its scanned values
 //! DIR/<scenario>/<chart>.png|.svg      e.g. death-saves/outcomes.png
 //! DIR/run.json                         the manifest: version, run metadata, files written
 //! ```
@@ -95,7 +96,7 @@ impl Exporter for SummaryCsv {
     }
 }
 
-/// `<scenario>/<distribution>.csv`.
+/// `<scenario>/<distribution>.csv`, and `<scenario>/scan.csv` for a scan.
 pub struct DistributionCsvs;
 
 impl Exporter for DistributionCsvs {
@@ -103,6 +104,9 @@ impl Exporter for DistributionCsvs {
         for result in run.results {
             for (name, bytes) in csv::distributions(result)? {
                 files.push((format!("{}/{name}.csv", result.scenario), bytes));
+            }
+            if let Some(bytes) = csv::scan(result)? {
+                files.push((format!("{}/scan.csv", result.scenario), bytes));
             }
         }
         Ok(())

@@ -61,6 +61,10 @@ pub struct ScenarioRun {
     /// Scenario type (`death_saves`, `combat`, ...).
     #[serde(rename = "type")]
     pub kind: String,
+    /// The `--set` and `--scan` arguments laid over the text, as written
+    /// (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub layers: Vec<String>,
     /// Seed (0 for exact figures).
     pub seed: u64,
     /// Trials per variant (0 marks exact figures).

@@ -11,12 +11,14 @@
 //! into the [`crate::model::Catalog`]. The hot loops never re-check what
 //! this module accepted.
 
+pub mod command;
 pub mod data;
 pub mod error;
 pub mod groups;
 pub mod layers;
 pub mod limits;
 pub mod overrides;
+pub mod scan;
 pub mod values;
 pub mod wording;
 
@@ -27,8 +29,9 @@ use toml::Spanned;
 pub use error::{Located, Locator, ScenarioError};
 
 use crate::model::{Catalog, ScenarioHeader, Variant};
+use command::CommandLayers;
 use layers::{Layer, Layers};
-use overrides::Override;
+use scan::{ScanAxis, ScanPoint};
 
 /// The only scenario format version this build reads.
 pub const FORMAT_VERSION: i64 = 1;
@@ -98,6 +101,8 @@ pub struct Parsed<R> {
     pub name_at: (usize, usize),
     /// The validated variants.
     pub variants: Vec<Variant<R>>,
+    /// The scan the variants come from, if any.
+    pub scan: Option<crate::model::ScanTable>,
 }
 
 impl<'a> Document<'a> {
@@ -163,39 +168,93 @@ impl<'a> Document<'a> {
     }
 
     /// Reads the document with settings tables `S` and validates every
-    /// variant with `build`, each `--set` override laid over every
-    /// variant's tables (a later one over an earlier one).
+    /// variant with `build`: each variant of the file, or of its scan
+    /// (one per base variant and combination of scanned values, the
+    /// values laid over the variant's tables), with each `--set` override
+    /// laid over all (a later one over an earlier one).
     pub fn parse<S, R>(
         &self,
         catalog: &Catalog,
-        overrides: &[Override],
+        layers: &CommandLayers,
         build: impl Fn(&Layers<S>, &Catalog) -> Result<R, ScenarioError>,
     ) -> Result<Parsed<R>, ScenarioError>
     where
         S: DeserializeOwned + Named + Default,
     {
         let raw: RawScenario<S> = deserialize(&self.loc, self.loc.text)?;
-        let over = overrides
+        let table = |o: &'_ overrides::Override| -> Result<S, ScenarioError> {
+            let loc = o.locator();
+            let table: S = deserialize(&loc, loc.text)?;
+            if let Some(name) = table.name().or(table.description()) {
+                let key = if table.name().is_some() {
+                    "name"
+                } else {
+                    "description"
+                };
+                return Err(loc.error(
+                    name.span().start,
+                    key,
+                    "a header key cannot be set from the command line",
+                ));
+            }
+            Ok(table)
+        };
+        let over = layers
+            .sets
             .iter()
-            .map(|o| {
-                let loc = o.locator();
-                let table: S = deserialize(&loc, loc.text)?;
-                if let Some(name) = table.name().or(table.description()) {
-                    let key = if table.name().is_some() {
-                        "name"
-                    } else {
-                        "description"
-                    };
-                    return Err(loc.error(
-                        name.span().start,
-                        key,
-                        "a header key cannot be set from the command line",
-                    ));
-                }
-                Ok((loc, table))
+            .map(|o| Ok((o.locator(), table(o)?)))
+            .collect::<Result<Vec<_>, ScenarioError>>()?;
+        let axes = scan::combine(raw.scan_axes(&self.loc)?, &layers.scans);
+        if let Some(set) = layers.sets.iter().find(|s| {
+            axes.iter()
+                .any(|a| a.key.split('.').next() == Some(s.key()))
+        }) {
+            let loc = set.locator();
+            return Err(loc.error(
+                0,
+                set.key(),
+                format!(
+                    "`{}` is also scanned: set it or scan it, not both",
+                    set.key()
+                ),
+            ));
+        }
+        let scan_tables = axes
+            .iter()
+            .map(|axis| {
+                axis.points
+                    .iter()
+                    .map(|p| Ok((p.set.locator(), table(&p.set)?)))
+                    .collect::<Result<Vec<_>, ScenarioError>>()
             })
-            .collect::<Result<Vec<_>, _>>()?;
-        raw.parsed(&self.loc, &over, catalog, build)
+            .collect::<Result<Vec<_>, ScenarioError>>()?;
+        let scan = Scan {
+            axes: &axes,
+            tables: &scan_tables,
+        };
+        raw.parsed(&self.loc, &over, &scan, catalog, build)
+    }
+}
+
+/// A scan's axes and each point's settings table, for [`RawScenario::variants`].
+struct Scan<'a, S> {
+    axes: &'a [ScanAxis],
+    /// `tables[axis][point]`.
+    tables: &'a [Vec<(Locator<'a>, S)>],
+}
+
+impl<S> Scan<'_, S> {
+    /// Every combination of point indices ([`scan::combinations`]).
+    fn combinations(&self) -> Vec<Vec<usize>> {
+        scan::combinations(self.axes)
+    }
+
+    fn points(&self, combination: &[usize]) -> Vec<&ScanPoint> {
+        self.axes
+            .iter()
+            .zip(combination)
+            .map(|(a, &p)| &a.points[p])
+            .collect()
     }
 }
 
@@ -271,6 +330,9 @@ struct RawScenario<S> {
     options: Option<Spanned<S>>,
     #[serde(default, rename = "variant")]
     variants: Option<Spanned<Vec<Spanned<S>>>>,
+    /// `[scan]`: KEY = "FROM:TO:STEP" or KEY = [v1, v2, ...].
+    #[serde(default)]
+    scan: Option<Spanned<toml::Table>>,
 }
 
 /// Implements [`Named`] for a settings table with `name` and `description` fields.
@@ -302,16 +364,61 @@ impl<S: Named + Default> RawScenario<S> {
         &'a self,
         loc: &Locator<'a>,
         over: &'a [(Locator<'a>, S)],
+        scan: &Scan<'a, S>,
         catalog: &Catalog,
         build: impl Fn(&Layers<S>, &Catalog) -> Result<R, ScenarioError>,
     ) -> Result<Parsed<R>, ScenarioError> {
         let header = self.header(loc)?;
-        let variants = self.variants(loc, over, |layers| build(layers, catalog))?;
+        let (variants, table) = self.variants(loc, over, scan, |layers| build(layers, catalog))?;
         Ok(Parsed {
             header,
             name_at: error::line_column(loc.text, self.name.span().start),
             variants,
+            scan: table,
         })
+    }
+
+    /// The axes of the file's `[scan]` table, in the order written.
+    fn scan_axes(&self, loc: &Locator) -> Result<Vec<ScanAxis>, ScenarioError> {
+        let Some(table) = &self.scan else {
+            return Ok(Vec::new());
+        };
+        // The table's span may be its header only: its body runs to the
+        // next table header.
+        let span = table.span();
+        let rest = loc.text.get(span.start..).unwrap_or_default();
+        let end = rest
+            .match_indices("\n[")
+            .map(|(i, _)| i)
+            .find(|&i| i >= span.end - span.start)
+            .unwrap_or(rest.len());
+        let body = &rest[..end];
+        // Where each key is written (the table keeps no order or places).
+        let place = |key: &str| {
+            let mut from = 0;
+            while let Some(i) = body[from..].find(key) {
+                let at = from + i;
+                let before = body[..at].chars().next_back();
+                let after = body[at + key.len()..].trim_start();
+                if before.is_none_or(|c| c.is_whitespace() || c == '"' || c == '{' || c == ',')
+                    && (after.starts_with('=') || after.starts_with('"'))
+                {
+                    return span.start + at;
+                }
+                from = at + key.len();
+            }
+            span.start
+        };
+        let mut axes: Vec<(usize, ScanAxis)> = Vec::new();
+        for (key, value) in table.get_ref() {
+            let at = place(key);
+            let source = format!("{} [scan] {key}", loc.file);
+            let axis = ScanAxis::from_value(&source, key, value)
+                .map_err(|e| loc.error(at, &format!("scan.{key}"), e))?;
+            axes.push((at, axis));
+        }
+        axes.sort_by_key(|(at, _)| *at);
+        Ok(axes.into_iter().map(|(_, a)| a).collect())
     }
 
     fn header(&self, loc: &Locator) -> Result<ScenarioHeader, ScenarioError> {
@@ -370,14 +477,17 @@ impl<S: Named + Default> RawScenario<S> {
         })
     }
 
-    /// Validates variants: each variant's table over `[options]`, the
-    /// overrides `over` above both.
+    /// Validates variants: each variant's table over `[options]`, a scan's
+    /// values over both (one variant per combination), the overrides
+    /// `over` above all.
+    #[allow(clippy::type_complexity)]
     fn variants<'a, R>(
         &'a self,
         loc: &Locator<'a>,
         over: &'a [(Locator<'a>, S)],
+        scan: &Scan<'a, S>,
         build: impl Fn(&Layers<'a, S>) -> Result<R, ScenarioError>,
-    ) -> Result<Vec<Variant<R>>, ScenarioError> {
+    ) -> Result<(Vec<Variant<R>>, Option<crate::model::ScanTable>), ScenarioError> {
         let default_options = S::default();
         let options = match &self.options {
             Some(o) => o.get_ref(),
@@ -398,22 +508,22 @@ impl<S: Named + Default> RawScenario<S> {
             limits::MAX_DESCRIPTION_CHARS,
         )?;
         let raw_variants = self.variants.as_ref().map_or(&[][..], |v| v.get_ref());
-        let base = |layers: Layers<'a, S>| -> Layers<'a, S> {
+        let combinations = scan.combinations();
+        let base = |layers: Layers<'a, S>, combination: &[usize]| -> Layers<'a, S> {
             let layers = match &self.options {
                 Some(o) => layers.under(Layer::spanned(*loc, "options", o)),
                 None => layers,
             };
+            let layers = combination
+                .iter()
+                .enumerate()
+                .fold(layers, |l, (axis, &point)| {
+                    let (at, table) = &scan.tables[axis][point];
+                    l.over(Layer::new(*at, "", table))
+                });
             over.iter()
                 .fold(layers, |l, (at, table)| l.over(Layer::new(*at, "", table)))
         };
-        if raw_variants.is_empty() {
-            let rules = build(&base(Layers::new(*loc, "options")))?;
-            return Ok(vec![Variant {
-                name: "base".into(),
-                description: String::new(),
-                rules,
-            }]);
-        }
         if let Some(extra) = raw_variants.get(limits::MAX_VARIANTS) {
             return Err(loc.error(
                 extra.span().start,
@@ -425,7 +535,24 @@ impl<S: Named + Default> RawScenario<S> {
                 ),
             ));
         }
-        let mut out: Vec<Variant<R>> = Vec::with_capacity(raw_variants.len());
+        let expanded = raw_variants.len().max(1) * combinations.len();
+        if expanded > scan::MAX_SCAN_VARIANTS {
+            let file = scan.axes.first().map_or(loc.file, |a| a.source.as_str());
+            return Err(ScenarioError::Unreadable {
+                file: file.to_string(),
+                reason: format!(
+                    "the scan makes {expanded} variants ({} base variants × {} combinations of values); at most {}",
+                    raw_variants.len().max(1),
+                    combinations.len(),
+                    scan::MAX_SCAN_VARIANTS
+                ),
+            });
+        }
+        // The base variants: (name, description, own table and its path).
+        let mut bases: Vec<(String, String, Option<(&'a Spanned<S>, String)>)> = Vec::new();
+        if raw_variants.is_empty() {
+            bases.push(("base".into(), String::new(), None));
+        }
         for (i, raw) in raw_variants.iter().enumerate() {
             let path = format!("variant[{i}]");
             let Some(name) = raw.get_ref().name() else {
@@ -447,11 +574,18 @@ impl<S: Named + Default> RawScenario<S> {
                 "a variant name",
                 limits::MAX_NAME_CHARS,
             )?;
-            if out.iter().any(|v| v.name == *name.get_ref()) {
+            if bases.iter().any(|v| v.0 == *name.get_ref()) {
                 return Err(loc.error(
                     name.span().start,
                     &format!("{path}.name"),
                     format!("variant name `{}` is used twice", name.get_ref()),
+                ));
+            }
+            if !scan.axes.is_empty() && name.get_ref().contains('@') {
+                return Err(loc.error(
+                    name.span().start,
+                    &format!("{path}.name"),
+                    "a scanned variant's name cannot contain `@` (it separates the scanned values)",
                 ));
             }
             let description = values::opt_text(
@@ -461,14 +595,61 @@ impl<S: Named + Default> RawScenario<S> {
                 "the description",
                 limits::MAX_DESCRIPTION_CHARS,
             )?;
-            let layers = Layers::new(*loc, path.clone()).under(Layer::spanned(*loc, path, raw));
-            let rules = build(&base(layers))?;
-            out.push(Variant {
-                name: name.get_ref().clone(),
-                description: description.to_string(),
-                rules,
-            });
+            bases.push((
+                name.get_ref().clone(),
+                description.to_string(),
+                Some((raw, path)),
+            ));
         }
-        Ok(out)
+        let mut out: Vec<Variant<R>> = Vec::with_capacity(expanded);
+        let mut rows = Vec::new();
+        for (name, description, own) in &bases {
+            for combination in &combinations {
+                let layers = match own {
+                    Some((raw, path)) => Layers::new(*loc, path.clone()).under(Layer::spanned(
+                        *loc,
+                        path.clone(),
+                        raw,
+                    )),
+                    None => Layers::new(*loc, "options"),
+                };
+                let rules = build(&base(layers, combination))?;
+                if scan.axes.is_empty() {
+                    out.push(Variant {
+                        name: name.clone(),
+                        description: description.clone(),
+                        rules,
+                    });
+                    continue;
+                }
+                let points = scan.points(combination);
+                let full = scan::variant_name(name, scan.axes, &points);
+                let with: Vec<String> = scan
+                    .axes
+                    .iter()
+                    .zip(&points)
+                    .map(|(a, p)| format!("{} = {}", a.key, p.label))
+                    .collect();
+                rows.push(crate::model::ScanRow {
+                    variant: full.clone(),
+                    base: name.clone(),
+                    values: points.iter().map(|p| (p.label.clone(), p.number)).collect(),
+                });
+                out.push(Variant {
+                    name: full,
+                    description: if description.is_empty() {
+                        with.join(", ")
+                    } else {
+                        format!("{description} ({})", with.join(", "))
+                    },
+                    rules,
+                });
+            }
+        }
+        let table = (!scan.axes.is_empty()).then(|| crate::model::ScanTable {
+            keys: scan.axes.iter().map(|a| a.key.clone()).collect(),
+            rows,
+        });
+        Ok((out, table))
     }
 }

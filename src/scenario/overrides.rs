@@ -91,6 +91,24 @@ impl Override {
         })
     }
 
+    /// The same setting named `flag` in messages (a scan's point is named
+    /// by its `--scan` argument or its `[scan]` table).
+    pub fn named(mut self, flag: &str) -> Self {
+        self.flag = flag.to_string();
+        self
+    }
+
+    /// The top-level key set (`creature` of `creature.hp=12`).
+    pub fn key(&self) -> &str {
+        let key = self
+            .text
+            .split(['=', '.'])
+            .next()
+            .unwrap_or_default()
+            .trim();
+        key.trim_matches(|c| c == '"' || c == '\'')
+    }
+
     /// `--set KEY=VALUE` as written, for messages.
     pub fn flag(&self) -> &str {
         &self.flag
@@ -148,9 +166,13 @@ mod tests {
                 roll.field.clone(),
             ))
         };
-        doc.parse(crate::fixtures::catalog(), &overrides, build)
-            .map(|p| p.variants.into_iter().map(|v| v.rules).collect())
-            .map_err(|e| e.to_string())
+        doc.parse(
+            crate::fixtures::catalog(),
+            &crate::scenario::command::CommandLayers::sets(&overrides),
+            build,
+        )
+        .map(|p| p.variants.into_iter().map(|v| v.rules).collect())
+        .map_err(|e| e.to_string())
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod combat;
 pub mod death_saves;
 pub mod festering;
 pub mod injuries;
+pub mod scan;
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
@@ -31,8 +32,8 @@ use crate::engine::frontier::Frontier;
 use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
 use crate::model::{Catalog, ScenarioHeader, Variant};
 use crate::results::ScenarioResult;
+use crate::scenario::command::CommandLayers;
 use crate::scenario::layers::Layers;
-use crate::scenario::overrides::Override;
 use crate::scenario::{Document, Named, ScenarioError};
 
 /// One scenario type: how its settings become rules, how its trials run,
@@ -197,11 +198,11 @@ macro_rules! registry {
             fn parse(
                 doc: &Document,
                 catalog: &Catalog,
-                overrides: &[Override],
-            ) -> Result<(ScenarioHeader, (usize, usize), Model), ScenarioError> {
+                layers: &CommandLayers,
+            ) -> Result<(ScenarioHeader, (usize, usize), Model, Option<crate::results::ScanTable>), ScenarioError> {
                 $(if doc.kind() == <$ty as ScenarioType>::NAME {
-                    let p = doc.parse(catalog, overrides, <$ty as ScenarioType>::build)?;
-                    return Ok((p.header, p.name_at, Model::$variant(p.variants)));
+                    let p = doc.parse(catalog, layers, <$ty as ScenarioType>::build)?;
+                    return Ok((p.header, p.name_at, Model::$variant(p.variants), p.scan));
                 })+
                 Err(doc.unknown_type(TYPES))
             }
@@ -335,6 +336,15 @@ impl Scenario {
             .simulate_chunks(&self.header, engine, chunks, progress)
     }
 
+    /// `result` with this scenario's scan (the types' results know none).
+    pub fn scanned(&self, mut result: ScenarioResult) -> ScenarioResult {
+        result.scan = self.scan.clone();
+        if let Some(charts) = scan::charts(&result) {
+            result.charts = charts;
+        }
+        result
+    }
+
     /// Whether `state` is a state of this scenario's type.
     pub fn fits(&self, state: &State) -> bool {
         self.model.fits(state)
@@ -342,13 +352,15 @@ impl Scenario {
 
     /// The result of the state of the whole run (`None`: a state of another type).
     pub fn finish(&self, state: State) -> Option<ScenarioResult> {
-        self.model.finish(&self.header, state)
+        self.model
+            .finish(&self.header, state)
+            .map(|r| self.scanned(r))
     }
 }
 
 /// Parses and validates scenario text; `file` names it in errors.
 pub fn parse(catalog: &Catalog, file: &str, text: &str) -> Result<Scenario, ScenarioError> {
-    parse_with(catalog, file, text, &[])
+    parse_with(catalog, file, text, &CommandLayers::default())
 }
 
 /// Parses and validates scenario text with `--set` overrides over every
@@ -357,32 +369,34 @@ pub fn parse_with(
     catalog: &Catalog,
     file: &str,
     text: &str,
-    overrides: &[Override],
+    layers: &CommandLayers,
 ) -> Result<Scenario, ScenarioError> {
     let doc = Document::probe(file, text, TYPES)?;
-    let (header, name_at, model) = Model::parse(&doc, catalog, overrides)?;
+    let (header, name_at, model, scan) = Model::parse(&doc, catalog, layers)?;
     Ok(Scenario {
         source: file.to_string(),
         text: text.to_string(),
+        layers: layers.args(),
         name_at,
         header,
         model,
+        scan,
     })
 }
 
 /// Reads and validates a scenario file.
 pub fn load_file(catalog: &Catalog, path: &std::path::Path) -> Result<Scenario, ScenarioError> {
-    load_file_with(catalog, path, &[])
+    load_file_with(catalog, path, &CommandLayers::default())
 }
 
 /// Reads and validates a scenario file with `--set` overrides.
 pub fn load_file_with(
     catalog: &Catalog,
     path: &std::path::Path,
-    overrides: &[Override],
+    layers: &CommandLayers,
 ) -> Result<Scenario, ScenarioError> {
     let (file, text) = crate::scenario::read_file(path)?;
-    parse_with(catalog, &file, &text, overrides)
+    parse_with(catalog, &file, &text, layers)
 }
 
 /// Runs a scenario by Monte Carlo.
@@ -391,7 +405,10 @@ pub fn simulate(
     engine: &Engine,
     progress: &dyn Progress,
 ) -> Result<ScenarioResult, EngineError> {
-    scenario.model.simulate(&scenario.header, engine, progress)
+    scenario
+        .model
+        .simulate(&scenario.header, engine, progress)
+        .map(|r| scenario.scanned(r))
 }
 
 /// Solves a scenario exactly, in the same result shape as a Monte Carlo run
@@ -404,6 +421,7 @@ pub fn solve(scenario: &Scenario) -> Result<ScenarioResult, NoExactSolution> {
     scenario
         .model
         .solve(&header)
+        .map(|r| scenario.scanned(r))
         .ok_or_else(|| NoExactSolution {
             file: scenario.source.clone(),
             kind: scenario.kind(),

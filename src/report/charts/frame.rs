@@ -81,6 +81,19 @@ pub fn layout<DB: DrawingBackend, T>(
     series: &[(String, T)],
     swatch: Swatch,
 ) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
+    layout_coloured(root, title, note, series, swatch, &colour)
+}
+
+/// [`layout`] with series `j` drawn in `colour_of(j)` (a sequential
+/// palette for ordered series).
+pub fn layout_coloured<DB: DrawingBackend, T>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    note: &str,
+    series: &[(String, T)],
+    swatch: Swatch,
+    colour_of: &dyn Fn(usize) -> RGBColor,
+) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
     let mut body = root
         .margin(MARGIN, MARGIN, MARGIN, MARGIN)
@@ -125,7 +138,7 @@ pub fn layout<DB: DrawingBackend, T>(
         BLACK.stroke_width(1),
     ))?;
     for (j, label) in labels.into_iter().enumerate() {
-        let colour = colour(j);
+        let colour = colour_of(j);
         let x = SPACING + PAD;
         let y = TOP + PAD + line * j as i32 + line / 2;
         match swatch {

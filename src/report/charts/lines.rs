@@ -12,8 +12,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axis::{Quantity, tick, upper_bound};
-use super::frame::{Swatch, TOP, layout, marker_shape, style_mesh};
-use super::palette::{colour, marker};
+use super::frame::{Swatch, TOP, layout_coloured, marker_shape, style_mesh};
+use super::palette::{colour, marker, sequential};
 use crate::engine::stats::Estimate;
 use crate::results::{LinePoints, ScenarioResult};
 
@@ -27,6 +27,8 @@ pub struct Lines {
     bands: bool,
     /// Proportions, drawn in percent.
     percent: bool,
+    /// Curves of ordered values: a sequential palette.
+    sequential: bool,
 }
 
 impl Lines {
@@ -43,8 +45,17 @@ impl Lines {
     ) -> Self {
         let series = variants
             .iter()
-            .map(|v| {
+            .enumerate()
+            .map(|(j, v)| {
                 let pts: Vec<(f64, Estimate)> = match points {
+                    LinePoints::Scan { metric, series, .. } => series
+                        .get(j)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|(x, variant)| {
+                            result.figure(variant, metric).map(|f| (*x, f.estimate))
+                        })
+                        .collect(),
                     LinePoints::Metrics(list) => list
                         .iter()
                         .filter_map(|(x, metric)| {
@@ -78,6 +89,13 @@ impl Lines {
             series,
             bands: !result.is_exact(),
             percent,
+            sequential: matches!(
+                points,
+                LinePoints::Scan {
+                    sequential: true,
+                    ..
+                }
+            ),
         }
     }
 
@@ -159,7 +177,22 @@ impl Lines {
         &self,
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let plot = layout(root, &self.title, &self.note(), &self.series, Swatch::Line)?;
+        let n = self.series.len();
+        let colour_of = |j: usize| {
+            if self.sequential {
+                sequential(j, n)
+            } else {
+                colour(j)
+            }
+        };
+        let plot = layout_coloured(
+            root,
+            &self.title,
+            &self.note(),
+            &self.series,
+            Swatch::Line,
+            &colour_of,
+        )?;
         let (y_range, scale) = (self.y_range(), self.scale());
         let x_span = self.x_range().end - self.x_range().start;
         let y_span = y_range.end - y_range.start;
@@ -177,7 +210,7 @@ impl Lines {
             .x_label_formatter(&|x| tick(*x, x_span))
             .draw()?;
         for (j, (_, pts)) in self.series.iter().enumerate() {
-            let colour = colour(j);
+            let colour = colour_of(j);
             if self.bands {
                 for run in banded_runs(pts) {
                     let mut outline: Vec<(f64, f64)> =

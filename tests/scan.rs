@@ -1,0 +1,238 @@
+//! Parameter scans end to end (`--scan`, `[scan]`): a scan's figures are
+//! those of the same values written by hand as variants, `scan.csv` holds
+//! every figure with its scanned values, the charts are drawn, shards of a
+//! scan merge into the one-machine run byte for byte, and bad scans are
+//! one-line errors.
+
+mod common;
+
+use std::path::Path;
+
+use common::cli::woundsim;
+
+const SCANNED: &str = "version = 1\nname = \"ds\"\ntype = \"death_saves\"\ntrials = 70000\nseed = 11\n\
+[options]\ndc = 10\n[[variant]]\nname = \"raw\"\n[[variant]]\nname = \"adv\"\nroll = \"advantage\"\n";
+
+/// The same variants as `SCANNED --scan dc=10,12`, by hand, named as the
+/// scan names them.
+const BY_HAND: &str = "version = 1\nname = \"ds\"\ntype = \"death_saves\"\ntrials = 70000\nseed = 11\n\
+[options]\ndc = 10\n\
+[[variant]]\nname = \"raw@dc=10\"\ndc = 10\n\
+[[variant]]\nname = \"raw@dc=12\"\ndc = 12\n\
+[[variant]]\nname = \"adv@dc=10\"\nroll = \"advantage\"\ndc = 10\n\
+[[variant]]\nname = \"adv@dc=12\"\nroll = \"advantage\"\ndc = 12\n";
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+fn run(args: &[&str], out: &Path) {
+    woundsim()
+        .arg("run")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .arg("-q")
+        .assert()
+        .success();
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn a_scan_equals_its_values_written_as_variants() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scanned = write(tmp.path(), "scanned.toml", SCANNED);
+    let by_hand = write(tmp.path(), "by-hand.toml", BY_HAND);
+    run(&[&scanned, "--scan", "dc=10,12"], &tmp.path().join("scan"));
+    run(&[&by_hand], &tmp.path().join("hand"));
+    let summary = |d: &str| read(&tmp.path().join(d).join("summary.csv"));
+    assert_eq!(summary("scan"), summary("hand"));
+    assert_eq!(
+        read(&tmp.path().join("scan/ds/rolls.csv")),
+        read(&tmp.path().join("hand/ds/rolls.csv"))
+    );
+    // The same as a [scan] table in the file, and as a range.
+    let in_file = write(
+        tmp.path(),
+        "in-file.toml",
+        &SCANNED.replace("[options]", "[scan]\ndc = \"10:12:2\"\n[options]"),
+    );
+    run(&[&in_file], &tmp.path().join("file"));
+    assert_eq!(summary("file"), summary("hand"));
+    // scan.csv: one row per figure, with the base variant and the value.
+    let csv = read(&tmp.path().join("scan/ds/scan.csv"));
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "scenario,variant,base_variant,dc,metric,estimate,ci_low,ci_high,trials,seed"
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), summary("scan").lines().count() - 1);
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with("ds,adv@dc=12,adv,12,p_dead,")),
+        "{csv}"
+    );
+    // One chart per headline metric against dc; no per-variant charts.
+    for metric in ["p_dead", "p_stable", "mean_rolls"] {
+        let png = tmp.path().join(format!("scan/ds/scan-{metric}.png"));
+        assert!(
+            std::fs::metadata(&png).unwrap().len() > 1000,
+            "{}",
+            png.display()
+        );
+    }
+    assert!(!tmp.path().join("scan/ds/outcomes.png").exists());
+    let html = read(&tmp.path().join("scan/index.html"));
+    assert!(
+        html.contains("p_dead against dc"),
+        "the HTML report shows the scan charts"
+    );
+}
+
+#[test]
+fn crossed_scans_name_each_combination_with_the_first_key_outermost() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scanned = write(tmp.path(), "s.toml", SCANNED);
+    let out = tmp.path().join("out");
+    run(
+        &[
+            &scanned,
+            "--scan",
+            "dc=10:11:1",
+            "--scan",
+            "roll=normal,disadvantage",
+            "--trials",
+            "1000",
+        ],
+        &out,
+    );
+    let csv = read(&out.join("ds/scan.csv"));
+    assert!(csv.starts_with("scenario,variant,base_variant,dc,roll,metric,"));
+    let variants: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap())
+        .fold(Vec::new(), |mut v, name| {
+            if v.last() != Some(&name) {
+                v.push(name);
+            }
+            v
+        });
+    assert_eq!(
+        variants,
+        [
+            "raw@dc=10@roll=normal",
+            "raw@dc=10@roll=disadvantage",
+            "raw@dc=11@roll=normal",
+            "raw@dc=11@roll=disadvantage",
+            "adv@dc=10@roll=normal",
+            "adv@dc=10@roll=disadvantage",
+            "adv@dc=11@roll=normal",
+            "adv@dc=11@roll=disadvantage",
+        ]
+    );
+    let run_json = read(&out.join("run.json"));
+    assert!(run_json.contains("--scan dc=10:11:1"), "{run_json}");
+}
+
+#[test]
+fn shards_of_a_scan_with_a_set_merge_into_the_one_machine_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scanned = write(tmp.path(), "s.toml", SCANNED);
+    let layers = [
+        "--scan",
+        "dc=9:11:1",
+        "--set",
+        "wound_policy=accept_least_severe",
+        "--trials",
+        "140000",
+    ];
+    run(
+        &[&[scanned.as_str()][..], &layers, &["--reproducible"]].concat(),
+        &tmp.path().join("one"),
+    );
+    let mut states = Vec::new();
+    for k in 0..3 {
+        let state = tmp.path().join(format!("{k}.state"));
+        woundsim()
+            .arg("run")
+            .arg(&scanned)
+            .args(layers)
+            .args(["--shard", &format!("{k}/3"), "--state-out"])
+            .arg(&state)
+            .arg("-q")
+            .assert()
+            .success();
+        states.push(state);
+    }
+    let merged = tmp.path().join("merged");
+    woundsim()
+        .arg("merge")
+        .args(&states)
+        .arg("--out")
+        .arg(&merged)
+        .args(["-q", "--reproducible"])
+        .assert()
+        .success();
+    for file in ["summary.csv", "ds/scan.csv", "ds/rolls.csv", "run.json"] {
+        assert_eq!(
+            read(&tmp.path().join("one").join(file)),
+            read(&merged.join(file)),
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn bad_scans_are_one_line_errors_and_write_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scanned = write(tmp.path(), "s.toml", SCANNED);
+    let out = tmp.path().join("out");
+    let fails = |args: &[&str], message: &str| {
+        let assert = woundsim()
+            .arg("run")
+            .arg(&scanned)
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+        assert!(!out.exists());
+    };
+    fails(
+        &["--scan", "dc=1:2:0.5"],
+        "--scan dc=1:2:0.5:1:4: field `dc`: expected a whole number",
+    );
+    fails(&["--scan", "dc=12:10:1"], "ends below its start");
+    fails(
+        &["--scan", "dc=10,11", "--set", "dc=3"],
+        "`dc` is also scanned",
+    );
+    fails(&["--scan", "dc=0:2000:1"], "more than 1000 points");
+    fails(&["--scan", "dc=1:600:1"], "the scan makes 1200 variants");
+    fails(&["--scan", "hp=1,2"], "unknown key `hp`");
+    let in_file = write(
+        tmp.path(),
+        "bad.toml",
+        &SCANNED.replace("[options]", "[scan]\ndc = 12\n[options]"),
+    );
+    let assert = woundsim()
+        .args(["run", &in_file, "--out"])
+        .arg(&out)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("bad.toml:7:1: field `scan.dc`: `dc` in [scan] must be a range"),
+        "{stderr}"
+    );
+}
