@@ -9,6 +9,7 @@ pub mod output;
 pub mod precision;
 pub mod progress;
 pub mod shard;
+pub mod solve;
 
 use std::io::Write;
 use std::path::Path;
@@ -70,6 +71,10 @@ pub enum AppError {
     /// `--fail-on-slowdown` (exit code 1).
     #[error("{0}")]
     Gate(String),
+    /// `solve` found no value: the target is outside the range, or the
+    /// metric is not monotone there (exit code 1).
+    #[error("{0}")]
+    Unsolved(String),
 }
 
 impl AppError {
@@ -86,7 +91,8 @@ impl AppError {
             | AppError::Report(_)
             | AppError::Output(_)
             | AppError::Stdout(_)
-            | AppError::Gate(_) => 1,
+            | AppError::Gate(_)
+            | AppError::Unsolved(_) => 1,
         }
     }
 }
@@ -126,6 +132,7 @@ pub fn execute(
             Command::Exact(args) => exact(&catalog, args, out, stop),
             Command::Check(args) => check::check(&catalog, args, out, stop),
             Command::Merge(args) => merge(&catalog, args, out, stop),
+            Command::Solve(args) => solve::solve(&catalog, args, out, stop),
             Command::Validate(args) => validate(&catalog, args, out),
             Command::List => list(&catalog, out),
             Command::Show { name } => show(&catalog, &name, out),

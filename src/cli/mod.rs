@@ -94,6 +94,15 @@ pub enum Command {
     /// Holm–Bonferroni correction. Exit codes: 0 nothing moved, 1 a figure
     /// moved (or a slowdown with --fail-on-slowdown), 2 bad input.
     Check(CheckArgs),
+    /// Find the value of an option at which a metric reaches a target.
+    ///
+    /// Runs the scenario on common random numbers at a grid of values of
+    /// KEY between FROM and TO, brackets the target, then bisects the
+    /// bracket; prints the value, the interval of values whose figure's
+    /// interval holds the target, and the trials spent. Exit codes: 0
+    /// found, 1 the target is outside the range or the metric is not
+    /// monotone there, 2 bad input.
+    Solve(SolveArgs),
     /// Merge the state files of a run's shards into its reports.
     ///
     /// The states (from `woundsim run --shard K/N --state-out FILE`, or
@@ -254,6 +263,48 @@ impl Precision {
             )),
         }
     }
+}
+
+/// Options of `woundsim solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The scenario file (TOML) or built-in name.
+    #[arg(value_name = "SCENARIO")]
+    pub scenario: String,
+    /// The option to vary and its range, KEY=FROM:TO (numbers; whole
+    /// numbers are varied as whole numbers).
+    #[arg(long, value_name = "KEY=FROM:TO")]
+    pub vary: String,
+    /// The metric to solve for (a summary.csv metric name).
+    #[arg(long, value_name = "NAME")]
+    pub metric: String,
+    /// The value the metric should reach (a proportion as a share: 0.25).
+    #[arg(long, value_name = "VALUE", allow_hyphen_values = true)]
+    pub target: f64,
+    /// The variant whose metric is solved for [default: the first].
+    #[arg(long, value_name = "NAME")]
+    pub variant: Option<String>,
+    /// Stop bisecting when the bracket is this narrow [default: (TO -
+    /// FROM) / 1000; 1 for whole numbers].
+    #[arg(long, value_name = "X")]
+    pub tolerance: Option<f64>,
+    /// Trials per variant of each evaluation [default: the scenario's].
+    #[arg(long, value_name = "N", value_parser = parse_trials)]
+    pub trials: Option<u64>,
+    /// Seed of every evaluation (common random numbers) [default: the scenario's].
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Worker threads (as for `woundsim run`; never changes the answer).
+    #[arg(
+        long,
+        value_name = "T",
+        default_value_t = 0,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_THREADS)
+    )]
+    pub threads: usize,
+    /// As for `woundsim run --set`.
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
+    pub set: Vec<Override>,
 }
 
 /// Options of `woundsim validate`.

@@ -187,6 +187,13 @@ macro_rules! registry {
                 }
             }
 
+            /// Keeps only the variants whose name passes `keep`.
+            pub fn retain_variants(&mut self, keep: impl Fn(&str) -> bool) {
+                match self {
+                    $(Model::$variant(v) => v.retain(|v| keep(&v.name)),)+
+                }
+            }
+
             /// Variant descriptions in order (empty where a variant has none).
             pub fn variant_descriptions(&self) -> Vec<String> {
                 match self {
