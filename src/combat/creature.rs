@@ -130,6 +130,12 @@ pub struct Regeneration {
     pub hp: i32,
     /// Damage types that stop it for a round.
     pub stopped_by: crate::rules::damage::DamageTypes,
+    /// The troll's rule: at 0 HP it is down, not dead, and gets up at the
+    /// start of its turn unless a `stopped_by` type hit it ("dies only if it
+    /// starts its turn with 0 hit points and doesn't regenerate"). `false`
+    /// is the oni's "if it has at least 1 hit point": it regains HP only
+    /// while above 0 and dies at 0 like any monster.
+    pub revives: bool,
 }
 
 /// Rage (barbarian): resistance to bludgeoning, piercing and slashing and a

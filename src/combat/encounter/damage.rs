@@ -79,7 +79,7 @@ impl Encounter {
                 f.hp = 0;
                 if !(f.party && spec.is_pc) {
                     f.went_down |= f.party;
-                    f.state = if spec.regeneration.is_some() {
+                    f.state = if spec.regeneration.is_some_and(|r| r.revives) {
                         State::Down
                     } else {
                         State::Dead

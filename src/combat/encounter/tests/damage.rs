@@ -100,6 +100,28 @@ fn a_troll_regenerates_unless_burned() {
 }
 
 #[test]
+fn a_regenerator_that_needs_1_hp_dies_at_zero() {
+    // The oni (SRD 5.2): "regains 10 Hit Points at the start of each of its
+    // turns if it has at least 1 Hit Point".
+    let oni = monster("oni");
+    assert!(!oni.regeneration.unwrap().revives);
+    let hp = oni.max_hp;
+    let mut t = Table::new(vec![fighter()], vec![oni], EncounterRules::default());
+    t.deal(1, slashing(hp - 1, false), &[]);
+    assert_eq!(t.state(1), (State::Up, 1));
+    t.deal(1, slashing(1, false), &[]);
+    assert_eq!(t.f(1).state, State::Dead, "not down: it does not get up");
+    // The SRD 5.2 troll revives, as the 5.1 one.
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![monster("troll@5.2")],
+        EncounterRules::default(),
+    );
+    t.deal(1, slashing(1000, false), &[]);
+    assert_eq!(t.f(1).state, State::Down);
+}
+
+#[test]
 fn a_party_member_that_is_not_a_pc_dies_at_zero() {
     let mut hireling = fighter();
     hireling.is_pc = false;
