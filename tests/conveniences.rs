@@ -67,7 +67,8 @@ fn show_of_an_unknown_name_suggests_the_nearest_and_exits_2() {
         .code(2)
         .stdout("")
         .stderr(predicate::str::contains("did you mean `fighter-7`?"))
-        .stderr(predicate::str::contains("monsters: bugbear"));
+        .stderr(predicate::str::contains("monsters: 343 of them"))
+        .stderr(predicate::str::contains("SRD 5.1 names bugbear, gnoll"));
     woundsim()
         .args(["show", "zzzzzz"])
         .assert()
