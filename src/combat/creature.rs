@@ -194,6 +194,9 @@ pub struct CreatureSpec {
     pub rage: Option<Rage>,
     /// Reckless Attack: advantage on its melee attacks, attacks against it have advantage.
     pub reckless: bool,
+    /// Evasion (monk 7, ranger 15): a Dexterity save for half damage deals
+    /// none on a success and half on a failure.
+    pub evasion: bool,
 }
 
 impl CreatureSpec {
@@ -222,6 +225,7 @@ impl CreatureSpec {
             regeneration: None,
             rage: None,
             reckless: false,
+            evasion: false,
         }
     }
 

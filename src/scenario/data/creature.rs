@@ -291,27 +291,43 @@ impl RawCreature {
         let at = |key: &str| format!("{path}.{key}");
         let mut spec = match (&self.template, &self.creature) {
             (Some(_), Some(c)) => {
-                return Err(loc.error(c.span().start, &at("creature"), "give either `template` or `creature`, not both"));
+                return Err(loc.error(
+                    c.span().start,
+                    &at("creature"),
+                    "give either `template` or `creature`, not both",
+                ));
             }
             (Some(t), None) => templates.template(t.get_ref()).ok_or_else(|| {
                 loc.error(
                     t.span().start,
                     &at("template"),
-                    format!("unknown PC template `{}`; templates are CLASS-LEVEL with CLASS one of {} and LEVEL 1..={}", t.get_ref(), templates.classes().join(", "), templates.max_level()),
+                    templates.unknown(t.get_ref()),
                 )
             })?,
             (None, Some(c)) => bestiary
                 .resolve(c.get_ref())
                 .map(|m| m.spec.clone())
-                .map_err(|miss| loc.error(c.span().start, &at("creature"), unknown_monster(c.get_ref(), miss, bestiary.names().len())))?,
+                .map_err(|miss| {
+                    loc.error(
+                        c.span().start,
+                        &at("creature"),
+                        unknown_monster(c.get_ref(), miss, bestiary.names().len()),
+                    )
+                })?,
             (None, None) => {
-                let required = [("hp", self.hp.is_some()), ("ac", self.ac.is_some()), ("attacks", self.attacks.is_some())];
+                let required = [
+                    ("hp", self.hp.is_some()),
+                    ("ac", self.ac.is_some()),
+                    ("attacks", self.attacks.is_some()),
+                ];
                 if let Some((key, _)) = required.iter().find(|(_, present)| !present) {
                     let offset = self.name.as_ref().map_or(0, |n| n.span().start);
                     return Err(loc.error(
                         offset,
                         &at(key),
-                        format!("a creature without `creature = ...` or `template = ...` needs `{key}`"),
+                        format!(
+                            "a creature without `creature = ...` or `template = ...` needs `{key}`"
+                        ),
                     ));
                 }
                 CreatureSpec::blank("", party, 1)
