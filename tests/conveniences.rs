@@ -3,19 +3,8 @@
 
 mod common;
 
-use common::cli::woundsim;
+use common::cli::{stdout, woundsim};
 use predicates::prelude::*;
-
-fn stdout(args: &[&str]) -> String {
-    let out = woundsim()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
-}
 
 #[test]
 fn show_prints_a_builtin_scenario_as_shipped() {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::cli::woundsim;
+use common::cli::{stdout, woundsim};
 use woundsim::engine::{Engine, NoProgress};
 
 const CLASSES: [&str; 12] = [
@@ -73,14 +73,7 @@ fn show_prints_a_template() {
             ][..],
         ),
     ] {
-        let out = woundsim()
-            .args(["show", name])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let text = String::from_utf8(out).unwrap();
+        let text = stdout(&["show", name]);
         for needle in needles {
             assert!(text.contains(needle), "{name}: {needle}\n{text}");
         }

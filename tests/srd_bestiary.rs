@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::cli::woundsim;
+use common::cli::{stdout, woundsim};
 use woundsim::engine::{Engine, NoProgress};
 
 fn scenario(monster: &str, header: &str) -> String {
@@ -286,14 +286,7 @@ fn validate_run_and_show_honour_the_user_bestiary() {
 
 #[test]
 fn show_prints_an_srd_statblock_with_cr_xp_and_what_is_not_modelled() {
-    let out = woundsim()
-        .args(["show", "adult-red-dragon"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout(&["show", "adult-red-dragon"]);
     for needle in [
         "adult-red-dragon (monster, Huge)",
         "Hit points 256",
@@ -306,16 +299,5 @@ fn show_prints_an_srd_statblock_with_cr_xp_and_what_is_not_modelled() {
     ] {
         assert!(text.contains(needle), "{needle}\n{text}");
     }
-    let ogre = woundsim()
-        .args(["show", "Ogre"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert!(
-        String::from_utf8(ogre)
-            .unwrap()
-            .contains("Bestiary name `ogre`: SRD 5.1")
-    );
+    assert!(stdout(&["show", "Ogre"]).contains("Bestiary name `ogre`: SRD 5.1"));
 }
