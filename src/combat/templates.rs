@@ -293,7 +293,7 @@ impl Templates {
     /// let f = catalog.templates.template("fighter-5").unwrap();
     /// assert_eq!(f.max_hp, 44);
     /// assert_eq!(f.multiattack.len(), 2); // Extra Attack
-    /// assert!(catalog.templates.template("fighter-11").is_none());
+    /// assert!(catalog.templates.template("fighter-21").is_none());
     /// ```
     pub fn template(&self, name: &str) -> Option<CreatureSpec> {
         let (class, level) = name.rsplit_once('-')?;
@@ -303,37 +303,6 @@ impl Templates {
             .ok()
             .filter(|l| (1..=class.levels).contains(l))?;
         Some(class.creature(name, level, &self.progression))
-    }
-
-    /// Why `name` is no template, in the user's words: an impossible level
-    /// of a known class, or an unknown class (with the nearest one).
-    ///
-    /// ```
-    /// let catalog = woundsim::scenario::data::builtin_catalog().unwrap();
-    /// assert_eq!(
-    ///     catalog.templates.unknown("fighter-21"),
-    ///     "no PC template `fighter-21`: fighter templates have levels 1 to 20, got 21"
-    /// );
-    /// assert!(catalog.templates.unknown("figter-3").contains("did you mean `fighter`?"));
-    /// ```
-    pub fn unknown(&self, name: &str) -> String {
-        if let Some((class, level)) = name.rsplit_once('-') {
-            if let Some(c) = self.classes.iter().find(|c| c.name == class) {
-                return format!(
-                    "no PC template `{name}`: {class} templates have levels 1 to {}, got {level}",
-                    c.levels
-                );
-            }
-        }
-        let class = name.rsplit_once('-').map_or(name, |(c, _)| c);
-        let hint = crate::scenario::wording::nearest(class, &self.classes())
-            .map(|c| format!(" (did you mean `{c}`?)"))
-            .unwrap_or_default();
-        format!(
-            "unknown PC template `{name}`{hint}; templates are CLASS-LEVEL with CLASS one of {} and LEVEL 1 to {}",
-            self.classes().join(", "),
-            self.max_level()
-        )
     }
 
     /// The class names, in file order.

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::combat::bestiary::{Bestiary, Lore, Monster, Speed, Unresolved};
+use crate::combat::bestiary::{Bestiary, Lore, Monster, Speed, Unresolved, hyphenated};
 use crate::combat::creature::{
     Ability, Attack, Breath, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach,
     Regeneration, Rider,
@@ -301,7 +301,7 @@ impl RawCreature {
                 loc.error(
                     t.span().start,
                     &at("template"),
-                    templates.unknown(t.get_ref()),
+                    super::templates::unknown(templates, t.get_ref()),
                 )
             })?,
             (None, Some(c)) => bestiary
@@ -311,7 +311,7 @@ impl RawCreature {
                     loc.error(
                         c.span().start,
                         &at("creature"),
-                        unknown_monster(c.get_ref(), miss, bestiary.names().len()),
+                        unknown_monster(c.get_ref(), miss, bestiary),
                     )
                 })?,
             (None, None) => {
@@ -492,7 +492,8 @@ impl RawCreature {
 }
 
 /// The message for a `creature = NAME` the bestiary cannot resolve.
-fn unknown_monster(name: &str, miss: Unresolved, entries: usize) -> String {
+fn unknown_monster(name: &str, miss: Unresolved, bestiary: &Bestiary) -> String {
+    let entries = bestiary.names().len();
     let quote = |names: &[String]| {
         names
             .iter()
@@ -505,7 +506,8 @@ fn unknown_monster(name: &str, miss: Unresolved, entries: usize) -> String {
             "monster `{name}` could be any of {}: write its exact name",
             quote(&names)
         ),
-        Unresolved::Unknown(near) => {
+        Unresolved::Unknown => {
+            let near = nearest_monsters(bestiary, name);
             let hint = match near.len() {
                 0 => String::new(),
                 1 => format!(" (did you mean `{}`?)", near[0]),
@@ -516,6 +518,29 @@ fn unknown_monster(name: &str, miss: Unresolved, entries: usize) -> String {
             )
         }
     }
+}
+
+/// How many names a miss suggests at most.
+const MAX_SUGGESTIONS: usize = 5;
+
+/// The bestiary names nearest to `name`: the nearest by edit distance
+/// ([`crate::scenario::wording::nearest`]), else (up to five) those that
+/// contain its lower-case, hyphenated form.
+pub fn nearest_monsters(bestiary: &Bestiary, name: &str) -> Vec<String> {
+    let form = hyphenated(&name.trim().to_lowercase());
+    let names = bestiary.names();
+    if let Some(n) = crate::scenario::wording::nearest(&form, &names) {
+        return vec![n.to_string()];
+    }
+    if form.chars().count() < 3 {
+        return Vec::new();
+    }
+    names
+        .iter()
+        .filter(|n| n.contains(form.as_str()))
+        .take(MAX_SUGGESTIONS)
+        .map(|n| n.to_string())
+        .collect()
 }
 
 impl RawCreature {
@@ -702,6 +727,13 @@ pub fn parse_bestiary(
                     format!("a monster name must be 1 to {MAX_LABEL_CHARS} characters, without control characters"),
                 ));
             }
+            if let Some(base) = &c.creature {
+                return Err(loc.error(
+                    base.span().start,
+                    &format!("{key}.creature"),
+                    "a bestiary entry cannot start from another monster: copy its keys, or start from a `template`",
+                ));
+            }
             let mut spec = c.build(&loc, key, false, &none, templates)?;
             if c.name.is_none() {
                 spec.name = key.clone();
@@ -838,6 +870,28 @@ mod tests {
     }
 
     #[test]
+    fn a_miss_names_the_nearest_entries() {
+        let b = Bestiary::of(
+            ["adult-red-dragon", "young-red-dragon", "goblin"]
+                .map(|k| Monster {
+                    key: k.to_string(),
+                    spec: crate::combat::creature::CreatureSpec::blank(k, false, 0),
+                    lore: Lore::default(),
+                })
+                .to_vec(),
+        );
+        assert_eq!(
+            nearest_monsters(&b, "adult red dragn"),
+            ["adult-red-dragon"]
+        );
+        assert_eq!(
+            nearest_monsters(&b, "Red Dragon"),
+            ["adult-red-dragon", "young-red-dragon"]
+        );
+        assert!(nearest_monsters(&b, "lich").is_empty());
+    }
+
+    #[test]
     fn regeneration_revives_unless_told_otherwise() {
         let b = parse_bestiary(
             "mine.toml",
@@ -874,6 +928,11 @@ mod tests {
                 .contains("field `imp.speed.walk`")
         );
         assert!(err(&format!("[imp]\n{base}srd = \"5.0\"\n")).contains("field `imp.srd`"));
+        assert!(
+            err("[imp]\ncreature = \"goblin\"\n").contains(
+                "field `imp.creature`: a bestiary entry cannot start from another monster"
+            )
+        );
     }
 
     #[test]

@@ -282,6 +282,40 @@ fn dice(loc: &Locator, at: usize, field: &str, text: &str) -> Result<DiceExpr, S
         .map_err(|e| loc.error(at, field, format!("`{text}` is not a dice expression: {e}")))
 }
 
+/// Why `name` is no template of `templates`, in the user's words: an
+/// impossible level of a known class, or an unknown class (with the
+/// nearest one).
+///
+/// ```
+/// let catalog = woundsim::scenario::data::builtin_catalog().unwrap();
+/// use woundsim::scenario::data::templates::unknown;
+/// assert_eq!(
+///     unknown(&catalog.templates, "fighter-21"),
+///     "no PC template `fighter-21`: fighter templates have levels 1 to 20, got 21"
+/// );
+/// assert!(unknown(&catalog.templates, "figter-3").contains("did you mean `fighter`?"));
+/// ```
+pub fn unknown(templates: &Templates, name: &str) -> String {
+    if let Some((class, level)) = name.rsplit_once('-') {
+        if let Some(c) = templates.classes.iter().find(|c| c.name == class) {
+            return format!(
+                "no PC template `{name}`: {class} templates have levels 1 to {}, got {level}",
+                c.levels
+            );
+        }
+    }
+    let classes = templates.classes();
+    let class = name.rsplit_once('-').map_or(name, |(c, _)| c);
+    let hint = crate::scenario::wording::nearest(class, &classes)
+        .map(|c| format!(" (did you mean `{c}`?)"))
+        .unwrap_or_default();
+    format!(
+        "unknown PC template `{name}`{hint}; templates are CLASS-LEVEL with CLASS one of {} and LEVEL 1 to {}",
+        classes.join(", "),
+        templates.max_level()
+    )
+}
+
 fn class(loc: &Locator, i: usize, c: &RawClass) -> Result<ClassTemplate, ScenarioError> {
     let path = |key: &str| format!("class[{i}].{key}");
     let name = c.name.get_ref().clone();
