@@ -197,6 +197,10 @@ pub struct CreatureSpec {
     /// Evasion (monk 7, ranger 15): a Dexterity save for half damage deals
     /// none on a success and half on a failure.
     pub evasion: bool,
+    /// Relentless Rage (barbarian 11): dropped to 0 HP while raging and not
+    /// killed outright, a DC 10 Constitution save (5 higher for each use
+    /// since the last long rest) leaves it at 1 HP instead.
+    pub relentless_rage: bool,
 }
 
 impl CreatureSpec {
@@ -226,6 +230,7 @@ impl CreatureSpec {
             rage: None,
             reckless: false,
             evasion: false,
+            relentless_rage: false,
         }
     }
 

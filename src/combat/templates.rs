@@ -194,6 +194,11 @@ pub enum Feature {
         /// First level with it.
         from_level: u8,
     },
+    /// Relentless Rage: a Constitution save to stay at 1 HP while raging.
+    RelentlessRage {
+        /// First level with it.
+        from_level: u8,
+    },
     /// Proficiency in every saving throw (Diamond Soul).
     AllSaves {
         /// First level with it.
@@ -496,6 +501,9 @@ impl ClassTemplate {
                     }
                 }
                 Feature::Evasion { from_level } => spec.evasion = from(*from_level),
+                Feature::RelentlessRage { from_level } => {
+                    spec.relentless_rage = from(*from_level);
+                }
                 Feature::AllSaves { from_level } if from(*from_level) => {
                     for (a, save) in saves.iter_mut().enumerate() {
                         if !self.saving_throws.iter().any(|&s| s as usize == a) {

@@ -147,6 +147,9 @@ enum RawFeature {
     AllSaves {
         from_level: u8,
     },
+    RelentlessRage {
+        from_level: u8,
+    },
     Archery {
         from_level: u8,
         attack_bonus: i32,
@@ -587,6 +590,9 @@ fn feature(
         RawFeature::AllSaves { from_level } => Feature::AllSaves {
             from_level: level("from_level", *from_level)?,
         },
+        RawFeature::RelentlessRage { from_level } => Feature::RelentlessRage {
+            from_level: level("from_level", *from_level)?,
+        },
         RawFeature::Archery {
             from_level,
             attack_bonus,
@@ -639,9 +645,11 @@ mod tests {
             for level in 1..=10 {
                 let name = format!("{class}-{level}");
                 let spec = t.template(&name).unwrap_or_else(|| panic!("{name}"));
-                assert!(!spec.evasion, "{name}");
-                // `evasion` came after the pinned creatures; none of them has it.
-                let debug = format!("{spec:?}").replace(", evasion: false", "");
+                assert!(!spec.evasion && !spec.relentless_rage, "{name}");
+                // `evasion` and `relentless_rage` came after the pinned
+                // creatures; none of them has either.
+                let debug =
+                    format!("{spec:?}").replace(", evasion: false, relentless_rage: false", "");
                 assert_eq!(Some(debug.as_str()), lines.next(), "{name}");
             }
         }

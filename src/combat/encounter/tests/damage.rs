@@ -136,3 +136,37 @@ fn a_party_member_that_is_not_a_pc_dies_at_zero() {
     assert_eq!(t.f(1).state, State::Dead, "a hireling dies");
     assert!(t.f(1).went_down);
 }
+
+#[test]
+fn relentless_rage_keeps_a_raging_barbarian_at_1_hp_on_a_con_save() {
+    let barbarian = template("barbarian-11");
+    assert!(barbarian.relentless_rage && !template("barbarian-10").relentless_rage);
+    let con = barbarian.saves[crate::combat::creature::Ability::Con as usize];
+    let hp = barbarian.max_hp;
+    let mut t = Table::new(vec![barbarian], vec![goblin()], EncounterRules::default());
+    t.f_mut(0).raging = true;
+    // DC 10: a natural roll of 10 - con succeeds.
+    let just = (10 - con).max(1) as u64;
+    t.deal(0, slashing(hp + 5, false), &[(just, 20)]);
+    assert_eq!(t.state(0), (State::Up, 1), "saved at DC 10");
+    // The second use is DC 15: the same roll fails (con < 5 more).
+    t.deal(0, slashing(3, false), &[(just, 20)]);
+    assert_eq!(t.f(0).state, State::Dying, "failed at DC 15");
+    // Not raging: no save, no die used.
+    let mut t = Table::new(
+        vec![template("barbarian-11")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    t.deal(0, slashing(hp, false), &[]);
+    assert_eq!(t.f(0).state, State::Dying);
+    // Killed outright by massive damage: no save.
+    let mut t = Table::new(
+        vec![template("barbarian-11")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    t.f_mut(0).raging = true;
+    t.deal(0, slashing(2 * hp, false), &[]);
+    assert_eq!(t.f(0).state, State::Dead);
+}
