@@ -3,19 +3,8 @@
 
 mod common;
 
-use common::cli::woundsim;
+use common::cli::{stdout, woundsim};
 use predicates::prelude::*;
-
-fn stdout(args: &[&str]) -> String {
-    let out = woundsim()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
-}
 
 #[test]
 fn show_prints_a_builtin_scenario_as_shipped() {
@@ -67,7 +56,8 @@ fn show_of_an_unknown_name_suggests_the_nearest_and_exits_2() {
         .code(2)
         .stdout("")
         .stderr(predicate::str::contains("did you mean `fighter-7`?"))
-        .stderr(predicate::str::contains("monsters: bugbear"));
+        .stderr(predicate::str::contains("monsters: 343 of them"))
+        .stderr(predicate::str::contains("SRD 5.1 names bugbear, gnoll"));
     woundsim()
         .args(["show", "zzzzzz"])
         .assert()

@@ -639,8 +639,8 @@ fn show(catalog: &Catalog, name: &str, out: &mut dyn Write) -> Result<(), AppErr
     if let Some((_, text)) = builtin::BUILTIN.iter().find(|(f, _)| *f == file) {
         return print(out, text);
     }
-    if let Some(spec) = catalog.bestiary.lookup(name) {
-        return print(out, &crate::combat::statblock::render(spec));
+    if let Ok(monster) = catalog.bestiary.resolve(name) {
+        return print(out, &crate::combat::statblock::render_monster(monster));
     }
     if let Some(spec) = catalog.templates.template(name) {
         return print(out, &crate::combat::statblock::render(&spec));
@@ -666,9 +666,17 @@ fn show(catalog: &Catalog, name: &str, out: &mut dyn Write) -> Result<(), AppErr
         .map(|c| format!("did you mean `{c}`? "))
         .unwrap_or_default();
     Err(AppError::Usage(format!(
-        "`{name}` is no built-in scenario, monster or PC template; {hint}scenarios: {}; monsters: {}; templates: CLASS-LEVEL with CLASS one of {} and LEVEL 1 to {}",
+        "`{name}` is no built-in scenario, monster or PC template; {hint}scenarios: {}; monsters: {} of them, SRD 5.2 slugs such as `adult-red-dragon` and the SRD 5.1 names {} (`woundsim list` names all); templates: CLASS-LEVEL with CLASS one of {} and LEVEL 1 to {}",
         scenarios.join(", "),
-        monsters.join(", "),
+        monsters.len(),
+        catalog
+            .bestiary
+            .monsters()
+            .iter()
+            .filter(|m| m.lore.srd.as_deref() == Some("5.1"))
+            .map(|m| m.key.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
         catalog.templates.classes().join(", "),
         catalog.templates.max_level()
     )))
@@ -721,7 +729,7 @@ fn list(catalog: &Catalog, out: &mut dyn Write) -> Result<(), AppError> {
     }
     text.push_str(&limb_table());
     text.push_str(&format!(
-        "  bestiary (SRD 5.1, data/bestiary.toml): {}\n  PC templates: CLASS-LEVEL, CLASS one of {}, LEVEL 1..={}\n",
+        "  bestiary (data/bestiary.toml, SRD 5.1 under the old names; data/srd-bestiary.toml, SRD 5.2 by slug; NAME@5.2 where a slug is an old name): {}\n  PC templates: CLASS-LEVEL, CLASS one of {}, LEVEL 1..={}\n",
         catalog.bestiary.names().join(", "),
         catalog.templates.classes().join(", "),
         catalog.templates.max_level()

@@ -130,6 +130,12 @@ pub struct Regeneration {
     pub hp: i32,
     /// Damage types that stop it for a round.
     pub stopped_by: crate::rules::damage::DamageTypes,
+    /// The troll's rule: at 0 HP it is down, not dead, and gets up at the
+    /// start of its turn unless a `stopped_by` type hit it ("dies only if it
+    /// starts its turn with 0 hit points and doesn't regenerate"). `false`
+    /// is the oni's "if it has at least 1 hit point": it regains HP only
+    /// while above 0 and dies at 0 like any monster.
+    pub revives: bool,
 }
 
 /// Rage (barbarian): resistance to bludgeoning, piercing and slashing and a
@@ -188,6 +194,13 @@ pub struct CreatureSpec {
     pub rage: Option<Rage>,
     /// Reckless Attack: advantage on its melee attacks, attacks against it have advantage.
     pub reckless: bool,
+    /// Evasion (monk 7, ranger 15): a Dexterity save for half damage deals
+    /// none on a success and half on a failure.
+    pub evasion: bool,
+    /// Relentless Rage (barbarian 11): dropped to 0 HP while raging and not
+    /// killed outright, a DC 10 Constitution save (5 higher for each use
+    /// since the last long rest) leaves it at 1 HP instead.
+    pub relentless_rage: bool,
 }
 
 impl CreatureSpec {
@@ -216,6 +229,8 @@ impl CreatureSpec {
             regeneration: None,
             rage: None,
             reckless: false,
+            evasion: false,
+            relentless_rage: false,
         }
     }
 

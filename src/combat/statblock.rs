@@ -1,10 +1,89 @@
 //! A creature as a short statblock, for `woundsim show`: what the round
 //! loop will use (hit points, armour class, saves, attacks, the features it
-//! models), in the SRD's order and words.
+//! models), in the SRD's order and words; for a bestiary entry also its
+//! source, type, challenge rating and XP, speeds, condition immunities and
+//! the features the loop does not model ([`render_monster`]).
 
 use std::fmt::Write;
 
+use super::bestiary::{Monster, Speed};
 use super::creature::{CreatureSpec, HealTarget, Reach};
+
+/// `walk 40 ft, fly 80 ft (hover)`.
+fn speeds(s: &Speed) -> String {
+    let mut parts: Vec<String> = [
+        ("walk", s.walk),
+        ("fly", s.fly),
+        ("swim", s.swim),
+        ("climb", s.climb),
+        ("burrow", s.burrow),
+    ]
+    .iter()
+    .filter(|(_, feet)| *feet > 0)
+    .map(|(how, feet)| format!("{how} {feet} ft"))
+    .collect();
+    if s.hover {
+        parts.push("hover".to_string());
+    }
+    if parts.is_empty() {
+        "none".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The statblock of a bestiary entry: [`render`] of its statistics, then
+/// what the entry says that a fight does not use.
+///
+/// ```
+/// let catalog = woundsim::scenario::data::builtin_catalog().unwrap();
+/// let text = woundsim::combat::statblock::render_monster(catalog.bestiary.entry("adult-red-dragon").unwrap());
+/// assert!(text.contains("CR 17 (18000 XP)"), "{text}");
+/// assert!(text.contains("Not modelled"), "{text}");
+/// ```
+pub fn render_monster(m: &Monster) -> String {
+    let mut out = render(&m.spec);
+    let l = &m.lore;
+    let mut source = match l.srd.as_deref() {
+        Some(v) => format!("SRD {v}"),
+        None => "no SRD version given".to_string(),
+    };
+    if let Some(kind) = &l.kind {
+        let _ = write!(source, ", {kind}");
+    }
+    if let Some(cr) = &l.cr {
+        let _ = write!(source, ", CR {cr}");
+        if let Some(xp) = l.xp {
+            let _ = write!(source, " ({xp} XP)");
+        }
+    } else if let Some(xp) = l.xp {
+        let _ = write!(source, ", {xp} XP");
+    }
+    if let Some(pb) = l.proficiency_bonus {
+        let _ = write!(source, ", proficiency bonus +{pb}");
+    }
+    let _ = writeln!(out, "  Bestiary name `{}`: {source}", m.key);
+    if let Some(s) = &l.speed {
+        let _ = writeln!(out, "  Speed {} (not used: no positions)", speeds(s));
+    }
+    if !l.condition_immunities.is_empty() {
+        let _ = writeln!(
+            out,
+            "  Condition immunities: {} (not used: the loop models no such condition)",
+            l.condition_immunities.join(", ")
+        );
+    }
+    if !l.not_modelled.is_empty() {
+        let _ = writeln!(
+            out,
+            "  Not modelled (ignored or approximated by the round loop):"
+        );
+        for item in &l.not_modelled {
+            let _ = writeln!(out, "    - {item}");
+        }
+    }
+    out
+}
 
 /// `+3`, `-1`, `+0`.
 fn signed(x: i32) -> String {
@@ -135,12 +214,17 @@ pub fn render(spec: &CreatureSpec) -> String {
         );
     }
     if let Some(r) = &spec.regeneration {
-        let _ = writeln!(
-            out,
-            "  Regenerates {} HP a turn unless hit by {}",
-            r.hp,
-            r.stopped_by.names()
-        );
+        let stopped = if r.stopped_by.iter().next().is_some() {
+            format!(" unless hit by {}", r.stopped_by.names())
+        } else {
+            String::new()
+        };
+        let revives = if r.revives {
+            "; at 0 HP it gets up again unless so stopped"
+        } else {
+            " while above 0 HP; dies at 0 HP"
+        };
+        let _ = writeln!(out, "  Regenerates {} HP a turn{stopped}{revives}", r.hp);
     }
     if let Some(r) = &spec.rage {
         let _ = writeln!(out, "  Rage: +{} damage, {} uses", r.damage_bonus, r.uses);

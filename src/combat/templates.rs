@@ -11,7 +11,9 @@
 use crate::dice::DiceExpr;
 use crate::rules::damage::DamageType;
 
-use super::creature::{Ability, Attack, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach};
+use super::creature::{
+    Ability, Attack, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach, Rider,
+};
 
 /// The SRD tables every class shares, by level (`[0]` is level 1).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -161,6 +163,77 @@ pub enum Feature {
         /// The bonus.
         save_bonus: i32,
     },
+    /// Improved Divine Smite: extra dice on every melee weapon hit (a rider
+    /// of each melee weapon attack).
+    ImprovedDivineSmite {
+        /// First level with it.
+        from_level: u8,
+        /// Extra dice.
+        dice: DiceExpr,
+        /// Damage type.
+        kind: DamageType,
+    },
+    /// An ability score increase beyond the main ability's (Primal
+    /// Champion): a bonus to one ability's modifier.
+    AbilityBonus {
+        /// First level with it.
+        from_level: u8,
+        /// The ability.
+        ability: Ability,
+        /// Bonus to its modifier.
+        bonus: i32,
+    },
+    /// Martial Arts: melee weapon attacks use this die by level (sides).
+    MartialArts {
+        /// Die sides by level.
+        die: Vec<u32>,
+    },
+    /// Evasion: no damage on a successful Dexterity save for half, half on
+    /// a failed one.
+    Evasion {
+        /// First level with it.
+        from_level: u8,
+    },
+    /// Relentless Rage: a Constitution save to stay at 1 HP while raging.
+    RelentlessRage {
+        /// First level with it.
+        from_level: u8,
+    },
+    /// Proficiency in every saving throw (Diamond Soul).
+    AllSaves {
+        /// First level with it.
+        from_level: u8,
+    },
+    /// Archery fighting style: a bonus to ranged weapon attack rolls.
+    Archery {
+        /// First level with it.
+        from_level: u8,
+        /// Attack-roll bonus.
+        attack_bonus: i32,
+    },
+    /// Extra dice once per turn on a hit, every turn (Colossus Slayer,
+    /// the target assumed wounded).
+    ExtraDamage {
+        /// First level with it.
+        from_level: u8,
+        /// Extra dice.
+        dice: DiceExpr,
+        /// Damage type.
+        kind: DamageType,
+    },
+    /// Extra hit points per class level (Draconic Resilience).
+    HitPointsPerLevel {
+        /// First level with it.
+        from_level: u8,
+        /// HP per level.
+        bonus: i32,
+    },
+    /// The main ability's modifier added to spell attacks' damage
+    /// (Agonizing Blast, Elemental Affinity).
+    SpellDamageBonus {
+        /// First level with it.
+        from_level: u8,
+    },
 }
 
 /// One class's build.
@@ -225,7 +298,7 @@ impl Templates {
     /// let f = catalog.templates.template("fighter-5").unwrap();
     /// assert_eq!(f.max_hp, 44);
     /// assert_eq!(f.multiattack.len(), 2); // Extra Attack
-    /// assert!(catalog.templates.template("fighter-11").is_none());
+    /// assert!(catalog.templates.template("fighter-21").is_none());
     /// ```
     pub fn template(&self, name: &str) -> Option<CreatureSpec> {
         let (class, level) = name.rsplit_once('-')?;
@@ -260,10 +333,22 @@ impl ClassTemplate {
     /// The creature of this build at `level`, named `name`.
     pub fn creature(&self, name: &str, level: u8, p: &Progression) -> CreatureSpec {
         let prof = at(&p.proficiency_bonus, level);
+        let from = |first: u8| level >= first;
         let mut mods = self.modifiers;
         mods[self.main_ability as usize] = at(&p.main_ability_modifier, level);
+        for feature in &self.features {
+            if let Feature::AbilityBonus {
+                from_level,
+                ability,
+                bonus,
+            } = feature
+            {
+                if from(*from_level) {
+                    mods[*ability as usize] += bonus;
+                }
+            }
+        }
         let m = |a: Ability| mods[a as usize];
-        let from = |first: u8| level >= first;
         let slots: u8 = match self.spellcasting {
             Spellcasting::None => 0,
             Spellcasting::Full => at(&p.full_caster_slots, level).iter().sum(),
@@ -393,6 +478,68 @@ impl ClassTemplate {
                 } if from(*from_level) => {
                     saves = saves.map(|s| s + save_bonus);
                 }
+                Feature::ImprovedDivineSmite {
+                    from_level,
+                    dice,
+                    kind,
+                } if from(*from_level) => {
+                    for a in spec.attacks.iter_mut() {
+                        if a.reach == Reach::Melee && !a.spell {
+                            a.rider = Some(Rider {
+                                dice: *dice,
+                                kind: *kind,
+                                save: None,
+                            });
+                        }
+                    }
+                }
+                Feature::MartialArts { die } => {
+                    for a in spec.attacks.iter_mut() {
+                        if a.reach == Reach::Melee && !a.spell {
+                            a.damage.sides = a.damage.sides.max(at(die, level));
+                        }
+                    }
+                }
+                Feature::Evasion { from_level } => spec.evasion = from(*from_level),
+                Feature::RelentlessRage { from_level } => {
+                    spec.relentless_rage = from(*from_level);
+                }
+                Feature::AllSaves { from_level } if from(*from_level) => {
+                    for (a, save) in saves.iter_mut().enumerate() {
+                        if !self.saving_throws.iter().any(|&s| s as usize == a) {
+                            *save += prof;
+                        }
+                    }
+                }
+                Feature::Archery {
+                    from_level,
+                    attack_bonus,
+                } if from(*from_level) => {
+                    for a in spec.attacks.iter_mut() {
+                        if a.reach == Reach::Ranged && !a.spell {
+                            a.to_hit += attack_bonus;
+                        }
+                    }
+                }
+                Feature::ExtraDamage {
+                    from_level,
+                    dice,
+                    kind,
+                } if from(*from_level) => {
+                    spec.once_per_turn = Some(OncePerTurn {
+                        dice: *dice,
+                        kind: *kind,
+                        uses: None,
+                    });
+                }
+                Feature::HitPointsPerLevel { from_level, bonus } if from(*from_level) => {
+                    spec.max_hp += bonus * (i32::from(level) - i32::from(*from_level) + 1);
+                }
+                Feature::SpellDamageBonus { from_level } if from(*from_level) => {
+                    for a in spec.attacks.iter_mut().filter(|a| a.spell) {
+                        a.damage.modifier += m(self.main_ability);
+                    }
+                }
                 _ => {}
             }
         }
@@ -403,5 +550,116 @@ impl ClassTemplate {
             vec![0; attacks_per_action]
         };
         spec
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each template feature as the class table states it, on the shipped
+    //! builds (the round loop's use of the values has its own clause tests).
+
+    fn t(name: &str) -> crate::combat::creature::CreatureSpec {
+        crate::fixtures::catalog().templates.template(name).unwrap()
+    }
+
+    #[test]
+    fn fighters_attack_four_times_at_20_and_crit_on_18_from_15() {
+        let counts: Vec<usize> = [4, 5, 10, 11, 19, 20]
+            .map(|l| t(&format!("fighter-{l}")).multiattack.len())
+            .to_vec();
+        assert_eq!(counts, [1, 2, 2, 3, 3, 4]);
+        assert_eq!(
+            (t("fighter-14").crit_range, t("fighter-15").crit_range),
+            (19, 18)
+        );
+    }
+
+    #[test]
+    fn improved_divine_smite_adds_1d8_radiant_to_melee_hits_from_11() {
+        assert!(t("paladin-10").attacks[0].rider.is_none());
+        let r = t("paladin-11").attacks[0].rider.unwrap();
+        assert_eq!(
+            (r.dice.to_string(), r.kind.name()),
+            ("1d8".into(), "radiant")
+        );
+    }
+
+    #[test]
+    fn primal_champion_raises_strength_and_constitution_at_20() {
+        let (b19, b20) = (t("barbarian-19"), t("barbarian-20"));
+        assert_eq!(b20.attacks[0].to_hit - b19.attacks[0].to_hit, 2);
+        assert_eq!(
+            b20.attacks[0].damage.modifier - b19.attacks[0].damage.modifier,
+            2
+        );
+        // 12 + 5 at 1, then 7 + 5 per level (Con +3) → Con +5 at 20: 12 + 5 + 19 × 12.
+        assert_eq!(b20.max_hp, 12 + 5 + 19 * 12);
+        assert_eq!(b20.rage.unwrap().damage_bonus, 4);
+    }
+
+    #[test]
+    fn the_martial_arts_die_grows_and_the_monk_strikes_as_a_bonus_action() {
+        let dice: Vec<String> = [1, 5, 11, 17]
+            .map(|l| t(&format!("monk-{l}")).attacks[0].damage.to_string())
+            .to_vec();
+        assert_eq!(dice, ["1d4+3", "1d6+4", "1d8+5", "1d10+5"]);
+        assert_eq!(
+            (t("monk-4").multiattack.len(), t("monk-5").multiattack.len()),
+            (2, 3)
+        );
+        // Unarmored Defense: 10 + Dex + Wis.
+        assert_eq!(t("monk-1").ac, 10 + 3 + 2);
+    }
+
+    #[test]
+    fn diamond_soul_makes_every_save_proficient() {
+        let (m13, m14) = (t("monk-13"), t("monk-14"));
+        let prof = 5;
+        assert_eq!(m14.saves[0], m13.saves[0], "Str was proficient");
+        assert_eq!(m14.saves[2] - m13.saves[2], prof, "Con becomes proficient");
+    }
+
+    #[test]
+    fn the_ranger_shoots_with_archery_and_colossus_slayer() {
+        let (r1, r3) = (t("ranger-1"), t("ranger-3"));
+        assert_eq!(r1.attacks[0].to_hit, 2 + 3, "no fighting style at 1");
+        assert_eq!(r3.attacks[0].to_hit, 2 + 3 + 2);
+        assert!(r1.once_per_turn.is_none());
+        let o = r3.once_per_turn.unwrap();
+        assert_eq!((o.dice.to_string(), o.uses), ("1d8".into(), None));
+        assert!(t("ranger-15").evasion && !t("ranger-14").evasion);
+    }
+
+    #[test]
+    fn the_sorcerer_and_warlock_add_their_charisma_to_spell_damage() {
+        assert_eq!(t("sorcerer-5").attacks[0].damage.to_string(), "2d10");
+        assert_eq!(t("sorcerer-6").attacks[0].damage.to_string(), "2d10+4");
+        // Draconic Resilience: +1 HP per level.
+        assert_eq!(t("sorcerer-1").max_hp, 6 + 2 + 1);
+        assert_eq!(t("sorcerer-1").ac, 13 + 2);
+        let (w1, w2) = (t("warlock-1"), t("warlock-2"));
+        assert_eq!(
+            (
+                w1.attacks[0].damage.to_string(),
+                w2.attacks[0].damage.to_string()
+            ),
+            ("1d10".into(), "1d10+3".into())
+        );
+        let beams: Vec<usize> = [4, 5, 11, 17]
+            .map(|l| t(&format!("warlock-{l}")).multiattack.len())
+            .to_vec();
+        assert_eq!(beams, [1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn bards_and_druids_heal_with_healing_word_per_slot() {
+        let h = t("bard-14").heal.unwrap();
+        assert_eq!(
+            (h.dice.to_string(), h.uses, h.spell),
+            ("1d4+5".into(), 4 + 3 + 3 + 3 + 2 + 1 + 1, true)
+        );
+        let d = t("druid-5");
+        assert_eq!(d.attacks[0].damage.to_string(), "2d8");
+        assert_eq!(d.heal.unwrap().uses, 4 + 3 + 2);
     }
 }

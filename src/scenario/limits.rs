@@ -38,6 +38,10 @@ pub const MAX_ENTRY_TAGS: usize = 16;
 /// multiattack (the SRD's largest multiattack has five).
 pub const MAX_CREATURE_ATTACKS: usize = 20;
 
+/// Most files a scenario's `bestiary = [...]` names (each held to
+/// [`MAX_FILE_BYTES`]).
+pub const MAX_BESTIARY_FILES: usize = 16;
+
 /// Most armor pieces of an amputation scenario's creature.
 pub const MAX_ARMOR_PIECES: usize = 16;
 

@@ -2,7 +2,8 @@
 //! with errors that name the file, line:column and field.
 //!
 //! A scenario file has a header (`version = 1`, `name`, `type`,
-//! `description`, `trials`, `seed`, optional `confidence`), an `[options]`
+//! `description`, `trials`, `seed`, optional `confidence`, and for combat
+//! an optional `bestiary` list of the user's statblock files), an `[options]`
 //! table shared by all variants, and `[[variant]]` tables that override
 //! options. [`Document`] checks the version and reads the `type`; the type's
 //! schema (`types/<type>/schema.rs`, chosen by the registry in
@@ -83,6 +84,7 @@ struct Probe {
     version: Option<Spanned<toml::Value>>,
     #[serde(rename = "type")]
     kind: Option<Spanned<String>>,
+    bestiary: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// A scenario text whose version is checked and whose `type` is read.
@@ -90,6 +92,7 @@ struct Probe {
 pub struct Document<'a> {
     loc: Locator<'a>,
     kind: Spanned<String>,
+    bestiary: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// What a document becomes under its type's schema.
@@ -141,7 +144,21 @@ impl<'a> Document<'a> {
                 format!("missing `type`; one of: {}", types.join(", ")),
             ));
         };
-        Ok(Document { loc, kind })
+        Ok(Document {
+            loc,
+            kind,
+            bestiary: probe.bestiary,
+        })
+    }
+
+    /// The text and its file name, for errors.
+    pub fn locator(&self) -> &Locator<'a> {
+        &self.loc
+    }
+
+    /// `bestiary = [...]`: the user's statblock files, as written.
+    pub fn bestiary(&self) -> Option<&Spanned<Vec<Spanned<String>>>> {
+        self.bestiary.as_ref()
     }
 
     /// The file's name in messages.
@@ -326,6 +343,9 @@ struct RawScenario<S> {
     trials: Spanned<i64>,
     seed: u64,
     confidence: Option<Spanned<f64>>,
+    /// Read by [`Document::probe`]; only its presence matters here.
+    #[allow(dead_code)]
+    bestiary: Option<toml::Value>,
     #[serde(default)]
     options: Option<Spanned<S>>,
     #[serde(default, rename = "variant")]

@@ -30,7 +30,8 @@ pub struct Override {
 }
 
 /// The header keys of a scenario file, and where the user sets them instead.
-const HEADER_KEYS: [(&str, &str); 7] = [
+const HEADER_KEYS: [(&str, &str); 8] = [
+    ("bestiary", "it cannot be set from the command line"),
     ("trials", "use --trials N"),
     ("seed", "use --seed S"),
     ("confidence", "use --confidence LEVEL"),

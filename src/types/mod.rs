@@ -379,6 +379,29 @@ pub fn parse_with(
     layers: &CommandLayers,
 ) -> Result<Scenario, ScenarioError> {
     let doc = Document::probe(file, text, TYPES)?;
+    let own;
+    let catalog = match doc.bestiary() {
+        None => catalog,
+        Some(list) if doc.kind() != <combat::Combat as ScenarioType>::NAME => {
+            return Err(doc.locator().error(
+                list.span().start,
+                "bestiary",
+                format!(
+                    "`bestiary` names monster files for combat scenarios; this is a `{}` scenario",
+                    doc.kind()
+                ),
+            ));
+        }
+        Some(list) => {
+            own = crate::scenario::data::user_bestiary::with_files(
+                catalog,
+                file,
+                doc.locator(),
+                list,
+            )?;
+            &own
+        }
+    };
     let (header, name_at, model, scan) = Model::parse(&doc, catalog, layers)?;
     Ok(Scenario {
         source: file.to_string(),

@@ -7,6 +7,18 @@ pub fn woundsim() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("woundsim").unwrap()
 }
 
+/// Runs `woundsim ARGS`, which must succeed, and returns its stdout.
+pub fn stdout(args: &[&str]) -> String {
+    let out = woundsim()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
 /// The absolute path of `path`, relative to the crate root.
 pub fn fixture(path: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -39,7 +39,12 @@ impl Encounter {
         for j in 0..n {
             let t = arena.scratch[j];
             let saved = self.saving_throw(rng, arena, t, breath.save.0, breath.save.1);
-            let amount = if saved { rolled / 2 } else { rolled };
+            let evades = breath.save.0 == Ability::Dex && self.spec(arena.fighters[t].spec).evasion;
+            let amount = match (saved, evades) {
+                (true, true) => 0,
+                (true, false) | (false, true) => rolled / 2,
+                (false, false) => rolled,
+            };
             let total = self.after_defenses(arena, t, breath.kind, amount);
             self.deal_total(
                 rng,

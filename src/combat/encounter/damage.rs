@@ -10,6 +10,7 @@ use rand::Rng;
 
 use super::fighter::State;
 use super::{Arena, Encounter, TrialOutcome};
+use crate::combat::creature::Ability;
 use crate::rules::damage::{DamageType, DamageTypes};
 use crate::rules::death_saves::Tally;
 
@@ -79,21 +80,28 @@ impl Encounter {
                 f.hp = 0;
                 if !(f.party && spec.is_pc) {
                     f.went_down |= f.party;
-                    f.state = if spec.regeneration.is_some() {
+                    f.state = if spec.regeneration.is_some_and(|r| r.revives) {
                         State::Down
                     } else {
                         State::Dead
                     };
                     return;
                 }
+                let killed = self.rules.massive_damage && overflow >= f.max_hp;
+                if !killed && f.raging && spec.relentless_rage {
+                    // Relentless Rage: DC 10, then 5 more for each use since a long rest.
+                    let dc = 10 + 5 * i32::from(f.relentless_uses);
+                    f.relentless_uses = f.relentless_uses.saturating_add(1);
+                    if self.saving_throw(rng, arena, target, Ability::Con, dc) {
+                        arena.fighters[target].hp = 1;
+                        return;
+                    }
+                }
+                let f = &mut arena.fighters[target];
                 f.went_down = true;
                 f.raging = false;
                 f.tally = Tally::default();
-                f.state = if self.rules.massive_damage && overflow >= f.max_hp {
-                    State::Dead
-                } else {
-                    State::Dying
-                };
+                f.state = if killed { State::Dead } else { State::Dying };
             }
             State::Dying | State::Stable => {
                 if self.rules.massive_damage && amount >= f.max_hp {

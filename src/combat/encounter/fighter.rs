@@ -67,6 +67,8 @@ pub struct Fighter {
     pub(super) smite_uses: u8,
     pub(super) rage_uses: u8,
     pub(super) raging: bool,
+    /// Relentless Rage saves made since the last long rest (the DC grows).
+    pub(super) relentless_uses: u8,
     pub(super) breath_ready: bool,
     pub(super) regen_blocked: bool,
     pub(super) once_used: bool,
@@ -116,6 +118,7 @@ impl Fighter {
             smite_uses: spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0),
             rage_uses: spec.rage.map_or(0, |r| r.uses),
             raging: false,
+            relentless_uses: 0,
             breath_ready: spec.breath.is_some(),
             regen_blocked: false,
             once_used: false,

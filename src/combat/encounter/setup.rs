@@ -101,6 +101,7 @@ impl Encounter {
                 f.heal_uses = spec.heal.map_or(0, |h| h.uses);
                 f.smite_uses = spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0);
                 f.rage_uses = spec.rage.map_or(0, |r| r.uses);
+                f.relentless_uses = 0;
                 f.state = State::Up;
                 f.tally = Tally::default();
             } else if f.state == State::Stable {

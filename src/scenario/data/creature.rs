@@ -5,13 +5,19 @@
 //! bestiary) or `template = "fighter-5"` (the PC templates) — and overrides
 //! fields one by one, or defines a creature from scratch (then `hp`, `ac`
 //! and `attacks` are required).
+//!
+//! The keys of the SRD bestiary (`tools/srd/README.md`, "The schema") that
+//! the round loop does not use — `slug`, `srd`, `type`, `cr`, `xp`,
+//! `proficiency_bonus`, `speed`, `condition_immune`, `not_modelled` — are
+//! validated and carried as [`Lore`] for `woundsim show`; the loop has no
+//! positions and no conditions a monster could be immune to.
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::combat::bestiary::Bestiary;
+use crate::combat::bestiary::{Bestiary, Lore, Monster, Speed, Unresolved, hyphenated};
 use crate::combat::creature::{
     Ability, Attack, Breath, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach,
     Regeneration, Rider,
@@ -108,14 +114,98 @@ pub struct RawBreath {
     targets: Spanned<i64>,
 }
 
-/// Regeneration, as written.
+/// Regeneration, as written (`revives` defaults to the troll's rule).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawRegen {
     hp: Spanned<i64>,
     #[serde(default)]
     stopped_by: Vec<DamageType>,
+    #[serde(default = "yes")]
+    revives: bool,
 }
+
+fn yes() -> bool {
+    true
+}
+
+/// Speeds as written (`speed = { walk = 30, fly = 60 }`), feet.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSpeed {
+    walk: Option<Spanned<i64>>,
+    fly: Option<Spanned<i64>>,
+    swim: Option<Spanned<i64>>,
+    climb: Option<Spanned<i64>>,
+    burrow: Option<Spanned<i64>>,
+    #[serde(default)]
+    hover: bool,
+}
+
+/// The SRD version of a statblock.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+pub enum SrdVersion {
+    /// SRD 5.1.
+    #[serde(rename = "5.1")]
+    V51,
+    /// SRD 5.2.
+    #[serde(rename = "5.2")]
+    V52,
+}
+
+/// A creature type, as the SRD names them.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum CreatureType {
+    Aberration,
+    Beast,
+    Celestial,
+    Construct,
+    Dragon,
+    Elemental,
+    Fey,
+    Fiend,
+    Giant,
+    Humanoid,
+    Monstrosity,
+    Ooze,
+    Plant,
+    Undead,
+}
+
+/// A condition a creature can be immune to (SRD words).
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum Condition {
+    Blinded,
+    Charmed,
+    Deafened,
+    Exhaustion,
+    Frightened,
+    Grappled,
+    Incapacitated,
+    Invisible,
+    Paralyzed,
+    Petrified,
+    Poisoned,
+    Prone,
+    Restrained,
+    Stunned,
+    Unconscious,
+}
+
+/// Challenge ratings as the SRD writes them.
+const CHALLENGE_RATINGS: [&str; 34] = [
+    "0", "1/8", "1/4", "1/2", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
+    "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29",
+    "30",
+];
+
+/// Most `not_modelled` items of one entry, and most characters of one.
+const MAX_NOT_MODELLED: usize = 64;
+const MAX_NOT_MODELLED_CHARS: usize = 200;
 
 /// Rage, as written.
 #[derive(Debug, Deserialize)]
@@ -155,6 +245,16 @@ pub struct RawCreature {
     regeneration: Option<Spanned<RawRegen>>,
     rage: Option<Spanned<RawRage>>,
     reckless: Option<bool>,
+    slug: Option<Spanned<String>>,
+    srd: Option<SrdVersion>,
+    #[serde(rename = "type")]
+    kind: Option<CreatureType>,
+    cr: Option<Spanned<String>>,
+    xp: Option<Spanned<i64>>,
+    proficiency_bonus: Option<Spanned<i64>>,
+    speed: Option<RawSpeed>,
+    condition_immune: Option<Vec<Condition>>,
+    not_modelled: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// The keys of `saves = { ... }`, in ability order.
@@ -191,30 +291,43 @@ impl RawCreature {
         let at = |key: &str| format!("{path}.{key}");
         let mut spec = match (&self.template, &self.creature) {
             (Some(_), Some(c)) => {
-                return Err(loc.error(c.span().start, &at("creature"), "give either `template` or `creature`, not both"));
+                return Err(loc.error(
+                    c.span().start,
+                    &at("creature"),
+                    "give either `template` or `creature`, not both",
+                ));
             }
             (Some(t), None) => templates.template(t.get_ref()).ok_or_else(|| {
                 loc.error(
                     t.span().start,
                     &at("template"),
-                    format!("unknown PC template `{}`; templates are CLASS-LEVEL with CLASS one of {} and LEVEL 1..={}", t.get_ref(), templates.classes().join(", "), templates.max_level()),
+                    super::templates::unknown(templates, t.get_ref()),
                 )
             })?,
-            (None, Some(c)) => bestiary.lookup(c.get_ref()).cloned().ok_or_else(|| {
-                loc.error(
-                    c.span().start,
-                    &at("creature"),
-                    format!("unknown monster `{}`; the bestiary has: {}", c.get_ref(), bestiary.names().join(", ")),
-                )
-            })?,
+            (None, Some(c)) => bestiary
+                .resolve(c.get_ref())
+                .map(|m| m.spec.clone())
+                .map_err(|miss| {
+                    loc.error(
+                        c.span().start,
+                        &at("creature"),
+                        unknown_monster(c.get_ref(), miss, bestiary),
+                    )
+                })?,
             (None, None) => {
-                let required = [("hp", self.hp.is_some()), ("ac", self.ac.is_some()), ("attacks", self.attacks.is_some())];
+                let required = [
+                    ("hp", self.hp.is_some()),
+                    ("ac", self.ac.is_some()),
+                    ("attacks", self.attacks.is_some()),
+                ];
                 if let Some((key, _)) = required.iter().find(|(_, present)| !present) {
                     let offset = self.name.as_ref().map_or(0, |n| n.span().start);
                     return Err(loc.error(
                         offset,
                         &at(key),
-                        format!("a creature without `creature = ...` or `template = ...` needs `{key}`"),
+                        format!(
+                            "a creature without `creature = ...` or `template = ...` needs `{key}`"
+                        ),
                     ));
                 }
                 CreatureSpec::blank("", party, 1)
@@ -358,6 +471,7 @@ impl RawCreature {
             spec.regeneration = Some(Regeneration {
                 hp: ranged(loc, &r.hp, &at("regeneration.hp"), 1..=1000)?,
                 stopped_by: DamageTypes::of(r.stopped_by.iter().copied()),
+                revives: r.revives,
             });
         }
         if let Some(r) = &self.rage {
@@ -374,6 +488,171 @@ impl RawCreature {
             spec.name = path.to_string();
         }
         Ok(spec)
+    }
+}
+
+/// The message for a `creature = NAME` the bestiary cannot resolve.
+fn unknown_monster(name: &str, miss: Unresolved, bestiary: &Bestiary) -> String {
+    let entries = bestiary.names().len();
+    let quote = |names: &[String]| {
+        names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match miss {
+        Unresolved::Ambiguous(names) => format!(
+            "monster `{name}` could be any of {}: write its exact name",
+            quote(&names)
+        ),
+        Unresolved::Unknown => {
+            let near = nearest_monsters(bestiary, name);
+            let hint = match near.len() {
+                0 => String::new(),
+                1 => format!(" (did you mean `{}`?)", near[0]),
+                _ => format!(" (did you mean one of {}?)", quote(&near)),
+            };
+            format!(
+                "unknown monster `{name}`{hint}; names are SRD 5.2 slugs such as `adult-red-dragon`, the SRD 5.1 names of data/bestiary.toml, or your `bestiary` files' (`woundsim list` shows all {entries})"
+            )
+        }
+    }
+}
+
+/// How many names a miss suggests at most.
+const MAX_SUGGESTIONS: usize = 5;
+
+/// The bestiary names nearest to `name`: the nearest by edit distance
+/// ([`crate::scenario::wording::nearest`]), else (up to five) those that
+/// contain its lower-case, hyphenated form.
+pub fn nearest_monsters(bestiary: &Bestiary, name: &str) -> Vec<String> {
+    let form = hyphenated(&name.trim().to_lowercase());
+    let names = bestiary.names();
+    if let Some(n) = crate::scenario::wording::nearest(&form, &names) {
+        return vec![n.to_string()];
+    }
+    if form.chars().count() < 3 {
+        return Vec::new();
+    }
+    names
+        .iter()
+        .filter(|n| n.contains(form.as_str()))
+        .take(MAX_SUGGESTIONS)
+        .map(|n| n.to_string())
+        .collect()
+}
+
+impl RawCreature {
+    /// What the entry says beyond what a fight uses, validated.
+    pub fn lore(&self, loc: &Locator, path: &str) -> Result<Lore, ScenarioError> {
+        let at = |key: &str| format!("{path}.{key}");
+        let cr = match &self.cr {
+            None => None,
+            Some(cr) if CHALLENGE_RATINGS.contains(&cr.get_ref().as_str()) => {
+                Some(cr.get_ref().clone())
+            }
+            Some(cr) => {
+                return Err(loc.error(
+                    cr.span().start,
+                    &at("cr"),
+                    format!(
+                        "`{}` is no challenge rating: one of \"0\", \"1/8\", \"1/4\", \"1/2\", \"1\" ... \"30\" (a string)",
+                        cr.get_ref()
+                    ),
+                ));
+            }
+        };
+        let speed = match &self.speed {
+            None => None,
+            Some(s) => {
+                let feet = |v: &Option<Spanned<i64>>, key: &str| -> Result<u32, ScenarioError> {
+                    v.as_ref()
+                        .map_or(Ok(0), |v| {
+                            ranged(loc, v, &at(&format!("speed.{key}")), 0..=1000)
+                        })
+                        .map(|f| f as u32)
+                };
+                Some(Speed {
+                    walk: feet(&s.walk, "walk")?,
+                    fly: feet(&s.fly, "fly")?,
+                    swim: feet(&s.swim, "swim")?,
+                    climb: feet(&s.climb, "climb")?,
+                    burrow: feet(&s.burrow, "burrow")?,
+                    hover: s.hover,
+                })
+            }
+        };
+        let not_modelled = match &self.not_modelled {
+            None => Vec::new(),
+            Some(list) => {
+                at_most(
+                    &values::at(loc, list, at("not_modelled")),
+                    "`not_modelled` items",
+                    MAX_NOT_MODELLED,
+                )?;
+                list.get_ref()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| {
+                        text(
+                            &values::at(loc, n, format!("{path}.not_modelled[{i}]")),
+                            "a `not_modelled` item",
+                            MAX_NOT_MODELLED_CHARS,
+                        )
+                        .map(str::to_string)
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+        };
+        if let Some(slug) = &self.slug {
+            let s = slug.get_ref();
+            let valid = !s.is_empty()
+                && s.split('-').all(|part| {
+                    !part.is_empty()
+                        && part
+                            .chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                });
+            if !valid {
+                return Err(loc.error(
+                    slug.span().start,
+                    &at("slug"),
+                    format!(
+                        "`{s}` is no slug: lower-case letters and digits in words joined by `-`"
+                    ),
+                ));
+            }
+        }
+        Ok(Lore {
+            srd: self.srd.map(|v| match v {
+                SrdVersion::V51 => "5.1".to_string(),
+                SrdVersion::V52 => "5.2".to_string(),
+            }),
+            slug: self.slug.as_ref().map(|s| s.get_ref().clone()),
+            kind: self.kind.map(|k| format!("{k:?}").to_lowercase()),
+            cr,
+            xp: self
+                .xp
+                .as_ref()
+                .map(|v| ranged(loc, v, &at("xp"), 0..=1_000_000))
+                .transpose()?
+                .map(|v| v as u32),
+            proficiency_bonus: self
+                .proficiency_bonus
+                .as_ref()
+                .map(|v| ranged(loc, v, &at("proficiency_bonus"), 2..=9))
+                .transpose()?
+                .map(|v| v as u8),
+            speed,
+            condition_immunities: self
+                .condition_immune
+                .iter()
+                .flatten()
+                .map(|c| format!("{c:?}").to_lowercase())
+                .collect(),
+            not_modelled,
+        })
     }
 }
 
@@ -429,7 +708,7 @@ fn build_attack(loc: &Locator, a: &RawAttack, path: &str) -> Result<Attack, Scen
 
 /// Parses a bestiary file: one table per creature, keyed by its name
 /// (an entry starts from a template or from scratch, not from another
-/// monster).
+/// monster; a `slug` must be its key).
 pub fn parse_bestiary(
     file: &str,
     text: &str,
@@ -438,17 +717,43 @@ pub fn parse_bestiary(
     let loc = Locator { file, text };
     let raw: BTreeMap<String, RawCreature> = crate::scenario::deserialize(&loc, text)?;
     let none = Bestiary::default();
-    let creatures = raw
+    let monsters = raw
         .iter()
         .map(|(key, c)| {
+            if key.is_empty() || key.chars().count() > MAX_LABEL_CHARS || key.chars().any(char::is_control) {
+                return Err(loc.error(
+                    text.find(key.as_str()).unwrap_or(0),
+                    key,
+                    format!("a monster name must be 1 to {MAX_LABEL_CHARS} characters, without control characters"),
+                ));
+            }
+            if let Some(base) = &c.creature {
+                return Err(loc.error(
+                    base.span().start,
+                    &format!("{key}.creature"),
+                    "a bestiary entry cannot start from another monster: copy its keys, or start from a `template`",
+                ));
+            }
             let mut spec = c.build(&loc, key, false, &none, templates)?;
             if c.name.is_none() {
                 spec.name = key.clone();
             }
-            Ok(spec)
+            let lore = c.lore(&loc, key)?;
+            if let Some(slug) = c.slug.as_ref().filter(|s| s.get_ref() != key) {
+                return Err(loc.error(
+                    slug.span().start,
+                    &format!("{key}.slug"),
+                    format!("the slug `{}` is not the entry's name `{key}`", slug.get_ref()),
+                ));
+            }
+            Ok(Monster {
+                key: key.clone(),
+                spec,
+                lore,
+            })
         })
         .collect::<Result<Vec<_>, ScenarioError>>()?;
-    Ok(Bestiary::new(creatures))
+    Ok(Bestiary::of(monsters))
 }
 
 #[cfg(test)]
@@ -504,6 +809,130 @@ mod tests {
         assert!(dragon.defenses.immunities.has(DamageType::Fire));
         let wyvern = bestiary.lookup("wyvern").unwrap();
         assert_eq!(wyvern.attacks[1].rider.unwrap().dice.count, 7);
+    }
+
+    fn srd() -> Bestiary {
+        parse_bestiary(
+            "srd",
+            crate::scenario::data::SRD_BESTIARY_TOML,
+            &templates(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn every_srd_52_entry_parses_with_its_lore() {
+        let srd = srd();
+        assert_eq!(srd.names().len(), 330);
+        for m in srd.monsters() {
+            let l = &m.lore;
+            assert_eq!(l.slug.as_deref(), Some(m.key.as_str()));
+            assert_eq!(l.srd.as_deref(), Some("5.2"), "{}", m.key);
+            assert!(
+                l.kind.is_some() && l.cr.is_some() && l.xp.is_some(),
+                "{}",
+                m.key
+            );
+            assert!(
+                l.proficiency_bonus.is_some() && l.speed.is_some(),
+                "{}",
+                m.key
+            );
+            assert_eq!(m.spec.name, m.key);
+        }
+        let dragon = srd.entry("adult-red-dragon").unwrap();
+        assert_eq!((dragon.spec.max_hp, dragon.spec.ac), (256, 19));
+        assert_eq!(dragon.lore.cr.as_deref(), Some("17"));
+        assert_eq!(
+            (dragon.lore.xp, dragon.lore.proficiency_bonus),
+            (Some(18000), Some(6))
+        );
+        assert_eq!(dragon.lore.speed.unwrap().fly, 80);
+        assert_eq!(dragon.lore.not_modelled[0], "Legendary Resistance (3/Day)");
+        assert_eq!(dragon.spec.breath.unwrap().targets, 6);
+        let oni = srd.entry("oni").unwrap();
+        assert!(!oni.spec.regeneration.unwrap().revives);
+        assert!(
+            srd.entry("troll")
+                .unwrap()
+                .spec
+                .regeneration
+                .unwrap()
+                .revives
+        );
+        let ghoul = srd.entry("ghoul").unwrap();
+        assert!(
+            ghoul
+                .lore
+                .condition_immunities
+                .contains(&"charmed".to_string())
+        );
+    }
+
+    #[test]
+    fn a_miss_names_the_nearest_entries() {
+        let b = Bestiary::of(
+            ["adult-red-dragon", "young-red-dragon", "goblin"]
+                .map(|k| Monster {
+                    key: k.to_string(),
+                    spec: crate::combat::creature::CreatureSpec::blank(k, false, 0),
+                    lore: Lore::default(),
+                })
+                .to_vec(),
+        );
+        assert_eq!(
+            nearest_monsters(&b, "adult red dragn"),
+            ["adult-red-dragon"]
+        );
+        assert_eq!(
+            nearest_monsters(&b, "Red Dragon"),
+            ["adult-red-dragon", "young-red-dragon"]
+        );
+        assert!(nearest_monsters(&b, "lich").is_empty());
+    }
+
+    #[test]
+    fn regeneration_revives_unless_told_otherwise() {
+        let b = parse_bestiary(
+            "mine.toml",
+            "[a]\nhp = 5\nac = 10\nattacks = []\nregeneration = { hp = 3 }\n[b]\nhp = 5\nac = 10\nattacks = []\nregeneration = { hp = 3, revives = false }\n",
+            &templates(),
+        )
+        .unwrap();
+        assert!(b.lookup("a").unwrap().regeneration.unwrap().revives);
+        assert!(!b.lookup("b").unwrap().regeneration.unwrap().revives);
+    }
+
+    #[test]
+    fn lore_keys_are_validated_where_written() {
+        let err = |text: &str| {
+            parse_bestiary("mine.toml", text, &templates())
+                .unwrap_err()
+                .to_string()
+        };
+        let base = "hp = 5\nac = 10\nattacks = []\n";
+        assert_eq!(
+            err(&format!("[imp]\n{base}slug = \"devil\"\n")),
+            "mine.toml:5:8: field `imp.slug`: the slug `devil` is not the entry's name `imp`"
+        );
+        assert_eq!(
+            err(&format!("[imp]\n{base}cr = \"1/3\"\n")),
+            "mine.toml:5:6: field `imp.cr`: `1/3` is no challenge rating: one of \"0\", \"1/8\", \"1/4\", \"1/2\", \"1\" ... \"30\" (a string)"
+        );
+        assert!(
+            err(&format!("[imp]\n{base}condition_immune = [\"sleepy\"]\n"))
+                .starts_with("mine.toml:5:")
+        );
+        assert!(
+            err(&format!("[imp]\n{base}speed = {{ walk = -5 }}\n"))
+                .contains("field `imp.speed.walk`")
+        );
+        assert!(err(&format!("[imp]\n{base}srd = \"5.0\"\n")).contains("field `imp.srd`"));
+        assert!(
+            err("[imp]\ncreature = \"goblin\"\n").contains(
+                "field `imp.creature`: a bestiary entry cannot start from another monster"
+            )
+        );
     }
 
     #[test]

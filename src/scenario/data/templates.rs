@@ -127,6 +127,46 @@ enum RawFeature {
         from_level: u8,
         save_bonus: i32,
     },
+    ImprovedDivineSmite {
+        from_level: u8,
+        dice: String,
+        #[serde(rename = "type")]
+        kind: DamageType,
+    },
+    AbilityBonus {
+        from_level: u8,
+        ability: Ability,
+        bonus: i32,
+    },
+    MartialArts {
+        die: Vec<u32>,
+    },
+    Evasion {
+        from_level: u8,
+    },
+    AllSaves {
+        from_level: u8,
+    },
+    RelentlessRage {
+        from_level: u8,
+    },
+    Archery {
+        from_level: u8,
+        attack_bonus: i32,
+    },
+    ExtraDamage {
+        from_level: u8,
+        dice: String,
+        #[serde(rename = "type")]
+        kind: DamageType,
+    },
+    HitPointsPerLevel {
+        from_level: u8,
+        bonus: i32,
+    },
+    SpellDamageBonus {
+        from_level: u8,
+    },
 }
 
 #[derive(Deserialize)]
@@ -243,6 +283,40 @@ fn table_length(loc: &Locator, field: &str, at: usize, len: usize) -> Result<(),
 fn dice(loc: &Locator, at: usize, field: &str, text: &str) -> Result<DiceExpr, ScenarioError> {
     text.parse::<DiceExpr>()
         .map_err(|e| loc.error(at, field, format!("`{text}` is not a dice expression: {e}")))
+}
+
+/// Why `name` is no template of `templates`, in the user's words: an
+/// impossible level of a known class, or an unknown class (with the
+/// nearest one).
+///
+/// ```
+/// let catalog = woundsim::scenario::data::builtin_catalog().unwrap();
+/// use woundsim::scenario::data::templates::unknown;
+/// assert_eq!(
+///     unknown(&catalog.templates, "fighter-21"),
+///     "no PC template `fighter-21`: fighter templates have levels 1 to 20, got 21"
+/// );
+/// assert!(unknown(&catalog.templates, "figter-3").contains("did you mean `fighter`?"));
+/// ```
+pub fn unknown(templates: &Templates, name: &str) -> String {
+    if let Some((class, level)) = name.rsplit_once('-') {
+        if let Some(c) = templates.classes.iter().find(|c| c.name == class) {
+            return format!(
+                "no PC template `{name}`: {class} templates have levels 1 to {}, got {level}",
+                c.levels
+            );
+        }
+    }
+    let classes = templates.classes();
+    let class = name.rsplit_once('-').map_or(name, |(c, _)| c);
+    let hint = crate::scenario::wording::nearest(class, &classes)
+        .map(|c| format!(" (did you mean `{c}`?)"))
+        .unwrap_or_default();
+    format!(
+        "unknown PC template `{name}`{hint}; templates are CLASS-LEVEL with CLASS one of {} and LEVEL 1 to {}",
+        classes.join(", "),
+        templates.max_level()
+    )
 }
 
 fn class(loc: &Locator, i: usize, c: &RawClass) -> Result<ClassTemplate, ScenarioError> {
@@ -472,6 +546,76 @@ fn feature(
             from_level: level("from_level", *from_level)?,
             save_bonus: *save_bonus,
         },
+        RawFeature::ImprovedDivineSmite {
+            from_level,
+            dice: d,
+            kind,
+        } => Feature::ImprovedDivineSmite {
+            from_level: level("from_level", *from_level)?,
+            dice: dice(d)?,
+            kind: *kind,
+        },
+        RawFeature::AbilityBonus {
+            from_level,
+            ability,
+            bonus,
+        } => {
+            if !(-5..=10).contains(bonus) {
+                return Err(loc.error(
+                    at,
+                    &format!("{path}.bonus"),
+                    format!("an ability bonus must be between -5 and 10, got {bonus}"),
+                ));
+            }
+            Feature::AbilityBonus {
+                from_level: level("from_level", *from_level)?,
+                ability: *ability,
+                bonus: *bonus,
+            }
+        }
+        RawFeature::MartialArts { die } => {
+            by_level("die", die.len())?;
+            if let Some(bad) = die.iter().find(|d| ![4, 6, 8, 10, 12].contains(*d)) {
+                return Err(loc.error(
+                    at,
+                    &format!("{path}.die"),
+                    format!("a Martial Arts die is 4, 6, 8, 10 or 12, got {bad}"),
+                ));
+            }
+            Feature::MartialArts { die: die.clone() }
+        }
+        RawFeature::Evasion { from_level } => Feature::Evasion {
+            from_level: level("from_level", *from_level)?,
+        },
+        RawFeature::AllSaves { from_level } => Feature::AllSaves {
+            from_level: level("from_level", *from_level)?,
+        },
+        RawFeature::RelentlessRage { from_level } => Feature::RelentlessRage {
+            from_level: level("from_level", *from_level)?,
+        },
+        RawFeature::Archery {
+            from_level,
+            attack_bonus,
+        } => Feature::Archery {
+            from_level: level("from_level", *from_level)?,
+            attack_bonus: *attack_bonus,
+        },
+        RawFeature::ExtraDamage {
+            from_level,
+            dice: d,
+            kind,
+        } => Feature::ExtraDamage {
+            from_level: level("from_level", *from_level)?,
+            dice: dice(d)?,
+            kind: *kind,
+        },
+        RawFeature::HitPointsPerLevel { from_level, bonus } => Feature::HitPointsPerLevel {
+            from_level: level("from_level", *from_level)?,
+            bonus: *bonus,
+        },
+        RawFeature::SpellDamageBonus { from_level } => Feature::SpellDamageBonus {
+            from_level: level("from_level", *from_level)?,
+        },
     })
 }
 
@@ -501,13 +645,19 @@ mod tests {
             for level in 1..=10 {
                 let name = format!("{class}-{level}");
                 let spec = t.template(&name).unwrap_or_else(|| panic!("{name}"));
-                assert_eq!(Some(format!("{spec:?}").as_str()), lines.next(), "{name}");
+                assert!(!spec.evasion && !spec.relentless_rage, "{name}");
+                // `evasion` and `relentless_rage` came after the pinned
+                // creatures; none of them has either.
+                let debug =
+                    format!("{spec:?}").replace(", evasion: false, relentless_rage: false", "");
+                assert_eq!(Some(debug.as_str()), lines.next(), "{name}");
             }
         }
         assert_eq!(lines.next(), None);
-        assert!(t.template("fighter-11").is_none());
-        assert!(t.template("bard-1").is_none());
-        assert_eq!(t.max_level(), 10);
+        assert!(t.template("fighter-21").is_none());
+        assert!(t.template("bard-0").is_none());
+        assert_eq!(t.max_level(), 20);
+        assert_eq!(t.classes().len(), 12);
     }
 
     fn error(text: &str) -> String {

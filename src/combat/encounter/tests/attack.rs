@@ -117,3 +117,37 @@ fn without_critical_hits_a_melee_hit_on_the_unconscious_is_ordinary() {
     assert_eq!(t.f(0).tally.failures, 1);
     assert_eq!(t.f(0).crits_taken, 0);
 }
+
+/// `me` breathes its breath weapon on the scripted dice.
+fn breathe(t: &mut Table, me: usize, dice: &[(u64, u64)]) {
+    let breath = t.enc.all[me].breath.unwrap();
+    let Table { enc, arena, out } = t;
+    with_dice(dice, |rng| enc.breathe(rng, arena, me, breath, out));
+}
+
+#[test]
+fn evasion_takes_no_damage_on_a_saved_dexterity_breath_and_half_on_a_failed_one() {
+    // 16d6 fire (all threes: 48), DC 17 Dexterity; the monk's Dex save is +7 at 7.
+    let threes: Vec<(u64, u64)> = std::iter::once((1, 1)).chain([(3, 6); 16]).collect();
+    let hp_lost = |who: &str, save: u64| {
+        let pc = template(who);
+        let mut t = Table::new(
+            vec![pc],
+            vec![monster("young_red_dragon")],
+            EncounterRules::default(),
+        );
+        let mut dice = threes.clone();
+        dice.push((save, 20));
+        breathe(&mut t, 1, &dice);
+        t.f(0).max_hp - t.f(0).hp
+    };
+    assert!(template("monk-7").evasion && !template("monk-6").evasion);
+    assert_eq!(hp_lost("monk-7", 20), 0, "saved: no damage");
+    assert_eq!(hp_lost("monk-7", 1), 24, "failed: half");
+    assert_eq!(hp_lost("monk-6", 20), 24, "without Evasion: half on a save");
+    assert_eq!(
+        hp_lost("monk-6", 1),
+        45,
+        "without Evasion: all of its 45 HP"
+    );
+}

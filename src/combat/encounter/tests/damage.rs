@@ -100,6 +100,28 @@ fn a_troll_regenerates_unless_burned() {
 }
 
 #[test]
+fn a_regenerator_that_needs_1_hp_dies_at_zero() {
+    // The oni (SRD 5.2): "regains 10 Hit Points at the start of each of its
+    // turns if it has at least 1 Hit Point".
+    let oni = monster("oni");
+    assert!(!oni.regeneration.unwrap().revives);
+    let hp = oni.max_hp;
+    let mut t = Table::new(vec![fighter()], vec![oni], EncounterRules::default());
+    t.deal(1, slashing(hp - 1, false), &[]);
+    assert_eq!(t.state(1), (State::Up, 1));
+    t.deal(1, slashing(1, false), &[]);
+    assert_eq!(t.f(1).state, State::Dead, "not down: it does not get up");
+    // The SRD 5.2 troll revives, as the 5.1 one.
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![monster("troll@5.2")],
+        EncounterRules::default(),
+    );
+    t.deal(1, slashing(1000, false), &[]);
+    assert_eq!(t.f(1).state, State::Down);
+}
+
+#[test]
 fn a_party_member_that_is_not_a_pc_dies_at_zero() {
     let mut hireling = fighter();
     hireling.is_pc = false;
@@ -113,4 +135,38 @@ fn a_party_member_that_is_not_a_pc_dies_at_zero() {
     assert_eq!(t.f(0).state, State::Dying, "a PC makes death saves");
     assert_eq!(t.f(1).state, State::Dead, "a hireling dies");
     assert!(t.f(1).went_down);
+}
+
+#[test]
+fn relentless_rage_keeps_a_raging_barbarian_at_1_hp_on_a_con_save() {
+    let barbarian = template("barbarian-11");
+    assert!(barbarian.relentless_rage && !template("barbarian-10").relentless_rage);
+    let con = barbarian.saves[crate::combat::creature::Ability::Con as usize];
+    let hp = barbarian.max_hp;
+    let mut t = Table::new(vec![barbarian], vec![goblin()], EncounterRules::default());
+    t.f_mut(0).raging = true;
+    // DC 10: a natural roll of 10 - con succeeds.
+    let just = (10 - con).max(1) as u64;
+    t.deal(0, slashing(hp + 5, false), &[(just, 20)]);
+    assert_eq!(t.state(0), (State::Up, 1), "saved at DC 10");
+    // The second use is DC 15: the same roll fails (con < 5 more).
+    t.deal(0, slashing(3, false), &[(just, 20)]);
+    assert_eq!(t.f(0).state, State::Dying, "failed at DC 15");
+    // Not raging: no save, no die used.
+    let mut t = Table::new(
+        vec![template("barbarian-11")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    t.deal(0, slashing(hp, false), &[]);
+    assert_eq!(t.f(0).state, State::Dying);
+    // Killed outright by massive damage: no save.
+    let mut t = Table::new(
+        vec![template("barbarian-11")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    t.f_mut(0).raging = true;
+    t.deal(0, slashing(2 * hp, false), &[]);
+    assert_eq!(t.f(0).state, State::Dead);
 }
