@@ -59,6 +59,9 @@ pub struct Scenario<M> {
     pub model: M,
     /// The parameter scan the variants come from, if any.
     pub scan: Option<ScanTable>,
+    /// Options given that have no effect, one message each (`validate`
+    /// and `run` print them as warnings).
+    pub warnings: Vec<String>,
 }
 
 /// The game data scenarios draw on, validated once.

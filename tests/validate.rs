@@ -55,3 +55,49 @@ fn each_invalid_scenario_gets_its_error_and_exit_code_2() {
             "--set roll=sideways:1:6: field `roll`: ",
         ));
 }
+
+/// An option no rule of a variant reads (its rule is off there) is a
+/// warning, in `validate` and in `run`; the run still succeeds.
+#[test]
+fn options_with_no_effect_are_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("w.toml");
+    std::fs::write(
+        &file,
+        "version = 1\nname = \"w\"\ntype = \"combat\"\ntrials = 200\nseed = 1\n\
+         [options]\ninjury_chance = 0.2\nparty = [{ template = \"fighter-3\" }]\n\
+         monsters = [{ creature = \"goblin\" }]\n\
+         [[variant]]\nname = \"off\"\n[[variant]]\nname = \"on\"\nlingering_injuries = true\n",
+    )
+    .unwrap();
+    let file = file.display().to_string();
+    let warning = "`injury_chance` (in [options]) has no effect in variant `off`: no rule there reads it (is the rule it belongs to turned off?)";
+    woundsim()
+        .args(["validate", &file])
+        .assert()
+        .success()
+        .stdout(format!(
+            "{file}: ok (type combat, 2 variants)\n{file}: warning: {warning}\n"
+        ));
+    woundsim()
+        .args(["run", &file, "--out"])
+        .arg(dir.path().join("out"))
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(format!(
+            "woundsim: warning: {file}: {warning}"
+        )));
+    // With the rule on everywhere, nothing to say; a --set nobody reads is named too.
+    woundsim()
+        .args(["validate", &file, "--set", "lingering_injuries=true"])
+        .assert()
+        .success()
+        .stdout(format!("{file}: ok (type combat, 2 variants)\n"));
+    woundsim()
+        .args(["validate", &file, "--set", "bad_weather=true"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "warning: `bad_weather` (in --set bad_weather=true) has no effect in variant `off`",
+        ));
+}

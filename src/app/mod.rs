@@ -237,12 +237,18 @@ fn validate(catalog: &Catalog, args: ValidateArgs, out: &mut dyn Write) -> Resul
     let mut invalid = 0;
     for arg in &args.scenarios {
         let line = match load_one(catalog, arg, &args.layers()) {
-            Ok(s) => format!(
-                "{}: ok (type {}, {} variants)",
-                crate::scenario::error::one_line(arg),
-                s.kind(),
-                s.variant_names().len()
-            ),
+            Ok(s) => {
+                let name = crate::scenario::error::one_line(arg);
+                let mut line = format!(
+                    "{name}: ok (type {}, {} variants)",
+                    s.kind(),
+                    s.variant_names().len()
+                );
+                for w in &s.warnings {
+                    line.push_str(&format!("\n{name}: warning: {w}"));
+                }
+                line
+            }
             Err(e) => {
                 invalid += 1;
                 crate::scenario::error::one_line(&e.to_string()).into_owned()
@@ -349,6 +355,13 @@ fn run(
 ) -> Result<(), AppError> {
     let clock = meta::Clock::start();
     let mut scenarios = load_scenarios(catalog, &args.scenarios, &args.layers())?;
+    if !args.quiet {
+        for s in &scenarios {
+            for w in &s.warnings {
+                eprintln!("woundsim: warning: {}: {w}", s.source);
+            }
+        }
+    }
     if args.state_out.is_none() {
         output::check(&args.out, &scenarios)?;
     }

@@ -98,6 +98,10 @@ pub struct Layers<'a, S> {
     /// Where a missing setting is reported: the variant's own table.
     loc: Locator<'a>,
     path: String,
+    /// The keys the schema asked for, so that a key it never read (an
+    /// option of a rule this variant does not use) can be named as having
+    /// no effect. Shared with the [`Layers::group`] views of these tables.
+    read: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
 }
 
 impl<'a, S> Layers<'a, S> {
@@ -107,6 +111,20 @@ impl<'a, S> Layers<'a, S> {
             layers: Vec::new(),
             loc,
             path: path.into(),
+            read: Default::default(),
+        }
+    }
+
+    /// The top-level keys read so far (by [`Layers::get`] and
+    /// [`Layers::nested`], here or through a group of these tables).
+    pub fn keys_read(&self) -> Vec<String> {
+        self.read.borrow().clone()
+    }
+
+    fn mark(&self, key: &str) {
+        let mut read = self.read.borrow_mut();
+        if !read.iter().any(|k| k == key) {
+            read.push(key.to_string());
         }
     }
 
@@ -162,6 +180,7 @@ impl<'a, S> Layers<'a, S> {
         key: &str,
         field: impl Fn(&'a S) -> &'a Option<Spanned<T>>,
     ) -> Option<Setting<'a, T>> {
+        self.mark(key);
         self.layers.iter().find_map(|layer| {
             field(layer.table)
                 .as_ref()
@@ -177,6 +196,7 @@ impl<'a, S> Layers<'a, S> {
         key: &str,
         field: impl Fn(&'a S) -> &'a Option<Spanned<U>>,
     ) -> Layers<'a, U> {
+        self.mark(key);
         Layers {
             layers: self
                 .layers
@@ -189,6 +209,7 @@ impl<'a, S> Layers<'a, S> {
                 .collect(),
             loc: self.loc,
             path: self.field(key),
+            read: Default::default(),
         }
     }
 
@@ -200,6 +221,7 @@ impl<'a, S> Layers<'a, S> {
             layers: vec![layer.clone()],
             loc: self.loc,
             path: self.path.clone(),
+            read: self.read.clone(),
         })
     }
 }

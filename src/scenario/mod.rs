@@ -106,6 +106,9 @@ pub struct Parsed<R> {
     pub variants: Vec<Variant<R>>,
     /// The scan the variants come from, if any.
     pub scan: Option<crate::model::ScanTable>,
+    /// Options given that have no effect (no rule of the variants reads
+    /// them), one message each.
+    pub warnings: Vec<String>,
 }
 
 impl<'a> Document<'a> {
@@ -253,6 +256,49 @@ impl<'a> Document<'a> {
     }
 }
 
+/// The keys of `[options]` and of each `[[variant]]` as written, read from
+/// the text as plain TOML (the typed tables do not list what they hold).
+struct GenericTables {
+    table: toml::Table,
+}
+
+impl GenericTables {
+    fn of(text: &str) -> Self {
+        GenericTables {
+            table: toml::from_str(text).unwrap_or_default(),
+        }
+    }
+
+    fn options_keys(&self) -> Vec<String> {
+        match self.table.get("options") {
+            Some(toml::Value::Table(t)) => t.keys().cloned().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn variant_keys(&self, i: usize) -> Vec<String> {
+        match self.table.get("variant") {
+            Some(toml::Value::Array(v)) => match v.get(i) {
+                Some(toml::Value::Table(t)) => t.keys().cloned().collect(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The top-level key of a dotted key (`creature.hp` → `creature`).
+fn top_key(key: &str) -> String {
+    key.split('.').next().unwrap_or(key).trim().to_string()
+}
+
+/// The top-level keys of an override's text.
+fn top_keys(text: &str) -> Vec<String> {
+    toml::from_str::<toml::Table>(text)
+        .map(|t| t.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
 /// A scan's axes and each point's settings table, for [`RawScenario::variants`].
 struct Scan<'a, S> {
     axes: &'a [ScanAxis],
@@ -389,12 +435,14 @@ impl<S: Named + Default> RawScenario<S> {
         build: impl Fn(&Layers<S>, &Catalog) -> Result<R, ScenarioError>,
     ) -> Result<Parsed<R>, ScenarioError> {
         let header = self.header(loc)?;
-        let (variants, table) = self.variants(loc, over, scan, |layers| build(layers, catalog))?;
+        let (variants, table, warnings) =
+            self.variants(loc, over, scan, |layers| build(layers, catalog))?;
         Ok(Parsed {
             header,
             name_at: error::line_column(loc.text, self.name.span().start),
             variants,
             scan: table,
+            warnings,
         })
     }
 
@@ -507,7 +555,14 @@ impl<S: Named + Default> RawScenario<S> {
         over: &'a [(Locator<'a>, S)],
         scan: &Scan<'a, S>,
         build: impl Fn(&Layers<'a, S>) -> Result<R, ScenarioError>,
-    ) -> Result<(Vec<Variant<R>>, Option<crate::model::ScanTable>), ScenarioError> {
+    ) -> Result<
+        (
+            Vec<Variant<R>>,
+            Option<crate::model::ScanTable>,
+            Vec<String>,
+        ),
+        ScenarioError,
+    > {
         let default_options = S::default();
         let options = match &self.options {
             Some(o) => o.get_ref(),
@@ -623,6 +678,8 @@ impl<S: Named + Default> RawScenario<S> {
         }
         let mut out: Vec<Variant<R>> = Vec::with_capacity(expanded);
         let mut rows = Vec::new();
+        let generic = GenericTables::of(loc.text);
+        let mut unread: Vec<(String, String, Vec<String>)> = Vec::new();
         for (name, description, own) in &bases {
             for combination in &combinations {
                 let layers = match own {
@@ -633,7 +690,47 @@ impl<S: Named + Default> RawScenario<S> {
                     )),
                     None => Layers::new(*loc, "options"),
                 };
-                let rules = build(&base(layers, combination))?;
+                let layers = base(layers, combination);
+                let rules = build(&layers)?;
+                let read = layers.keys_read();
+                let variant_name = match scan.axes.is_empty() {
+                    true => name.clone(),
+                    false => scan::variant_name(name, scan.axes, &scan.points(combination)),
+                };
+                let own_keys = own.as_ref().map(|(_, path)| {
+                    let i: usize = path["variant[".len()..path.len() - 1].parse().unwrap_or(0);
+                    (format!("[[variant]] `{name}`"), generic.variant_keys(i))
+                });
+                let given = own_keys
+                    .into_iter()
+                    .chain(std::iter::once((
+                        "[options]".to_string(),
+                        generic.options_keys(),
+                    )))
+                    .chain(
+                        over.iter()
+                            .map(|(at, _)| (at.file.to_string(), top_keys(at.text))),
+                    )
+                    .chain(
+                        scan.axes
+                            .iter()
+                            .map(|a| (a.source.clone(), vec![top_key(&a.key)])),
+                    );
+                for (source, keys) in given {
+                    for key in keys {
+                        if key != "name" && key != "description" && !read.contains(&key) {
+                            match unread
+                                .iter_mut()
+                                .find(|(k, s, _)| *k == key && *s == source)
+                            {
+                                Some((_, _, vs)) => vs.push(variant_name.clone()),
+                                None => {
+                                    unread.push((key, source.clone(), vec![variant_name.clone()]))
+                                }
+                            }
+                        }
+                    }
+                }
                 if scan.axes.is_empty() {
                     out.push(Variant {
                         name: name.clone(),
@@ -670,6 +767,23 @@ impl<S: Named + Default> RawScenario<S> {
             keys: scan.axes.iter().map(|a| a.key.clone()).collect(),
             rows,
         });
-        Ok((out, table))
+        let total = out.len();
+        let warnings = unread
+            .into_iter()
+            .map(|(key, source, variants)| {
+                let which = if variants.len() == total && total > 1 {
+                    "any variant".to_string()
+                } else if variants.len() <= 3 {
+                    let names: Vec<String> = variants.iter().map(|v| format!("`{v}`")).collect();
+                    format!("variant {}", names.join(", "))
+                } else {
+                    format!("{} variants", variants.len())
+                };
+                format!(
+                    "`{key}` (in {source}) has no effect in {which}: no rule there reads it (is the rule it belongs to turned off?)"
+                )
+            })
+            .collect();
+        Ok((out, table, warnings))
     }
 }

@@ -153,6 +153,15 @@ pub struct NoExactSolution {
     pub kind: &'static str,
 }
 
+/// A document parsed under its type's schema.
+struct Parsed {
+    header: ScenarioHeader,
+    name_at: (usize, usize),
+    model: Model,
+    scan: Option<crate::results::ScanTable>,
+    warnings: Vec<String>,
+}
+
 /// The registry: one line per type, `Variant(module::Type)`.
 macro_rules! registry {
     ($($(#[$doc:meta])* $variant:ident($ty:ty)),+ $(,)?) => {
@@ -206,10 +215,16 @@ macro_rules! registry {
                 doc: &Document,
                 catalog: &Catalog,
                 layers: &CommandLayers,
-            ) -> Result<(ScenarioHeader, (usize, usize), Model, Option<crate::results::ScanTable>), ScenarioError> {
+            ) -> Result<Parsed, ScenarioError> {
                 $(if doc.kind() == <$ty as ScenarioType>::NAME {
                     let p = doc.parse(catalog, layers, <$ty as ScenarioType>::build)?;
-                    return Ok((p.header, p.name_at, Model::$variant(p.variants), p.scan));
+                    return Ok(Parsed {
+                        header: p.header,
+                        name_at: p.name_at,
+                        model: Model::$variant(p.variants),
+                        scan: p.scan,
+                        warnings: p.warnings,
+                    });
                 })+
                 Err(doc.unknown_type(TYPES))
             }
@@ -402,15 +417,16 @@ pub fn parse_with(
             &own
         }
     };
-    let (header, name_at, model, scan) = Model::parse(&doc, catalog, layers)?;
+    let p = Model::parse(&doc, catalog, layers)?;
     Ok(Scenario {
         source: file.to_string(),
         text: text.to_string(),
         layers: layers.args(),
-        name_at,
-        header,
-        model,
-        scan,
+        name_at: p.name_at,
+        header: p.header,
+        model: p.model,
+        scan: p.scan,
+        warnings: p.warnings,
     })
 }
 
