@@ -101,3 +101,37 @@ fn options_with_no_effect_are_warnings() {
             "warning: `bad_weather` (in --set bad_weather=true) has no effect in variant `off`",
         ));
 }
+
+/// Every invalid variant of a file is reported by `validate`, one line
+/// each in file order; `run` reports the first and counts the others.
+#[test]
+fn every_invalid_variant_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("b.toml");
+    std::fs::write(
+        &file,
+        "version = 1\nname = \"b\"\ntype = \"death_saves\"\ntrials = 100\nseed = 1\n[options]\ndc = 10\n\
+         [[variant]]\nname = \"a\"\ndc = 40\n[[variant]]\nname = \"ok\"\n\
+         [[variant]]\nname = \"c\"\nstart_failures = 9\n[[variant]]\nname = \"d\"\ndc = 0\n",
+    )
+    .unwrap();
+    let f = file.display().to_string();
+    woundsim()
+        .args(["validate", &f])
+        .assert()
+        .code(2)
+        .stdout(format!(
+            "{f}:10:6: field `variant[0].dc`: the save DC must be between 1 and 30, got 40\n\
+             {f}:15:18: field `variant[2].start_failures`: start_failures must be between 0 and 2, got 9\n\
+             {f}:18:6: field `variant[3].dc`: the save DC must be between 1 and 30, got 0\n"
+        ));
+    woundsim()
+        .args(["run", &f, "--out"])
+        .arg(dir.path().join("out"))
+        .assert()
+        .code(2)
+        .stderr(format!(
+            "woundsim: {f}:10:6: field `variant[0].dc`: the save DC must be between 1 and 30, got 40 (and 2 more in later variants: `woundsim validate` lists them)\n"
+        ));
+    assert!(!dir.path().join("out").exists());
+}

@@ -251,7 +251,11 @@ fn validate(catalog: &Catalog, args: ValidateArgs, out: &mut dyn Write) -> Resul
             }
             Err(e) => {
                 invalid += 1;
-                crate::scenario::error::one_line(&e.to_string()).into_owned()
+                e.all()
+                    .iter()
+                    .map(|e| crate::scenario::error::one_line(&e.to_string()).into_owned())
+                    .collect::<Vec<_>>()
+                    .join("\n")
             }
         };
         print(out, &format!("{line}\n"))?;

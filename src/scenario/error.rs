@@ -34,6 +34,40 @@ pub enum ScenarioError {
     /// The file was read but its content is not a valid scenario.
     #[error("{0}")]
     Invalid(Located),
+    /// Several variants of the file are invalid: the first error (the
+    /// message), and those of the later variants (`woundsim validate`
+    /// prints every one).
+    #[error("{first} (and {} more in later variants: `woundsim validate` lists them)", .rest.len())]
+    Several {
+        /// The first error.
+        first: Box<ScenarioError>,
+        /// The errors of later variants, in order.
+        rest: Vec<ScenarioError>,
+    },
+}
+
+impl ScenarioError {
+    /// Every error this stands for, in file order.
+    pub fn all(&self) -> Vec<&ScenarioError> {
+        match self {
+            ScenarioError::Several { first, rest } => {
+                std::iter::once(first.as_ref()).chain(rest).collect()
+            }
+            one => vec![one],
+        }
+    }
+
+    /// One error for `errors` (at least one), in order.
+    pub fn from_all(mut errors: Vec<ScenarioError>) -> Option<ScenarioError> {
+        if errors.len() <= 1 {
+            return errors.pop();
+        }
+        let first = Box::new(errors.remove(0));
+        Some(ScenarioError::Several {
+            first,
+            rest: errors,
+        })
+    }
 }
 
 /// A message tied to a place in a scenario file.

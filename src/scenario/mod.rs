@@ -679,6 +679,8 @@ impl<S: Named + Default> RawScenario<S> {
         let mut out: Vec<Variant<R>> = Vec::with_capacity(expanded);
         let mut rows = Vec::new();
         let generic = GenericTables::of(loc.text);
+        let (mut errors, mut failures): (Vec<String>, Vec<ScenarioError>) =
+            (Vec::new(), Vec::new());
         let mut unread: Vec<(String, String, Vec<String>)> = Vec::new();
         for (name, description, own) in &bases {
             for combination in &combinations {
@@ -691,7 +693,17 @@ impl<S: Named + Default> RawScenario<S> {
                     None => Layers::new(*loc, "options"),
                 };
                 let layers = base(layers, combination);
-                let rules = build(&layers)?;
+                let rules = match build(&layers) {
+                    Ok(rules) => rules,
+                    Err(e) => {
+                        // Go on: every variant's error is reported.
+                        if !errors.contains(&e.to_string()) {
+                            errors.push(e.to_string());
+                            failures.push(e);
+                        }
+                        continue;
+                    }
+                };
                 let read = layers.keys_read();
                 let variant_name = match scan.axes.is_empty() {
                     true => name.clone(),
@@ -767,6 +779,9 @@ impl<S: Named + Default> RawScenario<S> {
             keys: scan.axes.iter().map(|a| a.key.clone()).collect(),
             rows,
         });
+        if let Some(e) = ScenarioError::from_all(failures) {
+            return Err(e);
+        }
         let total = out.len();
         let warnings = unread
             .into_iter()
