@@ -191,17 +191,7 @@ fn one_trial_runs_every_shipped_scenario_with_undefined_mean_intervals() {
         assert_eq!(cells.len(), 8, "{line}");
         // Figures taken over encounters, events, injuries or closed
         // wounds count those; every other figure is over the one trial.
-        let over_other = [
-            "_per_encounter",
-            "_per_event",
-            "_per_injury",
-            "_entry_",
-            "days_until_closed",
-            "p_remedy_",
-            "p_cure_class_",
-        ]
-        .iter()
-        .any(|part| cells[2].contains(part));
+        let over_other = common::counts_other_observations(cells[2]);
         if !over_other {
             assert_eq!(cells[6], "1", "{line}");
         }

@@ -60,17 +60,7 @@ fn injury_scenarios_write_their_metrics_and_charts() {
         );
         assert!(line.ends_with(",3"), "{line}");
         let trials: u64 = line.rsplit(',').nth(1).unwrap().parse().unwrap();
-        let conditional = [
-            "_per_encounter",
-            "_per_event",
-            "_per_injury",
-            "_entry_",
-            "days_until_closed",
-            "p_remedy_",
-            "p_cure_class_",
-        ]
-        .iter()
-        .any(|part| metric.contains(part));
+        let conditional = common::counts_other_observations(metric);
         if !conditional {
             assert_eq!(trials, 20000, "{line}");
         }

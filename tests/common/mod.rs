@@ -25,6 +25,23 @@ pub fn catalog() -> &'static woundsim::model::Catalog {
     CATALOG.get_or_init(|| woundsim::scenario::data::builtin_catalog().unwrap())
 }
 
+/// Whether `metric` is taken over something other than the trials
+/// (encounters, triggering events, injuries, one entry's injuries, closed
+/// wounds), so that its `trials` column counts those instead.
+pub fn counts_other_observations(metric: &str) -> bool {
+    [
+        "_per_encounter",
+        "_per_event",
+        "_per_injury",
+        "_entry_",
+        "days_until_closed",
+        "p_remedy_",
+        "p_cure_class_",
+    ]
+    .iter()
+    .any(|part| metric.contains(part))
+}
+
 /// How many standard errors a Monte Carlo figure may be off its exact value.
 /// The seeds are fixed, so a failure is a real disagreement, never bad luck.
 pub const SIGMAS: f64 = 4.5;
