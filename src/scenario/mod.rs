@@ -623,8 +623,9 @@ impl<S: Named + Default> RawScenario<S> {
                 ),
             });
         }
-        // The base variants: (name, description, own table and its path).
-        let mut bases: Vec<(String, String, Option<(&'a Spanned<S>, String)>)> = Vec::new();
+        // The base variants: (name, description, own table, its path and index).
+        #[allow(clippy::type_complexity)]
+        let mut bases: Vec<(String, String, Option<(&'a Spanned<S>, String, usize)>)> = Vec::new();
         if raw_variants.is_empty() {
             bases.push(("base".into(), String::new(), None));
         }
@@ -673,46 +674,41 @@ impl<S: Named + Default> RawScenario<S> {
             bases.push((
                 name.get_ref().clone(),
                 description.to_string(),
-                Some((raw, path)),
+                Some((raw, path, i)),
             ));
         }
         let mut out: Vec<Variant<R>> = Vec::with_capacity(expanded);
         let mut rows = Vec::new();
         let generic = GenericTables::of(loc.text);
-        let (mut errors, mut failures): (Vec<String>, Vec<ScenarioError>) =
-            (Vec::new(), Vec::new());
+        let mut failures: Vec<ScenarioError> = Vec::new();
         let mut unread: Vec<(String, String, Vec<String>)> = Vec::new();
         for (name, description, own) in &bases {
             for combination in &combinations {
-                let layers = match own {
-                    Some((raw, path)) => Layers::new(*loc, path.clone()).under(Layer::spanned(
-                        *loc,
-                        path.clone(),
-                        raw,
-                    )),
-                    None => Layers::new(*loc, "options"),
-                };
+                let layers =
+                    match own {
+                        Some((raw, path, _)) => Layers::new(*loc, path.clone())
+                            .under(Layer::spanned(*loc, path.clone(), raw)),
+                        None => Layers::new(*loc, "options"),
+                    };
                 let layers = base(layers, combination);
                 let rules = match build(&layers) {
                     Ok(rules) => rules,
                     Err(e) => {
                         // Go on: every variant's error is reported.
-                        if !errors.contains(&e.to_string()) {
-                            errors.push(e.to_string());
+                        // An error of [options] is the same in each: once.
+                        if !failures.contains(&e) {
                             failures.push(e);
                         }
                         continue;
                     }
                 };
                 let read = layers.keys_read();
-                let variant_name = match scan.axes.is_empty() {
-                    true => name.clone(),
-                    false => scan::variant_name(name, scan.axes, &scan.points(combination)),
-                };
-                let own_keys = own.as_ref().map(|(_, path)| {
-                    let i: usize = path["variant[".len()..path.len() - 1].parse().unwrap_or(0);
-                    (format!("[[variant]] `{name}`"), generic.variant_keys(i))
-                });
+                // Without a scan: the base name itself.
+                let points = scan.points(combination);
+                let variant_name = scan::variant_name(name, scan.axes, &points);
+                let own_keys = own
+                    .as_ref()
+                    .map(|(_, _, i)| (format!("[[variant]] `{name}`"), generic.variant_keys(*i)));
                 let given = own_keys
                     .into_iter()
                     .chain(std::iter::once((
@@ -745,14 +741,12 @@ impl<S: Named + Default> RawScenario<S> {
                 }
                 if scan.axes.is_empty() {
                     out.push(Variant {
-                        name: name.clone(),
+                        name: variant_name,
                         description: description.clone(),
                         rules,
                     });
                     continue;
                 }
-                let points = scan.points(combination);
-                let full = scan::variant_name(name, scan.axes, &points);
                 let with: Vec<String> = scan
                     .axes
                     .iter()
@@ -760,12 +754,12 @@ impl<S: Named + Default> RawScenario<S> {
                     .map(|(a, p)| format!("{} = {}", a.key, p.label))
                     .collect();
                 rows.push(crate::model::ScanRow {
-                    variant: full.clone(),
+                    variant: variant_name.clone(),
                     base: name.clone(),
                     values: points.iter().map(|p| (p.label.clone(), p.number)).collect(),
                 });
                 out.push(Variant {
-                    name: full,
+                    name: variant_name,
                     description: if description.is_empty() {
                         with.join(", ")
                     } else {
