@@ -127,3 +127,55 @@ fn bad_targets_are_errors_naming_the_flag() {
         "invalid value '1.5' for '--max-trials <N>': `1.5` is not a whole number of trials from 1 to 10000000000000 (e.g. 100000, 100_000 or 1e5) (see --help)",
     );
 }
+
+/// `run.json` records each scenario's targets, maximum, whether they were
+/// met and, where not, the figure furthest from its target.
+#[test]
+fn run_json_records_where_a_precision_run_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    woundsim()
+        .args(["run", "death-saves", "--metrics", "p_dead", "-q", "--out"])
+        .arg(dir.path())
+        .args(["--precision", "p_dead=0.5", "--max-trials", "2e6"])
+        .assert()
+        .success();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("run.json")).unwrap())
+            .unwrap();
+    let s = &json["scenarios"][0];
+    assert_eq!(s["trials"], 1_048_576);
+    assert_eq!(
+        s["precision"],
+        serde_json::json!({
+            "targets": [{ "metrics": "p_dead", "half_width": 0.5 }],
+            "max_trials": 2_000_000,
+            "reached": true,
+        })
+    );
+    let dir = tempfile::tempdir().unwrap();
+    woundsim()
+        .args(["run", "death-saves", "--metrics", "p_dead", "-q", "--out"])
+        .arg(dir.path())
+        .args(["--precision", "p_dead=0.00001", "--max-trials", "1e5"])
+        .assert()
+        .success();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("run.json")).unwrap())
+            .unwrap();
+    let p = &json["scenarios"][0]["precision"];
+    assert_eq!(p["reached"], false);
+    assert_eq!(p["furthest"]["metric"], "p_dead");
+    assert!(
+        p["furthest"]["half_width"].as_f64().unwrap() > 0.00001,
+        "{p}"
+    );
+    // A run of fixed trials has no such record.
+    let dir = tempfile::tempdir().unwrap();
+    woundsim()
+        .args(["run", "death-saves", "--trials", "1000", "-q", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(dir.path().join("run.json")).unwrap();
+    assert!(!text.contains("precision"), "{text}");
+}

@@ -334,7 +334,19 @@ fn write_timed(
     reports: &Reports<'_>,
     stop: Stop<'_>,
 ) -> Result<(), AppError> {
-    let mut info = clock.run_info(scenarios, &timed, threads);
+    let info = clock.run_info(scenarios, &timed, threads);
+    write_with_info(out, timed, info, clock, reports, stop)
+}
+
+/// [`write_timed`] with the run's metadata made.
+fn write_with_info(
+    out: &mut dyn Write,
+    timed: Vec<(ScenarioResult, f64)>,
+    mut info: RunInfo,
+    clock: &meta::Clock,
+    reports: &Reports<'_>,
+    stop: Stop<'_>,
+) -> Result<(), AppError> {
     if reports.reproducible {
         info.drop_timings();
     }
@@ -390,6 +402,7 @@ fn run(
         );
     }
     let mut lines = String::new();
+    let mut stops = Vec::new();
     let results = if args.precision.is_empty() {
         scenarios
             .iter()
@@ -416,6 +429,7 @@ fn run(
                 meta::timed(|| {
                     let (r, outcome) = precision::run(s, &args.precision, max, &engine, &sink)?;
                     lines.push_str(&outcome.line(&s.header.name));
+                    stops.push(outcome.record(&args.precision, max));
                     Ok(r.described(s.variant_descriptions()))
                 })
             })
@@ -432,15 +446,11 @@ fn run(
         view: &args.view,
         reproducible: args.reproducible,
     };
-    write_timed(
-        out,
-        &scenarios,
-        results,
-        Some(engine.threads()),
-        &clock,
-        &reports,
-        stop,
-    )
+    let mut info = clock.run_info(&scenarios, &results, Some(engine.threads()));
+    for (run, stop) in info.scenarios.iter_mut().zip(stops) {
+        run.precision = Some(stop);
+    }
+    write_with_info(out, results, info, &clock, &reports, stop)
 }
 
 /// Trials of chunks `chunks` of a run of `trials` trials.

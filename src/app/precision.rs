@@ -15,6 +15,7 @@ use crate::cli::Precision;
 use crate::engine::{CHUNK_TRIALS, Engine, Progress};
 use crate::model::ScenarioHeader;
 use crate::report::glob::Glob;
+use crate::report::run_info::{MissedTarget, PrecisionStop, PrecisionTarget};
 use crate::results::ScenarioResult;
 use crate::types::{Scenario, State};
 
@@ -49,6 +50,28 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The record of this outcome in `run.json`, for the run's `targets`
+    /// and `max_trials`.
+    pub fn record(&self, targets: &[Precision], max_trials: u64) -> PrecisionStop {
+        PrecisionStop {
+            targets: targets
+                .iter()
+                .map(|t| PrecisionTarget {
+                    metrics: t.metrics.clone(),
+                    half_width: t.half_width,
+                })
+                .collect(),
+            max_trials,
+            reached: self.unmet.is_none(),
+            furthest: self.unmet.as_ref().map(|u| MissedTarget {
+                metric: u.metric.clone(),
+                variant: u.variant.clone(),
+                half_width: u.half_width.is_finite().then_some(u.half_width),
+                target: u.target,
+            }),
+        }
+    }
+
     /// The line stdout shows for scenario `name`.
     pub fn line(&self, name: &str) -> String {
         match &self.unmet {

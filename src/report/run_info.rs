@@ -81,6 +81,49 @@ pub struct ScenarioRun {
     /// figures, and for a run too short to time).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trials_per_second: Option<f64>,
+    /// Where a `--precision` run stopped (absent for a run of its
+    /// scenario's trials); `trials` above is the trials it ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision: Option<PrecisionStop>,
+}
+
+/// How a `--precision` run of one scenario ended.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PrecisionStop {
+    /// The targets, as given.
+    pub targets: Vec<PrecisionTarget>,
+    /// The most trials per variant it could run (`--max-trials`).
+    pub max_trials: u64,
+    /// Whether every target was met.
+    pub reached: bool,
+    /// Where a target was missed: the figure furthest from its target.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub furthest: Option<MissedTarget>,
+}
+
+/// One `--precision NAME=HALF_WIDTH` target.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PrecisionTarget {
+    /// The metric name or glob.
+    pub metrics: String,
+    /// The widest half-width accepted.
+    pub half_width: f64,
+}
+
+/// A figure whose interval stayed wider than its target.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MissedTarget {
+    /// Its metric.
+    pub metric: String,
+    /// Its variant.
+    pub variant: String,
+    /// Its half-width (absent where the interval is undefined).
+    pub half_width: Option<f64>,
+    /// The target's half-width.
+    pub target: f64,
 }
 
 impl RunInfo {

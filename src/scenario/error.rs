@@ -34,19 +34,27 @@ pub enum ScenarioError {
     /// The file was read but its content is not a valid scenario.
     #[error("{0}")]
     Invalid(Located),
-    /// Several variants of the file are invalid: the first error (the
-    /// message), and those of the later variants (`woundsim validate`
-    /// prints every one).
-    #[error("{first} (and {} more in later variants: `woundsim validate` lists them)", .rest.len())]
+    /// The file has several errors: the first (the message), and the
+    /// others in file order (`woundsim validate` prints every one).
+    #[error("{first} (and {} more: `woundsim validate` lists them)", .rest.len())]
     Several {
         /// The first error.
         first: Box<ScenarioError>,
-        /// The errors of later variants, in order.
+        /// The other errors, in order.
         rest: Vec<ScenarioError>,
     },
 }
 
 impl ScenarioError {
+    /// The field path the error names, for an error tied to a place.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            ScenarioError::Invalid(l) => Some(&l.field),
+            ScenarioError::Several { first, .. } => first.field(),
+            _ => None,
+        }
+    }
+
     /// Every error this stands for, in file order.
     pub fn all(&self) -> Vec<&ScenarioError> {
         match self {
@@ -57,8 +65,23 @@ impl ScenarioError {
         }
     }
 
-    /// One error for `errors` (at least one), in order.
-    pub fn from_all(mut errors: Vec<ScenarioError>) -> Option<ScenarioError> {
+    /// Every error this stands for, owned, in file order.
+    pub fn into_all(self) -> Vec<ScenarioError> {
+        match self {
+            ScenarioError::Several { first, mut rest } => {
+                rest.insert(0, *first);
+                rest
+            }
+            one => vec![one],
+        }
+    }
+
+    /// One error for `errors` (none of them empty), in order.
+    pub fn from_all(errors: Vec<ScenarioError>) -> Option<ScenarioError> {
+        let mut errors: Vec<ScenarioError> = errors
+            .into_iter()
+            .flat_map(ScenarioError::into_all)
+            .collect();
         if errors.len() <= 1 {
             return errors.pop();
         }
@@ -68,6 +91,23 @@ impl ScenarioError {
             rest: errors,
         })
     }
+}
+
+/// `errors` in reading order: those placed in `file` by line and column,
+/// then the others (a command-line override's, a file-level one's) in the
+/// order given; each distinct error once.
+pub fn in_file_order(errors: Vec<ScenarioError>, file: &str) -> Vec<ScenarioError> {
+    let mut unique: Vec<ScenarioError> = Vec::with_capacity(errors.len());
+    for e in errors.into_iter().flat_map(ScenarioError::into_all) {
+        if !unique.contains(&e) {
+            unique.push(e);
+        }
+    }
+    unique.sort_by_key(|e| match e {
+        ScenarioError::Invalid(l) if l.file == file => (0, l.line, l.column),
+        _ => (1, 0, 0),
+    });
+    unique
 }
 
 /// A message tied to a place in a scenario file.
@@ -154,6 +194,13 @@ impl Locator<'_> {
             field: field.to_string(),
             message: message.into(),
         })
+    }
+
+    /// One error for `errors`, which a failed check never leaves empty
+    /// (were it, an error at the top of the file says so).
+    pub fn errors(&self, errors: Vec<ScenarioError>) -> ScenarioError {
+        ScenarioError::from_all(errors)
+            .unwrap_or_else(|| self.error(0, "", "the file could not be read"))
     }
 }
 

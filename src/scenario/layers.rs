@@ -102,6 +102,10 @@ pub struct Layers<'a, S> {
     /// option of a rule this variant does not use) can be named as having
     /// no effect. Shared with the [`Layers::group`] views of these tables.
     read: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
+    /// Settings left out, by field path, so that a variant with an error
+    /// can be read again for its next one ([`Layers::leave_out`]).
+    /// Shared with the nested and group views of these tables.
+    left_out: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
 }
 
 impl<'a, S> Layers<'a, S> {
@@ -112,7 +116,36 @@ impl<'a, S> Layers<'a, S> {
             loc,
             path: path.into(),
             read: Default::default(),
+            left_out: Default::default(),
         }
+    }
+
+    /// Leaves the setting named `field` (`variant[1].dc`) out of every
+    /// later read, as if its table did not give it; `false` if it was
+    /// left out already or names no setting. After a variant's first
+    /// error, the error's setting is left out and the variant read again,
+    /// so one pass reports each of its errors. An error inside a setting
+    /// (`party[1].template`) leaves nothing out: without the whole list
+    /// the next error would be that it is missing.
+    pub fn leave_out(&self, field: &str) -> bool {
+        let mut left_out = self.left_out.borrow_mut();
+        if field.is_empty() || left_out.iter().any(|f| f == field) {
+            return false;
+        }
+        left_out.push(field.to_string());
+        true
+    }
+
+    fn is_left_out(&self, field: &str) -> bool {
+        self.left_out.borrow().iter().any(|f| f == field)
+    }
+
+    /// Whether an error about `field` may come from a setting of the same
+    /// key having been left out (`options.clock` left out, then "needs a
+    /// `clock`"): such an error is not the user's and is not reported.
+    pub fn follows_from_left_out(&self, field: &str) -> bool {
+        let key = key_of(field);
+        self.left_out.borrow().iter().any(|f| key_of(f) == key)
     }
 
     /// The top-level keys read so far (by [`Layers::get`] and
@@ -182,9 +215,13 @@ impl<'a, S> Layers<'a, S> {
     ) -> Option<Setting<'a, T>> {
         self.mark(key);
         self.layers.iter().find_map(|layer| {
-            field(layer.table)
-                .as_ref()
-                .map(|value| Setting::new(layer.loc, value, join(&layer.path, key)))
+            let name = join(&layer.path, key);
+            match field(layer.table) {
+                Some(value) if !self.is_left_out(&name) => {
+                    Some(Setting::new(layer.loc, value, name))
+                }
+                _ => None,
+            }
         })
     }
 
@@ -202,14 +239,19 @@ impl<'a, S> Layers<'a, S> {
                 .layers
                 .iter()
                 .filter_map(|layer| {
-                    field(layer.table)
-                        .as_ref()
-                        .map(|table| Layer::spanned(layer.loc, join(&layer.path, key), table))
+                    let name = join(&layer.path, key);
+                    match field(layer.table) {
+                        Some(table) if !self.is_left_out(&name) => {
+                            Some(Layer::spanned(layer.loc, name, table))
+                        }
+                        _ => None,
+                    }
                 })
                 .collect(),
             loc: self.loc,
             path: self.field(key),
             read: Default::default(),
+            left_out: self.left_out.clone(),
         }
     }
 
@@ -222,6 +264,7 @@ impl<'a, S> Layers<'a, S> {
             loc: self.loc,
             path: self.path.clone(),
             read: self.read.clone(),
+            left_out: self.left_out.clone(),
         })
     }
 }
@@ -310,7 +353,7 @@ macro_rules! get {
 pub(crate) use get;
 
 /// The last segment of a field path (`variant[1].dc` → `dc`), for messages.
-fn key_of(field: &str) -> &str {
+pub(crate) fn key_of(field: &str) -> &str {
     field.rsplit('.').next().unwrap_or(field)
 }
 

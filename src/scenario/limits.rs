@@ -62,3 +62,7 @@ pub const PATH_MAX: usize = if cfg!(target_os = "macos") {
 
 // A scenario folder and the files in it always fit a file name.
 const _: () = assert!(MAX_NAME_CHARS <= NAME_MAX && MAX_REPORT_FILE_NAME <= NAME_MAX);
+
+/// Most errors one file reports (`woundsim validate` lists them all); a
+/// file with more has its first this many shown.
+pub const MAX_ERRORS_PER_FILE: usize = 50;

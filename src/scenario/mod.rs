@@ -201,7 +201,37 @@ impl<'a> Document<'a> {
     where
         S: DeserializeOwned + Named + Default,
     {
-        let raw: RawScenario<S> = deserialize(&self.loc, self.loc.text)?;
+        // Every error of the file: those of its reading, then those of the
+        // checks of what read (the bad settings left out), in file order.
+        let reading = deserialize_all::<RawScenario<S>>(&self.loc, self.loc.text);
+        let mut errors = reading.errors;
+        if let Some(raw) = reading.value {
+            match self.parse_raw(&raw, catalog, layers, build) {
+                Ok(parsed) if errors.is_empty() => return Ok(parsed),
+                Ok(_) => {}
+                // Not what follows from a setting blanked out ("needs a
+                // `clock`" after `clock = ...` was).
+                Err(e) => errors.extend(e.into_all().into_iter().filter(|e| {
+                    !e.field()
+                        .is_some_and(|f| reading.blanked.iter().any(|k| layers::key_of(f) == k))
+                })),
+            }
+        }
+        let errors = error::in_file_order(errors, self.loc.file);
+        Err(self.loc.errors(errors))
+    }
+
+    /// [`Document::parse`] of the file as read.
+    fn parse_raw<S, R>(
+        &self,
+        raw: &RawScenario<S>,
+        catalog: &Catalog,
+        layers: &CommandLayers,
+        build: impl Fn(&Layers<S>, &Catalog) -> Result<R, ScenarioError>,
+    ) -> Result<Parsed<R>, ScenarioError>
+    where
+        S: DeserializeOwned + Named + Default,
+    {
         let table = |o: &'_ overrides::Override| -> Result<S, ScenarioError> {
             let loc = o.locator();
             let table: S = deserialize(&loc, loc.text)?;
@@ -254,6 +284,43 @@ impl<'a> Document<'a> {
         };
         raw.parsed(&self.loc, &over, &scan, catalog, build)
     }
+}
+
+/// `build` of one variant's `layers`, and after an error again with the
+/// setting at fault left out, until it builds or an error names no setting
+/// it can leave out: each error into `failures` once (an error of
+/// `[options]` is the same in every variant). The rules, if there was no
+/// error.
+fn build_reporting<'a, S, R>(
+    layers: &Layers<'a, S>,
+    build: impl Fn(&Layers<'a, S>) -> Result<R, ScenarioError>,
+    failures: &mut Vec<ScenarioError>,
+) -> Option<R> {
+    let mut failed = false;
+    for _ in 0..limits::MAX_ERRORS_PER_FILE {
+        let e = match build(layers) {
+            Ok(rules) => return (!failed).then_some(rules),
+            Err(e) => e,
+        };
+        failed = true;
+        let mut left_out = false;
+        // What follows from the settings left out before this build.
+        let found: Vec<ScenarioError> = e
+            .into_all()
+            .into_iter()
+            .filter(|one| !one.field().is_some_and(|f| layers.follows_from_left_out(f)))
+            .collect();
+        for one in found {
+            left_out |= one.field().is_some_and(|f| layers.leave_out(f));
+            if !failures.contains(&one) {
+                failures.push(one);
+            }
+        }
+        if !left_out {
+            break;
+        }
+    }
+    None
 }
 
 /// The keys of `[options]` and of each `[[variant]]` as written, read from
@@ -321,16 +388,140 @@ impl<S> Scan<'_, S> {
     }
 }
 
-/// Deserializes with the field path of any error and its place in the file.
+/// Deserializes with the field path of any error and its place in the file;
+/// every error [`deserialize_all`] finds, not only the first.
 pub(crate) fn deserialize<T: DeserializeOwned>(
     loc: &Locator,
     text: &str,
 ) -> Result<T, ScenarioError> {
-    let de = toml::de::Deserializer::parse(text).map_err(|e| toml_error(loc, "", &e))?;
+    let reading = deserialize_all(loc, text);
+    match reading.value {
+        Some(value) if reading.errors.is_empty() => Ok(value),
+        _ => Err(loc.errors(reading.errors)),
+    }
+}
+
+/// What [`deserialize_all`] read.
+pub(crate) struct Reading<T> {
+    /// The value of the text with every bad setting left out, for the
+    /// checks that follow to report theirs; `None` if that did not read.
+    pub value: Option<T>,
+    /// The errors, in the order found (at most
+    /// [`limits::MAX_ERRORS_PER_FILE`]).
+    pub errors: Vec<ScenarioError>,
+    /// The keys of the settings blanked out (the last segment of each
+    /// blanked `key = value` line's key), whose absence later checks must
+    /// not report.
+    pub blanked: Vec<String>,
+}
+
+/// Deserializes `text`, and after an error goes on: the lines of the
+/// setting at fault are blanked out (spaces, so every later offset, line
+/// and column stays where it was) and the text is read again, until it
+/// reads or an error cannot be stepped over (a TOML syntax error, a
+/// missing key, a table header).
+pub(crate) fn deserialize_all<T: DeserializeOwned>(loc: &Locator, text: &str) -> Reading<T> {
+    let mut reading = Reading {
+        value: None,
+        errors: Vec::new(),
+        blanked: Vec::new(),
+    };
+    let mut current = std::borrow::Cow::Borrowed(text);
+    loop {
+        let (span, error) = match deserialize_once(loc, &current) {
+            Ok(value) => {
+                reading.value = Some(value);
+                return reading;
+            }
+            Err(found) => found,
+        };
+        // A missing key's span is its table: nothing to blank out.
+        let missing = span.is_none();
+        if missing && reading.errors.iter().any(|e| e.field() == error.field()) {
+            // The key at fault was blanked out: nothing new.
+            return reading;
+        }
+        reading.errors.push(error);
+        if missing || reading.errors.len() >= limits::MAX_ERRORS_PER_FILE {
+            return reading;
+        }
+        match without_setting_at(&current, span) {
+            Some((next, key)) => {
+                current = std::borrow::Cow::Owned(next);
+                reading.blanked.extend(key);
+            }
+            None => return reading,
+        }
+    }
+}
+
+/// One reading of `text`: the value, or the first error and the byte span
+/// of the setting at fault (none for a syntax error or a missing key).
+fn deserialize_once<T: DeserializeOwned>(
+    loc: &Locator,
+    text: &str,
+) -> Result<T, (Option<std::ops::Range<usize>>, ScenarioError)> {
+    let de = toml::de::Deserializer::parse(text).map_err(|e| (None, toml_error(loc, "", &e)))?;
     serde_path_to_error::deserialize(de).map_err(|e| {
         let field = e.path().to_string();
-        toml_error(loc, if field == "." { "" } else { &field }, e.inner())
+        let missing = e.inner().message().starts_with("missing field");
+        let span = e.inner().span().filter(|_| !missing);
+        (
+            span,
+            toml_error(loc, if field == "." { "" } else { &field }, e.inner()),
+        )
     })
+}
+
+/// Most lines one blanked-out setting may span (a long array).
+const MAX_SETTING_LINES: usize = 64;
+
+/// `text` with the setting at `span` blanked out: its lines from the one
+/// `span` starts on, as few as still leave valid TOML, and the key of
+/// the first of them if it is a `key = value` line. `None` where that is
+/// not a setting (a table header) or no such cut reads.
+fn without_setting_at(
+    text: &str,
+    span: Option<std::ops::Range<usize>>,
+) -> Option<(String, Option<String>)> {
+    let span = span?;
+    let start = text.get(..span.start)?.rfind('\n').map_or(0, |i| i + 1);
+    let first_line = text[start..]
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_start();
+    if first_line.starts_with('[') || first_line.is_empty() {
+        return None;
+    }
+    let key = first_line.split_once('=').map(|(key, _)| {
+        let last = key.rsplit('.').next().unwrap_or(key);
+        last.trim()
+            .trim_matches(|c| c == '"' || c == '\'')
+            .to_string()
+    });
+    let mut end = start;
+    for _ in 0..MAX_SETTING_LINES {
+        end = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+        if end < span.end.min(text.len()) {
+            continue;
+        }
+        let mut bytes = text.as_bytes().to_vec();
+        for b in &mut bytes[start..end] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+        // Whole lines became ASCII spaces: still UTF-8.
+        let next = String::from_utf8(bytes).ok()?;
+        if toml::de::Deserializer::parse(&next).is_ok() {
+            return Some((next, key));
+        }
+        if end == text.len() {
+            break;
+        }
+    }
+    None
 }
 
 /// Deepest nesting of arrays, inline tables and dotted keys the TOML
@@ -434,9 +625,15 @@ impl<S: Named + Default> RawScenario<S> {
         catalog: &Catalog,
         build: impl Fn(&Layers<S>, &Catalog) -> Result<R, ScenarioError>,
     ) -> Result<Parsed<R>, ScenarioError> {
-        let header = self.header(loc)?;
-        let (variants, table, warnings) =
-            self.variants(loc, over, scan, |layers| build(layers, catalog))?;
+        let header = self.header(loc);
+        let variants = self.variants(loc, over, scan, |layers| build(layers, catalog));
+        let (header, (variants, table, warnings)) = match (header, variants) {
+            (Ok(h), Ok(v)) => (h, v),
+            (h, v) => {
+                let errors = h.err().into_iter().chain(v.err()).collect();
+                return Err(loc.errors(errors));
+            }
+        };
         Ok(Parsed {
             header,
             name_at: error::line_column(loc.text, self.name.span().start),
@@ -489,32 +686,37 @@ impl<S: Named + Default> RawScenario<S> {
         Ok(axes.into_iter().map(|(_, a)| a).collect())
     }
 
+    /// The header, or every error in it.
     fn header(&self, loc: &Locator) -> Result<ScenarioHeader, ScenarioError> {
+        let mut errors = Vec::new();
         let name = self.name.get_ref();
         if name.is_empty()
             || !name
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         {
-            return Err(loc.error(
+            errors.push(loc.error(
                 self.name.span().start,
                 "name",
                 "a scenario name must be non-empty ASCII letters, digits, `-` or `_` (it names the output folder)",
             ));
-        }
-        values::text(
+        } else if let Err(e) = values::text(
             &values::at(loc, &self.name, "name"),
             "a scenario name",
             limits::MAX_NAME_CHARS,
-        )?;
+        ) {
+            errors.push(e);
+        }
         let description = values::opt_text(
             values::opt_at(loc, &self.description, "description"),
             "the description",
             limits::MAX_DESCRIPTION_CHARS,
-        )?;
+        )
+        .map_err(|e| errors.push(e))
+        .unwrap_or_default();
         let trials = *self.trials.get_ref();
         if trials < 1 || trials as u64 > MAX_TRIALS {
-            return Err(loc.error(
+            errors.push(loc.error(
                 self.trials.span().start,
                 "trials",
                 format!("trials must be between 1 and {MAX_TRIALS}, got {trials}"),
@@ -525,7 +727,7 @@ impl<S: Named + Default> RawScenario<S> {
             Some(c) => {
                 let level = *c.get_ref();
                 if !(level > 0.0 && level < 1.0) {
-                    return Err(loc.error(
+                    errors.push(loc.error(
                         c.span().start,
                         "confidence",
                         format!(
@@ -536,6 +738,9 @@ impl<S: Named + Default> RawScenario<S> {
                 level
             }
         };
+        if let Some(e) = ScenarioError::from_all(errors) {
+            return Err(e);
+        }
         Ok(ScenarioHeader {
             name: name.clone(),
             description: description.to_string(),
@@ -691,16 +896,8 @@ impl<S: Named + Default> RawScenario<S> {
                         None => Layers::new(*loc, "options"),
                     };
                 let layers = base(layers, combination);
-                let rules = match build(&layers) {
-                    Ok(rules) => rules,
-                    Err(e) => {
-                        // Go on: every variant's error is reported.
-                        // An error of [options] is the same in each: once.
-                        if !failures.contains(&e) {
-                            failures.push(e);
-                        }
-                        continue;
-                    }
+                let Some(rules) = build_reporting(&layers, &build, &mut failures) else {
+                    continue;
                 };
                 let read = layers.keys_read();
                 // Without a scan: the base name itself.

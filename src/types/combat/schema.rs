@@ -101,10 +101,19 @@ fn creatures(
         ));
     };
     let (loc, field) = (&list.loc, &list.field);
-    // Count first, so that no oversized side is ever built.
+    // Count first, so that no oversized side is ever built. Every entry's
+    // error is reported, not only the first.
+    let mut errors = Vec::new();
     let mut counts = Vec::with_capacity(list.get().len());
     for (i, raw) in list.get().iter().enumerate() {
-        counts.push(raw.get_ref().count(loc, &format!("{field}[{i}]"))?);
+        counts.push(
+            raw.get_ref()
+                .count(loc, &format!("{field}[{i}]"))
+                .unwrap_or_else(|e| {
+                    errors.push(e);
+                    1
+                }),
+        );
     }
     let total: usize = counts.iter().sum();
     if total == 0 {
@@ -122,13 +131,19 @@ fn creatures(
     }
     let mut out = Vec::with_capacity(total);
     for (i, (raw, &count)) in list.get().iter().zip(&counts).enumerate() {
-        let spec = raw.get_ref().build(
+        let spec = match raw.get_ref().build(
             loc,
             &format!("{field}[{i}]"),
             party,
             &catalog.bestiary,
             &catalog.templates,
-        )?;
+        ) {
+            Ok(spec) => spec,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
         for k in 0..count {
             let mut copy = spec.clone();
             if count > 1 {
@@ -136,6 +151,9 @@ fn creatures(
             }
             out.push(copy);
         }
+    }
+    if let Some(e) = ScenarioError::from_all(errors) {
+        return Err(e);
     }
     if party {
         for (i, a) in out.iter().enumerate() {
@@ -173,8 +191,27 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<Encounter, Sc
         .own()
         .and_then(|t| t.table.name.as_ref())
         .map_or(0, |n| n.span().start);
-    let party = creatures(l, get!(l, party), true, anchor, catalog)?;
-    let monsters = creatures(l, get!(l, monsters), false, anchor, catalog)?;
+    // Each side's errors and those of the rules, together.
+    match (
+        creatures(l, get!(l, party), true, anchor, catalog),
+        creatures(l, get!(l, monsters), false, anchor, catalog),
+        rules(l, catalog),
+    ) {
+        (Ok(party), Ok(monsters), Ok(rules)) => Ok(Encounter::new(
+            party,
+            monsters,
+            rules,
+            catalog.wound_examples.clone(),
+        )),
+        (party, monsters, rules) => {
+            let errors = [party.err(), monsters.err(), rules.err()];
+            Err(l.loc().errors(errors.into_iter().flatten().collect()))
+        }
+    }
+}
+
+/// The rules of one variant's fight (all but who fights).
+fn rules(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<EncounterRules, ScenarioError> {
     let d = EncounterRules::default();
     let targeting = or(get!(l, targeting), d.targeting);
     let chance = {
@@ -231,10 +268,5 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<Encounter, Sc
         between: or(get!(l, between_encounters), d.between),
         wound_effects: or(get!(l, wound_effects), d.wound_effects),
     };
-    Ok(Encounter::new(
-        party,
-        monsters,
-        rules,
-        catalog.wound_examples.clone(),
-    ))
+    Ok(rules)
 }
