@@ -303,6 +303,28 @@ fn a_slowdown_warns_and_fails_only_when_asked() {
         .stderr(predicate::str::contains("--max-slowdown"));
 }
 
+/// A baseline without timings (`--reproducible`) gives `--max-slowdown`
+/// nothing to compare: the check says so instead of passing silently.
+#[test]
+fn max_slowdown_says_when_the_baseline_has_no_timings() {
+    let s = Setup::new();
+    woundsim()
+        .arg("run")
+        .arg(s.path("base.toml"))
+        .args(["--quiet", "--reproducible", "--out"])
+        .arg(s.path("untimed"))
+        .assert()
+        .success();
+    woundsim()
+        .current_dir(s.root.path())
+        .args(["check", "--baseline", "untimed", "base.toml", "--max-slowdown", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "--max-slowdown: no throughput to compare for `gate` (the baseline): no trials per second in run.json",
+        ));
+}
+
 #[test]
 fn bad_options_are_usage_errors() {
     let s = Setup::new();

@@ -535,6 +535,11 @@ pub fn compare(baseline: &Folder, current: &Folder, options: &Options) -> Compar
         }
         names
     };
+    let throughput = throughput(baseline, current, &compared, options.max_slowdown);
+    let mut notes = notes(baseline, current, &compared);
+    if options.max_slowdown.is_some() {
+        notes.extend(untimed_note(baseline, current, &compared));
+    }
     Comparison {
         baseline: baseline.dir.display().to_string(),
         current: current.dir.display().to_string(),
@@ -542,8 +547,8 @@ pub fn compare(baseline: &Folder, current: &Folder, options: &Options) -> Compar
         min_effect: options.min_effect,
         max_slowdown: options.max_slowdown,
         tests,
-        notes: notes(baseline, current, &compared),
-        throughput: throughput(baseline, current, &compared, options.max_slowdown),
+        notes,
+        throughput,
         metrics,
         missing,
         not_run,
@@ -608,6 +613,33 @@ fn notes(baseline: &Folder, current: &Folder, compared: &[&str]) -> Vec<String> 
     notes
 }
 
+/// A scenario's trials per second in `f`'s `run.json`, if it was timed.
+fn rate_of(f: &Folder, scenario: &str) -> Option<f64> {
+    meta(f, scenario).run.and_then(|r| r.trials_per_second)
+}
+
+/// Which compared scenarios `--max-slowdown` cannot judge, and why: a side
+/// without timings (a `--reproducible` run, an exact solution, or no
+/// `run.json`).
+fn untimed_note(baseline: &Folder, current: &Folder, compared: &[&str]) -> Option<String> {
+    let side = |s: &str| match (rate_of(baseline, s), rate_of(current, s)) {
+        (Some(_), Some(_)) => None,
+        (None, Some(_)) => Some("the baseline"),
+        (Some(_), None) => Some("the current run"),
+        (None, None) => Some("either run"),
+    };
+    let untimed: Vec<String> = compared
+        .iter()
+        .filter_map(|s| side(s).map(|why| format!("`{s}` ({why})")))
+        .collect();
+    (!untimed.is_empty()).then(|| {
+        format!(
+            "--max-slowdown: no throughput to compare for {}: no trials per second in run.json (a --reproducible run or exact figures record none)",
+            untimed.join(", ")
+        )
+    })
+}
+
 /// Throughput of each compared scenario that both runs timed.
 fn throughput(
     baseline: &Folder,
@@ -615,7 +647,7 @@ fn throughput(
     compared: &[&str],
     limit: Option<f64>,
 ) -> Vec<Throughput> {
-    let rate = |f: &Folder, s: &str| meta(f, s).run.and_then(|r| r.trials_per_second);
+    let rate = rate_of;
     let threads = |f: &Folder| f.run.as_ref().and_then(|r| r.threads);
     compared
         .iter()
