@@ -107,6 +107,75 @@ pub struct Heal {
     pub spell: bool,
 }
 
+/// Potions of healing by rarity (SRD 5.1): healing 2d4 + 2 (common),
+/// greater 4d4 + 4 (uncommon), superior 8d4 + 8 (rare), supreme 10d4 + 20
+/// (very rare). Drinking one, or pouring it into a dying ally, is an action.
+pub const POTIONS: [(&str, DiceExpr); 4] = [
+    (
+        "healing",
+        DiceExpr {
+            count: 2,
+            sides: 4,
+            modifier: 2,
+        },
+    ),
+    (
+        "greater_healing",
+        DiceExpr {
+            count: 4,
+            sides: 4,
+            modifier: 4,
+        },
+    ),
+    (
+        "superior_healing",
+        DiceExpr {
+            count: 8,
+            sides: 4,
+            modifier: 8,
+        },
+    ),
+    (
+        "supreme_healing",
+        DiceExpr {
+            count: 10,
+            sides: 4,
+            modifier: 20,
+        },
+    ),
+];
+
+/// Potions carried, by rarity in [`POTIONS`] order.
+pub type Potions = [u8; 4];
+
+/// A caster's spells in a fight: the spells it can cast (those of
+/// [`crate::rules::healing::SPELLS`] with a use in a fight), its slots,
+/// its spellcasting modifier, and the diamonds *revivify* consumes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Spellbook {
+    /// Indices into `SPELLS` of the spells it casts, as given.
+    pub spells: Vec<usize>,
+    /// Spell slots of 1st to 9th level per long rest.
+    pub slots: [u8; 9],
+    /// Spellcasting ability modifier.
+    pub modifier: i32,
+    /// Life domain (cleric): a healing spell of 1st level or higher also
+    /// restores 2 + the slot's level (Disciple of Life).
+    pub disciple_of_life: bool,
+    /// 300 gp diamonds carried, one consumed per *revivify*.
+    pub diamonds: u8,
+}
+
+impl Spellbook {
+    /// The highest level of its slots (0 with none).
+    pub fn highest_slot(&self) -> u8 {
+        self.slots
+            .iter()
+            .rposition(|&n| n > 0)
+            .map_or(0, |i| i as u8 + 1)
+    }
+}
+
 /// A breath weapon or similar area attack with a recharge.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Breath {
@@ -184,8 +253,12 @@ pub struct CreatureSpec {
     pub once_per_turn: Option<OncePerTurn>,
     /// Healing feature.
     pub heal: Option<Heal>,
-    /// Potions of healing (2d4+2) carried; drunk or given to a dying ally as an action.
-    pub potions: u8,
+    /// Potions of healing carried, by rarity ([`POTIONS`]); drunk or given
+    /// to a dying ally as an action.
+    pub potions: Potions,
+    /// Spells cast in a fight from spell slots (`None`: not a caster, or
+    /// its only healing is [`CreatureSpec::heal`]).
+    pub spellbook: Option<Spellbook>,
     /// Breath weapon.
     pub breath: Option<Breath>,
     /// Regeneration.
@@ -224,7 +297,8 @@ impl CreatureSpec {
             crit_range: 20,
             once_per_turn: None,
             heal: None,
-            potions: 0,
+            potions: [0; 4],
+            spellbook: None,
             breath: None,
             regeneration: None,
             rage: None,

@@ -143,6 +143,71 @@ pub struct EncounterRules {
     pub wound_effects: bool,
     /// Lingering injuries, when the scenario turns them on.
     pub injuries: Option<CombatInjuries>,
+    /// How casters spend spell slots and potions.
+    pub spending: Spending,
+}
+
+/// Which slot a caster spends on a spell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlotChoice {
+    /// The lowest slot of the spell's level or higher (saves the big ones).
+    #[default]
+    Lowest,
+    /// The highest slot left (upcasts: heals the most now).
+    Highest,
+}
+
+/// When a creature drinks one of its own potions of healing (an action).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DrinkWhen {
+    /// Never: potions are kept for dying allies.
+    #[default]
+    Never,
+    /// When below half its hit points and no ally is dying.
+    BelowHalf,
+}
+
+/// When casters cast *aid*.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AidWhen {
+    /// Before each fight in which it is not in force (it lasts 8 hours:
+    /// until the next long rest).
+    #[default]
+    BeforeFights,
+    /// Never.
+    Never,
+}
+
+/// The healer's spending policies (docs/combat.md, spells and potions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spending {
+    /// Which slot a spell is cast with.
+    pub slot: SlotChoice,
+    /// Slots kept for dying allies: a healing spell on an ally who is not
+    /// dying is cast only while more slots than this are left.
+    pub slot_reserve: u8,
+    /// Whether a caster who knows *revivify* and has a diamond raises an
+    /// ally dead for at most a minute (10 rounds).
+    pub revivify: bool,
+    /// When *aid* is cast.
+    pub aid: AidWhen,
+    /// When a creature drinks its own potion.
+    pub drink_potions: DrinkWhen,
+}
+
+impl Spending {
+    /// The defaults: lowest slots, no reserve, *revivify* when possible,
+    /// *aid* before fights, potions kept for the dying.
+    pub const DEFAULT: Spending = Spending {
+        slot: SlotChoice::Lowest,
+        slot_reserve: 0,
+        revivify: true,
+        aid: AidWhen::BeforeFights,
+        drink_potions: DrinkWhen::Never,
+    };
 }
 
 impl Default for EncounterRules {
@@ -163,6 +228,7 @@ impl Default for EncounterRules {
             between: Between::default(),
             wound_effects: true,
             injuries: None,
+            spending: Spending::DEFAULT,
         }
     }
 }

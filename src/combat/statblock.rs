@@ -198,8 +198,35 @@ pub fn render(spec: &CreatureSpec) -> String {
         };
         let _ = writeln!(out, "  Heals {target} for {} ({action}, {uses})", h.dice);
     }
-    if spec.potions > 0 {
-        let _ = writeln!(out, "  Potions of healing: {}", spec.potions);
+    let potions: Vec<String> = crate::combat::creature::POTIONS
+        .iter()
+        .zip(spec.potions)
+        .filter(|(_, n)| *n > 0)
+        .map(|((name, dice), n)| format!("{n} × {} ({dice})", name.replace('_', " ")))
+        .collect();
+    if !potions.is_empty() {
+        let _ = writeln!(out, "  Potions of healing: {}", potions.join(", "));
+    }
+    if let Some(book) = spec.spellbook.as_ref().filter(|b| !b.spells.is_empty()) {
+        let names: Vec<&str> = book
+            .spells
+            .iter()
+            .map(|&i| crate::rules::healing::SPELLS[i].name)
+            .collect();
+        let slots: Vec<String> = book
+            .slots
+            .iter()
+            .take(usize::from(book.highest_slot()))
+            .map(u8::to_string)
+            .collect();
+        let _ = writeln!(
+            out,
+            "  Spells: {} (slots {}, modifier {:+}, {} diamonds)",
+            names.join(", "),
+            slots.join("/"),
+            book.modifier,
+            book.diamonds
+        );
     }
     if let Some(b) = &spec.breath {
         let _ = writeln!(

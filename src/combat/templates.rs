@@ -12,7 +12,7 @@ use crate::dice::DiceExpr;
 use crate::rules::damage::DamageType;
 
 use super::creature::{
-    Ability, Attack, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach, Rider,
+    Ability, Attack, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach, Rider, Spellbook,
 };
 
 /// The SRD tables every class shares, by level (`[0]` is level 1).
@@ -355,6 +355,23 @@ impl ClassTemplate {
             Spellcasting::Half => at(&p.half_caster_slots, level).iter().sum(),
         };
         let mut spec = CreatureSpec::blank(name, true, level);
+        // A caster's slots for the spells a scenario gives it (`spells`);
+        // the healing_word feature's bonus is Disciple of Life.
+        let slot_table = match self.spellcasting {
+            Spellcasting::None => None,
+            Spellcasting::Full => Some(at(&p.full_caster_slots, level)),
+            Spellcasting::Half => Some(at(&p.half_caster_slots, level)),
+        };
+        spec.spellbook = slot_table.map(|slots| Spellbook {
+            spells: Vec::new(),
+            slots,
+            modifier: m(self.main_ability),
+            disciple_of_life: self
+                .features
+                .iter()
+                .any(|f| matches!(f, Feature::HealingWord { bonus, .. } if *bonus > 0)),
+            diamonds: 0,
+        });
         let con = m(Ability::Con);
         let hp = self.hit_die + con + (i32::from(level) - 1) * (self.hit_die / 2 + 1 + con);
         spec.max_hp = hp;

@@ -20,7 +20,8 @@ use crate::rules::festering::FesteringRules;
 use crate::rules::lingering::{Cure, Injury, MagicClass};
 
 pub use crate::rules::prices::{
-    PriceList, RestorationReading, SPELLS, Spell, full_caster_slots, spell_index,
+    FightEffect, InFight, PriceList, RestorationReading, SPELLS, Spell, full_caster_slots,
+    spell_index,
 };
 
 /// What the party can bring to bear on an injury.

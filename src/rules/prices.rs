@@ -4,6 +4,7 @@
 //! ritual material costs, potions of healing at 50 gp, the organized-play
 //! casting-services list). Re-exported by [`crate::rules::healing`].
 
+use crate::dice::DiceExpr;
 use crate::rules::lingering::{ItemKind, MagicClass};
 
 /// Which spell the seed's "Восстановление" (lose a finger) means.
@@ -19,80 +20,238 @@ pub enum RestorationReading {
     Regenerate,
 }
 
-/// A spell the cost model knows.
+/// A spell the cost model and the fight know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spell {
     /// Name in scenario files.
     pub name: &'static str,
-    /// Spell level.
+    /// Spell level (0: a cantrip).
     pub level: u8,
     /// Restores hit points (meets "magical healing").
     pub heals: bool,
     /// Restoration rank: 0 none, 1 lesser, 2 greater, 3 regenerate.
     pub restoration: u8,
+    /// What it does in a fight (`None`: nothing the round loop models).
+    pub in_fight: Option<InFight>,
 }
 
-/// The spells of the cost model (SRD 5.1 levels).
-pub const SPELLS: [Spell; 10] = [
+/// A spell's use in a fight (SRD 5.1 spell texts). Every one here has a
+/// verbal component, so knocked-out teeth can make it fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InFight {
+    /// Cast as a bonus action (else an action).
+    pub bonus_action: bool,
+    /// Creatures one casting reaches.
+    pub targets: u8,
+    /// Its effect.
+    pub effect: FightEffect,
+}
+
+/// What a spell does to its targets in a fight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FightEffect {
+    /// Restores `dice` + the caster's spellcasting modifier (when
+    /// `add_modifier`), `per_level` more for each slot level above the
+    /// spell's.
+    Heal {
+        /// At the spell's own level.
+        dice: DiceExpr,
+        /// Added per slot level above it.
+        per_level: DiceExpr,
+        /// The spellcasting ability modifier is added.
+        add_modifier: bool,
+    },
+    /// A dying creature becomes stable (*spare the dying*).
+    Stabilize,
+    /// A creature dead for at most `within_rounds` rounds returns with 1
+    /// HP (*revivify*: 1 minute; its 300 gp diamond is consumed).
+    Revive {
+        /// Rounds since death (10 = 1 minute).
+        within_rounds: u32,
+    },
+    /// `hp` more maximum and current hit points, `per_level` more for each
+    /// slot level above the spell's, for 8 hours (*aid*).
+    Aid {
+        /// At the spell's own level.
+        hp: i32,
+        /// Per slot level above it.
+        per_level: i32,
+    },
+}
+
+const fn dice(count: u32, sides: u32, modifier: i32) -> DiceExpr {
+    DiceExpr {
+        count,
+        sides,
+        modifier,
+    }
+}
+
+/// A healing spell's use in a fight: `base` at its level, `per_level`
+/// more per slot level above, plus the modifier when `add_modifier`.
+const fn heal(
+    bonus_action: bool,
+    targets: u8,
+    base: DiceExpr,
+    per_level: DiceExpr,
+    add_modifier: bool,
+) -> Option<InFight> {
+    Some(InFight {
+        bonus_action,
+        targets,
+        effect: FightEffect::Heal {
+            dice: base,
+            per_level,
+            add_modifier,
+        },
+    })
+}
+
+/// An action spell with another effect, on `targets` creatures.
+const fn other(targets: u8, effect: FightEffect) -> Option<InFight> {
+    Some(InFight {
+        bonus_action: false,
+        targets,
+        effect,
+    })
+}
+
+impl FightEffect {
+    /// The healing of a casting with a slot `above` levels above the
+    /// spell's, for a caster with spellcasting modifier `modifier`.
+    ///
+    /// ```
+    /// use woundsim::rules::healing::{SPELLS, spell_index};
+    /// let cure = SPELLS[spell_index("cure_wounds").unwrap()].in_fight.unwrap();
+    /// assert_eq!(cure.effect.healing(2, 3).unwrap().to_string(), "3d8+3");
+    /// let heal = SPELLS[spell_index("heal").unwrap()].in_fight.unwrap();
+    /// assert_eq!(heal.effect.healing(1, 5).unwrap().to_string(), "80");
+    /// ```
+    pub fn healing(&self, above: u8, modifier: i32) -> Option<DiceExpr> {
+        let FightEffect::Heal {
+            dice,
+            per_level,
+            add_modifier,
+        } = *self
+        else {
+            return None;
+        };
+        let above = u32::from(above);
+        Some(DiceExpr {
+            count: dice.count + per_level.count * above,
+            sides: dice.sides,
+            modifier: dice.modifier
+                + per_level.modifier * above as i32
+                + if add_modifier { modifier } else { 0 },
+        })
+    }
+}
+
+/// The spells of the cost model and the fight (SRD 5.1 levels).
+pub const SPELLS: [Spell; 14] = [
     Spell {
         name: "cure_wounds",
         level: 1,
         heals: true,
         restoration: 0,
+        in_fight: heal(false, 1, dice(1, 8, 0), dice(1, 8, 0), true),
     },
     Spell {
         name: "healing_word",
         level: 1,
         heals: true,
         restoration: 0,
+        in_fight: heal(true, 1, dice(1, 4, 0), dice(1, 4, 0), true),
     },
     Spell {
         name: "lesser_restoration",
         level: 2,
         heals: false,
         restoration: 1,
+        in_fight: None,
     },
     Spell {
         name: "greater_restoration",
         level: 5,
         heals: false,
         restoration: 2,
+        in_fight: None,
     },
     Spell {
         name: "heal",
         level: 6,
         heals: true,
         restoration: 0,
+        in_fight: heal(false, 1, dice(0, 1, 70), dice(0, 1, 10), false),
     },
     Spell {
         name: "regenerate",
         level: 7,
         heals: true,
         restoration: 3,
+        in_fight: None,
     },
     Spell {
         name: "raise_dead",
         level: 5,
         heals: false,
         restoration: 0,
+        in_fight: None,
     },
     Spell {
         name: "resurrection",
         level: 7,
         heals: false,
         restoration: 0,
+        in_fight: None,
     },
     Spell {
         name: "true_resurrection",
         level: 9,
         heals: false,
         restoration: 0,
+        in_fight: None,
     },
     Spell {
         name: "mass_cure_wounds",
         level: 5,
         heals: true,
         restoration: 0,
+        in_fight: heal(false, 6, dice(3, 8, 0), dice(1, 8, 0), true),
+    },
+    Spell {
+        name: "mass_healing_word",
+        level: 3,
+        heals: true,
+        restoration: 0,
+        in_fight: heal(true, 6, dice(1, 4, 0), dice(1, 4, 0), true),
+    },
+    Spell {
+        name: "spare_the_dying",
+        level: 0,
+        heals: false,
+        restoration: 0,
+        in_fight: other(1, FightEffect::Stabilize),
+    },
+    Spell {
+        name: "revivify",
+        level: 3,
+        heals: false,
+        restoration: 0,
+        in_fight: other(1, FightEffect::Revive { within_rounds: 10 }),
+    },
+    Spell {
+        name: "aid",
+        level: 2,
+        heals: false,
+        restoration: 0,
+        in_fight: other(
+            3,
+            FightEffect::Aid {
+                hp: 5,
+                per_level: 5,
+            },
+        ),
     },
 ];
 

@@ -7,6 +7,10 @@ use crate::combat::policy::EncounterRules;
 use crate::rules::death_saves::Tally;
 use crate::rules::permanent_wounds::WoundSlots;
 
+/// [`Fighter::died_round`] of a creature dead since before this fight:
+/// past any *revivify*.
+pub const NEVER_REVIVED: u32 = u32::MAX;
+
 /// Injuries a creature remembers for their in-fight effects (more are
 /// counted but only the first ones act).
 pub const REMEMBERED: usize = 8;
@@ -63,7 +67,19 @@ pub struct Fighter {
     pub(super) tally: Tally,
     pub(super) initiative: i32,
     pub(super) heal_uses: u8,
-    pub(super) potions: u8,
+    pub(super) potions: crate::combat::creature::Potions,
+    /// Spell slots left, 1st to 9th level.
+    pub(super) slots: [u8; 9],
+    /// Diamonds left for *revivify*.
+    pub(super) diamonds: u8,
+    /// Maximum HP *aid* adds while it lasts (0: none in force).
+    pub(super) aid_hp: i32,
+    /// The round of the current fight in which it died, for *revivify*
+    /// (0: alive, or died this round; [`NEVER_REVIVED`]: dead since before
+    /// this fight).
+    pub(super) died_round: u32,
+    /// It has spells to cast in a fight.
+    pub(super) casts: bool,
     pub(super) smite_uses: u8,
     pub(super) rage_uses: u8,
     pub(super) raging: bool,
@@ -115,6 +131,18 @@ impl Fighter {
             initiative: 0,
             heal_uses: spec.heal.map_or(0, |h| h.uses),
             potions: spec.potions,
+            slots: spec.spellbook.as_ref().map_or([0; 9], |b| b.slots),
+            diamonds: spec.spellbook.as_ref().map_or(0, |b| b.diamonds),
+            aid_hp: 0,
+            died_round: if state == State::Dead {
+                NEVER_REVIVED
+            } else {
+                0
+            },
+            casts: spec
+                .spellbook
+                .as_ref()
+                .is_some_and(|b| !b.spells.is_empty()),
             smite_uses: spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0),
             rage_uses: spec.rage.map_or(0, |r| r.uses),
             raging: false,

@@ -163,8 +163,10 @@ impl Encounter {
     }
 
     /// Magical healing (a spell or a potion) cures every injury that "any
-    /// magical healing" cures (docs/rules.md, lingering injuries).
-    pub(super) fn cure_by_magical_healing(&self, arena: &mut Arena, who: usize) {
+    /// magical healing" cures (docs/rules.md, lingering injuries), and
+    /// healing magic of 6th level or higher (`sixth_level`: *heal*) also
+    /// those that need it (scars).
+    pub(super) fn cure_by_magical_healing(&self, arena: &mut Arena, who: usize, sixth_level: bool) {
         let Some(rules) = self.injury_rules() else {
             return;
         };
@@ -174,14 +176,16 @@ impl Encounter {
             .iter()
             .copied()
             .filter(|&i| {
-                !rules.table.entries[usize::from(i)].cures.iter().any(|c| {
-                    matches!(
-                        c,
-                        Cure::Magic {
-                            class: MagicClass::MagicalHealing
+                !rules.table.entries[usize::from(i)]
+                    .cures
+                    .iter()
+                    .any(|c| match c {
+                        Cure::Magic { class } => {
+                            *class == MagicClass::MagicalHealing
+                                || (sixth_level && *class == MagicClass::Healing6th)
                         }
-                    )
-                })
+                        _ => false,
+                    })
             })
             .collect();
         if kept.len() == remembered {

@@ -119,6 +119,9 @@ pub struct Encounter {
     all: Vec<CreatureSpec>,
     /// The fighters at the start of a trial, copied into the arena.
     initial: Vec<Fighter>,
+    /// Some party member casts spells from a spellbook (*aid* before a
+    /// fight is looked for only then).
+    casters: bool,
     /// The permanent wounds a PC may take, by severity.
     wound_examples: WoundExamples,
 }
@@ -127,6 +130,8 @@ pub struct Encounter {
 #[derive(Default)]
 pub struct Arena {
     fighters: Vec<Fighter>,
+    /// The round of the current fight (1 = the first).
+    round: u32,
     order: Vec<usize>,
     keys: Vec<i32>,
     scratch: Vec<usize>,

@@ -94,11 +94,15 @@ impl Encounter {
             f.initiative = i32::from(roll_die(rng, 20) as u8) + spec.initiative;
             f.raging = false;
         }
+        if self.casters {
+            self.cast_aid(rng, arena);
+        }
         self.initiative_order(arena);
         let mut decided_at = None;
         let mut round = 0;
         loop {
             round += 1;
+            arena.round = round;
             if round > self.rules.round_cap {
                 let rounds = decided_at.unwrap_or(self.rules.round_cap);
                 return (
@@ -117,10 +121,12 @@ impl Encounter {
             for k in 0..arena.order.len() {
                 let i = arena.order[k];
                 arena.order[kept] = i;
-                kept += usize::from(!matches!(
-                    arena.fighters[i].state,
-                    State::Dead | State::Fled
-                ));
+                let gone = matches!(arena.fighters[i].state, State::Dead | State::Fled);
+                kept += usize::from(!gone);
+                // When it died, for revivify (the dead leave the order once).
+                if gone && arena.fighters[i].died_round == 0 {
+                    arena.fighters[i].died_round = round;
+                }
             }
             arena.order.truncate(kept);
             let mut tally = SideTally::of(&arena.fighters);

@@ -3,7 +3,7 @@
 //! fall-backs), and the reset between two chained fights (monsters anew,
 //! the party rested or not, docs/rules.md, permanent wounds wounds kept).
 
-use super::fighter::{Fighter, State};
+use super::fighter::{Fighter, NEVER_REVIVED, State};
 use super::{Arena, Encounter};
 use crate::combat::creature::{Attack, CreatureSpec};
 use crate::combat::policy::{Between, EncounterRules};
@@ -64,6 +64,9 @@ impl Encounter {
             .enumerate()
             .map(|(i, spec)| Fighter::new(i, spec, i < party.len(), &rules))
             .collect();
+        let casters = party
+            .iter()
+            .any(|p| p.spellbook.as_ref().is_some_and(|b| !b.spells.is_empty()));
         Encounter {
             party,
             monsters,
@@ -71,6 +74,7 @@ impl Encounter {
             threat,
             one_handed,
             all,
+            casters,
             initial,
             wound_examples,
         }
@@ -93,9 +97,16 @@ impl Encounter {
                 continue;
             }
             if f.state == State::Dead {
+                // Past a minute: beyond revivify.
+                f.died_round = NEVER_REVIVED;
                 continue;
             }
-            f.max_hp = (spec.max_hp - f.lost_max_hp).max(1);
+            if self.rules.between == Between::LongRest {
+                // Aid lasts 8 hours; the slots come back.
+                f.aid_hp = 0;
+                f.slots = spec.spellbook.as_ref().map_or([0; 9], |b| b.slots);
+            }
+            f.max_hp = (spec.max_hp - f.lost_max_hp).max(1) + f.aid_hp;
             if self.rules.between == Between::LongRest {
                 f.hp = f.max_hp;
                 f.heal_uses = spec.heal.map_or(0, |h| h.uses);

@@ -19,7 +19,7 @@ use toml::Spanned;
 
 use crate::combat::bestiary::{Bestiary, Lore, Monster, Speed, Unresolved, hyphenated};
 use crate::combat::creature::{
-    Ability, Attack, Breath, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach,
+    Ability, Attack, Breath, CreatureSpec, Heal, HealTarget, OncePerTurn, POTIONS, Rage, Reach,
     Regeneration, Rider,
 };
 use crate::combat::templates::Templates;
@@ -240,7 +240,16 @@ pub struct RawCreature {
     crit_range: Option<Spanned<i64>>,
     once_per_turn: Option<Spanned<RawOnce>>,
     heal: Option<Spanned<RawHeal>>,
-    potions: Option<Spanned<i64>>,
+    /// A count of potions of healing, or `{ healing = 2, greater_healing = 1 }`.
+    potions: Option<Spanned<toml::Value>>,
+    /// Spells it casts in a fight, by name (`SPELLS` with a use in a fight).
+    spells: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Its spell slots of 1st, 2nd, ... level (a caster template has its own).
+    spell_slots: Option<Spanned<Vec<Spanned<i64>>>>,
+    /// Its spellcasting ability modifier (a template has its own).
+    spellcasting_modifier: Option<Spanned<i64>>,
+    /// 300 gp diamonds carried for *revivify*.
+    diamonds: Option<Spanned<i64>>,
     breath: Option<Spanned<RawBreath>>,
     regeneration: Option<Spanned<RawRegen>>,
     rage: Option<Spanned<RawRage>>,
@@ -431,8 +440,9 @@ impl RawCreature {
             spec.crit_range = ranged(loc, v, &at("crit_range"), 2..=20)? as u8;
         }
         if let Some(v) = &self.potions {
-            spec.potions = ranged(loc, v, &at("potions"), 0..=100)? as u8;
+            spec.potions = potions(loc, v, &at("potions"))?;
         }
+        self.spells_of(loc, path, &mut spec)?;
         if let Some(o) = &self.once_per_turn {
             let o = o.get_ref();
             spec.once_per_turn = Some(OncePerTurn {
@@ -488,6 +498,144 @@ impl RawCreature {
             spec.name = path.to_string();
         }
         Ok(spec)
+    }
+}
+
+/// Most potions of one rarity a creature carries.
+const MAX_POTIONS: i64 = 100;
+
+/// `potions = N` (potions of healing) or `potions = { healing = N,
+/// greater_healing = N, superior_healing = N, supreme_healing = N }`.
+fn potions(
+    loc: &Locator,
+    v: &Spanned<toml::Value>,
+    field: &str,
+) -> Result<crate::combat::creature::Potions, ScenarioError> {
+    let count = |value: &toml::Value, field: &str| -> Result<u8, ScenarioError> {
+        match value.as_integer() {
+            Some(n) if (0..=MAX_POTIONS).contains(&n) => Ok(n as u8),
+            _ => Err(loc.error(
+                v.span().start,
+                field,
+                format!("a number of potions from 0 to {MAX_POTIONS}, got {value}"),
+            )),
+        }
+    };
+    let mut out = [0; 4];
+    match v.get_ref() {
+        toml::Value::Table(t) => {
+            let names: Vec<&str> = POTIONS.iter().map(|(n, _)| *n).collect();
+            for (key, value) in t {
+                let Some(i) = names.iter().position(|n| n == key) else {
+                    let hint = crate::scenario::wording::nearest(key, &names)
+                        .map_or(String::new(), |n| format!(" (did you mean `{n}`?)"));
+                    return Err(loc.error(
+                        v.span().start,
+                        &format!("{field}.{key}"),
+                        format!(
+                            "unknown potion `{key}`{hint}; potions are {}",
+                            names.join(", ")
+                        ),
+                    ));
+                };
+                out[i] = count(value, &format!("{field}.{key}"))?;
+            }
+        }
+        other => out[0] = count(other, field)?,
+    }
+    Ok(out)
+}
+
+impl RawCreature {
+    /// `spells`, `spell_slots`, `spellcasting_modifier` and `diamonds`
+    /// into the creature's spellbook: a caster template brings its slots
+    /// and modifier; each spell must have a use in a fight and a slot of
+    /// its level.
+    fn spells_of(
+        &self,
+        loc: &Locator,
+        path: &str,
+        spec: &mut CreatureSpec,
+    ) -> Result<(), ScenarioError> {
+        use crate::rules::healing::{SPELLS, spell_index};
+        let at = |key: &str| format!("{path}.{key}");
+        let given = self.spells.is_some()
+            || self.spell_slots.is_some()
+            || self.spellcasting_modifier.is_some()
+            || self.diamonds.is_some();
+        if !given {
+            return Ok(());
+        }
+        let mut book = spec.spellbook.clone().unwrap_or_default();
+        if let Some(list) = &self.spell_slots {
+            at_most(&values::at(loc, list, at("spell_slots")), "slot levels", 9)?;
+            book.slots = [0; 9];
+            for (i, n) in list.get_ref().iter().enumerate() {
+                book.slots[i] = ranged(loc, n, &format!("{path}.spell_slots[{i}]"), 0..=10)? as u8;
+            }
+        }
+        if let Some(v) = &self.spellcasting_modifier {
+            book.modifier = ranged(loc, v, &at("spellcasting_modifier"), -5..=10)?;
+        }
+        if let Some(v) = &self.diamonds {
+            book.diamonds = ranged(loc, v, &at("diamonds"), 0..=100)? as u8;
+        }
+        let castable: Vec<&str> = SPELLS
+            .iter()
+            .filter(|s| s.in_fight.is_some())
+            .map(|s| s.name)
+            .collect();
+        book.spells.clear();
+        if let Some(list) = &self.spells {
+            at_most(
+                &values::at(loc, list, at("spells")),
+                "spells",
+                castable.len(),
+            )?;
+            for (i, name) in list.get_ref().iter().enumerate() {
+                let field = format!("{path}.spells[{i}]");
+                let wanted = name.get_ref().replace('-', "_");
+                let index = spell_index(&wanted).filter(|&k| SPELLS[k].in_fight.is_some());
+                let Some(index) = index else {
+                    let hint = crate::scenario::wording::nearest(&wanted, &castable)
+                        .map_or(String::new(), |n| format!(" (did you mean `{n}`?)"));
+                    return Err(loc.error(
+                        name.span().start,
+                        &field,
+                        format!(
+                            "unknown spell `{}`{hint}; spells cast in a fight: {}",
+                            name.get_ref(),
+                            castable.join(", ")
+                        ),
+                    ));
+                };
+                let level = SPELLS[index].level;
+                if level > book.highest_slot() {
+                    let has = match book.highest_slot() {
+                        0 => "no spell slots".to_string(),
+                        n => format!("spell slots up to level {n}"),
+                    };
+                    return Err(loc.error(
+                        name.span().start,
+                        &field,
+                        format!(
+                            "`{}` is a level-{level} spell, but `{}` has {has} (a higher-level caster, or `spell_slots`)",
+                            SPELLS[index].name, spec.name
+                        ),
+                    ));
+                }
+                if !book.spells.contains(&index) {
+                    book.spells.push(index);
+                }
+            }
+            // The spells replace a spell-slot healing feature (healing word
+            // of a template), which would spend the same slots.
+            if spec.heal.is_some_and(|h| h.spell) {
+                spec.heal = None;
+            }
+        }
+        spec.spellbook = Some(book);
+        Ok(())
     }
 }
 

@@ -9,8 +9,8 @@ use toml::Spanned;
 use crate::combat::creature::CreatureSpec;
 use crate::combat::encounter::{Encounter, MAX_PCS, MAX_SIDE};
 use crate::combat::policy::{
-    AttackDowned, Between, CombatInjuries, EncounterRules, HealWhen, Stabilize, Targeting,
-    WhenPartyFalls,
+    AidWhen, AttackDowned, Between, CombatInjuries, DrinkWhen, EncounterRules, HealWhen,
+    SlotChoice, Spending, Stabilize, Targeting, WhenPartyFalls,
 };
 use crate::dice::RollMode;
 use crate::model::Catalog;
@@ -72,6 +72,11 @@ pub struct RawSettings {
     on_crit_miss: Option<Spanned<bool>>,
     applies_to: Option<Spanned<AppliesTo>>,
     bad_weather: Option<Spanned<bool>>,
+    spell_slot: Option<Spanned<SlotChoice>>,
+    slot_reserve: Option<Spanned<i64>>,
+    revivify: Option<Spanned<bool>>,
+    aid: Option<Spanned<AidWhen>>,
+    drink_potions: Option<Spanned<DrinkWhen>>,
 }
 
 crate::scenario::impl_named!(RawSettings);
@@ -267,6 +272,17 @@ fn rules(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<EncounterRules, S
         encounters: keyed_int(get!(l, encounters), 1..=100, d.encounters.into())? as u32,
         between: or(get!(l, between_encounters), d.between),
         wound_effects: or(get!(l, wound_effects), d.wound_effects),
+        spending: Spending {
+            slot: or(get!(l, spell_slot), d.spending.slot),
+            slot_reserve: keyed_int(
+                get!(l, slot_reserve),
+                0..=40,
+                d.spending.slot_reserve.into(),
+            )? as u8,
+            revivify: or(get!(l, revivify), d.spending.revivify),
+            aid: or(get!(l, aid), d.spending.aid),
+            drink_potions: or(get!(l, drink_potions), d.spending.drink_potions),
+        },
     };
     Ok(rules)
 }

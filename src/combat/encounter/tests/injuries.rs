@@ -8,7 +8,7 @@ use crate::dice::Chance;
 use crate::rules::lingering::{MissTrigger, Trigger};
 
 /// Rules with lingering injuries on every trigger (chance 1).
-fn injury_rules() -> EncounterRules {
+pub(super) fn injury_rules() -> EncounterRules {
     let mut table = crate::fixtures::catalog().injury_table.clone();
     table.chance = Chance::ALWAYS;
     EncounterRules {
@@ -23,11 +23,11 @@ fn injury_rules() -> EncounterRules {
 }
 
 /// The draw of the injury chance (any value passes a chance of 1).
-const CHANCE: (u64, u64) = (1, 2);
+pub(super) const CHANCE: (u64, u64) = (1, 2);
 
 impl Table {
     /// The injuries creature `who` carries, by entry id.
-    fn injuries_of(&self, who: usize) -> Vec<String> {
+    pub(super) fn injuries_of(&self, who: usize) -> Vec<String> {
         let table = &self.enc.rules.injuries.as_ref().unwrap().table;
         let f = self.f(who);
         f.injuries[..usize::from(f.n_injuries)]
@@ -37,7 +37,7 @@ impl Table {
     }
 
     /// A triggering event for creature `who` (the injury chance, the d100, ...).
-    fn injure(&mut self, who: usize, dice: &[(u64, u64)]) {
+    pub(super) fn injure(&mut self, who: usize, dice: &[(u64, u64)]) {
         let rules = self.enc.rules.injuries.clone().unwrap();
         let Table { enc, arena, out } = self;
         with_dice(dice, |rng| enc.maybe_injure(rng, arena, who, &rules, out));

@@ -9,6 +9,7 @@ mod dying;
 mod injuries;
 mod round;
 mod setup;
+mod spells;
 mod support;
 mod targeting;
 
@@ -195,7 +196,7 @@ impl Table {
 
     /// `amount` HP of healing to `who`.
     fn heal(&mut self, who: usize, amount: i32, magical: bool) {
-        self.enc.heal(&mut self.arena, who, amount, magical);
+        self.enc.heal(&mut self.arena, who, amount, magical, false);
     }
 
     /// The enemy `me` attacks with an attack of `reach`.
