@@ -1,5 +1,6 @@
 //! Line charts: one curve per variant over numeric x values (metrics at
-//! given x, or a distribution's shares by bin), with interval bands for
+//! given x, or a distribution's shares by bin), or one per metric across
+//! variants (a scan's variants, each combat variant's encounter XP), with interval bands for
 //! Monte Carlo results — e.g. death probability from a festering wound
 //! against max HP, one curve per Medicine modifier. A proportion curve's
 //! axis ends at 100% at most ([`super::axis`]). Each curve has its own
@@ -50,12 +51,10 @@ impl Lines {
                 let pts: Vec<(f64, Estimate)> = match points {
                     LinePoints::Scan { metric, series, .. } => series
                         .get(j)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|(x, variant)| {
-                            result.figure(variant, metric).map(|f| (*x, f.estimate))
-                        })
-                        .collect(),
+                        .map_or_else(Vec::new, |s| across(result, metric, s)),
+                    LinePoints::PerMetric { metrics, points } => metrics
+                        .get(j)
+                        .map_or_else(Vec::new, |m| across(result, m, points)),
                     LinePoints::Metrics(list) => list
                         .iter()
                         .filter_map(|(x, metric)| {
@@ -233,6 +232,15 @@ impl Lines {
         }
         root.present()
     }
+}
+
+/// `metric` of each variant `v` at x, for each `(x, v)` of `points` (a
+/// curve across variants).
+fn across(result: &ScenarioResult, metric: &str, points: &[(f64, String)]) -> Vec<(f64, Estimate)> {
+    points
+        .iter()
+        .filter_map(|(x, variant)| result.figure(variant, metric).map(|f| (*x, f.estimate)))
+        .collect()
 }
 
 /// The runs of consecutive points whose intervals are defined, two points
