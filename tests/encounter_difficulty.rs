@@ -197,3 +197,12 @@ fn a_difficulty_scan_builds_one_encounter_per_value() {
         ]
     );
 }
+
+#[test]
+fn variants_against_the_same_monsters_draw_no_chart_against_xp() {
+    // combat-hobgoblins: six variants of the rules, all against 600 XP.
+    let dir = run(&["combat-hobgoblins"]);
+    let sub = dir.path().join("combat-hobgoblins");
+    assert!(sub.join("encounter.csv").is_file());
+    assert!(!sub.join("deaths-by-xp.png").exists());
+}

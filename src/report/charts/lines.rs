@@ -336,6 +336,43 @@ mod tests {
     }
 
     #[test]
+    fn a_curve_per_metric_passes_through_each_variant_at_its_x() {
+        use super::super::exact_figure;
+        let variants: Vec<String> = ["two", "four"].map(String::from).to_vec();
+        let figures = vec![
+            exact_figure("two", "p_death", 0.1),
+            exact_figure("four", "p_death", 0.3),
+            exact_figure("two", "p_down", 0.5),
+            exact_figure("four", "p_down", 0.9),
+        ];
+        let mut result = super::super::test_result(variants, figures, Vec::new());
+        result.trials = 0;
+        let chart = Lines::new(
+            &result,
+            "t",
+            "Encounter XP",
+            "%",
+            &["dies".to_string(), "drops".to_string()],
+            &LinePoints::PerMetric {
+                metrics: vec!["p_death".into(), "p_down".into()],
+                points: vec![(200.0, "two".into()), (400.0, "four".into())],
+            },
+            true,
+        );
+        let curve = |j: usize| -> Vec<(f64, f64)> {
+            chart.series[j]
+                .1
+                .iter()
+                .map(|(x, e)| (*x, e.value))
+                .collect()
+        };
+        assert_eq!(chart.series[1].0, "drops");
+        assert_eq!(curve(0), [(200.0, 0.1), (400.0, 0.3)]);
+        assert_eq!(curve(1), [(200.0, 0.5), (400.0, 0.9)]);
+        assert_eq!(chart.x_range(), 200.0..400.0);
+    }
+
+    #[test]
     fn raw_values_are_not_capped() {
         let mut result = cumulative(0);
         result.trials = 0;
