@@ -56,6 +56,9 @@ pub struct ConstantTable {
     /// Cells as written (an empty cell: not available), each row as long
     /// as `columns`.
     pub rows: Vec<Vec<String>>,
+    /// The columns the stdout table and the HTML report show, as rows
+    /// above the figures (`encounter_xp`, `difficulty`).
+    pub shown: Vec<String>,
 }
 
 /// A figure that means "not available": the reports print `reason` (e.g.

@@ -206,3 +206,30 @@ fn variants_against_the_same_monsters_draw_no_chart_against_xp() {
     assert!(sub.join("encounter.csv").is_file());
     assert!(!sub.join("deaths-by-xp.png").exists());
 }
+
+#[test]
+fn the_table_shows_each_variants_encounter_xp_and_difficulty_as_constants() {
+    let (text, _dir) = common::cli::stdout_of(&[
+        "run",
+        "combat-difficulty",
+        "--trials=1000",
+        "--variants=2-hobgoblins,10-hobgoblins",
+    ]);
+    let row = |name: &str| -> Vec<String> {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} row: {text}"));
+        line.split_whitespace().map(String::from).collect()
+    };
+    assert_eq!(row("encounter_xp"), ["encounter_xp", "200", "1000"]);
+    assert_eq!(row("difficulty"), ["difficulty", "low", "low"]);
+    assert!(
+        text.contains("`encounter_xp`, `difficulty`: constants of each variant, not simulated"),
+        "{text}"
+    );
+    // The data formats hold figures only.
+    let (csv, _dir) =
+        common::cli::stdout_of(&["run", "combat-difficulty", "--trials=1000", "--format=csv"]);
+    assert!(!csv.contains("encounter_xp"), "{csv}");
+}

@@ -248,6 +248,7 @@ pub fn table(variants: &[Variant<CombatVariant>]) -> ConstantTable {
         file: "encounter".into(),
         columns: ENCOUNTER_COLUMNS.iter().map(|c| c.to_string()).collect(),
         rows,
+        shown: vec!["encounter_xp".into(), "difficulty".into()],
     }
 }
 
