@@ -233,3 +233,23 @@ fn the_table_shows_each_variants_encounter_xp_and_difficulty_as_constants() {
         common::cli::stdout_of(&["run", "combat-difficulty", "--trials=1000", "--format=csv"]);
     assert!(!csv.contains("encounter_xp"), "{csv}");
 }
+
+#[test]
+fn the_way_not_taken_is_named_as_having_no_effect() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    let text = format!(
+        "{PARTY}difficulty = \"low\"\nmonster_pool = [\"goblin\"]\n\
+         [[variant]]\nname = \"listed\"\nmonsters = [{{ creature = \"orc\" }}]\nmonster_pool = [\"orc\"]\n\
+         [[variant]]\nname = \"built\"\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    let out = woundsim().arg("validate").arg(&path).assert().success();
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap()
+        + &String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        err.contains("`monster_pool` (in [[variant]] `listed`) has no effect in variant `listed`"),
+        "{err}"
+    );
+    assert!(!err.contains("in variant `built`"), "{err}");
+}

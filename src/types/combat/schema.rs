@@ -205,7 +205,11 @@ fn monster_side(
     catalog: &Catalog,
 ) -> Result<(Vec<CreatureSpec>, EncounterXp), ScenarioError> {
     let levels = party_levels(party);
-    let top = l.group(|t| t.monsters.is_some() || t.difficulty.is_some());
+    // Only the keys of the way taken are read, so that the other way's
+    // keys in a variant's table are named as having no effect.
+    let top = l
+        .group(|t| t.monsters.is_some() || t.difficulty.is_some())
+        .filter(|top| top.tables().any(|t| t.table.difficulty.is_some()));
     if let Some(difficulty) = top.as_ref().and_then(|top| get!(top, difficulty)) {
         if let Some(monsters) = top.as_ref().and_then(|top| get!(top, monsters)) {
             return Err(monsters.error(format!(
