@@ -365,6 +365,29 @@ pub fn how(result: &ScenarioResult) -> String {
     }
 }
 
+/// The note on the constant rows of `block`, if any: ``encounter_xp`,
+/// `difficulty`: constants of each variant, not simulated (every column in
+/// encounter.csv)`.
+pub fn constants_note(block: &Block) -> Option<String> {
+    let (names, files): (Vec<&str>, Vec<&str>) = block
+        .constants
+        .iter()
+        .map(|(n, f)| (n.as_str(), f.as_str()))
+        .unzip();
+    if names.is_empty() {
+        return None;
+    }
+    let mut files = files;
+    files.dedup();
+    let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    let files: Vec<String> = files.iter().map(|f| format!("{f}.csv")).collect();
+    Some(format!(
+        "{}: constants of each variant, not simulated (every column in {})",
+        names.join(", "),
+        files.join(", ")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Items, View, block, cell, rank};
@@ -533,27 +556,4 @@ mod tests {
         assert_eq!(cell("p_dead", &p, false).text(), "50.00% (25.00..75.00)");
         assert_eq!(cell("p_dead", &p, true).text(), "50.0000%");
     }
-}
-
-/// The note on the constant rows of `block`, if any: ``encounter_xp`,
-/// `difficulty`: constants of each variant, not simulated (every column in
-/// encounter.csv)`.
-pub fn constants_note(block: &Block) -> Option<String> {
-    let (names, files): (Vec<&str>, Vec<&str>) = block
-        .constants
-        .iter()
-        .map(|(n, f)| (n.as_str(), f.as_str()))
-        .unzip();
-    if names.is_empty() {
-        return None;
-    }
-    let mut files = files;
-    files.dedup();
-    let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    let files: Vec<String> = files.iter().map(|f| format!("{f}.csv")).collect();
-    Some(format!(
-        "{}: constants of each variant, not simulated (every column in {})",
-        names.join(", "),
-        files.join(", ")
-    ))
 }
