@@ -39,6 +39,26 @@ pub struct ScenarioResult {
     pub variant_descriptions: Vec<String>,
     /// The parameter scan the variants come from, if any.
     pub scan: Option<ScanTable>,
+    /// Tables of constants per variant (not Monte Carlo figures), each
+    /// written as `DIR/<scenario>/<file>.csv`: e.g. a combat encounter's
+    /// XP and the party's XP budgets.
+    pub tables: Vec<ConstantTable>,
+}
+
+/// A table of values each variant has by its definition, not by
+/// simulation (no interval): one row per variant, in variant order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConstantTable {
+    /// File stem: `encounter` → `DIR/<scenario>/encounter.csv`.
+    pub file: String,
+    /// Column names (lower_snake_case); the first is `variant`.
+    pub columns: Vec<String>,
+    /// Cells as written (an empty cell: not available), each row as long
+    /// as `columns`.
+    pub rows: Vec<Vec<String>>,
+    /// The columns the stdout table and the HTML report show, as rows
+    /// above the figures (`encounter_xp`, `difficulty`).
+    pub shown: Vec<String>,
 }
 
 /// A figure that means "not available": the reports print `reason` (e.g.
@@ -154,9 +174,10 @@ pub enum ChartSpec {
         /// Proportions drawn in percent (else the raw value).
         percent: bool,
     },
-    /// Lines: one curve per listed variant over numeric x values, with
-    /// interval bands (Monte Carlo) — e.g. death probability against max HP,
-    /// one curve per Medicine modifier.
+    /// Lines: one curve per listed variant (or per metric, see
+    /// [`LinePoints::PerMetric`]) over numeric x values, with interval
+    /// bands (Monte Carlo) — e.g. death probability against max HP, one
+    /// curve per Medicine modifier.
     Lines {
         /// File stem.
         file: String,
@@ -166,7 +187,8 @@ pub enum ChartSpec {
         x_label: String,
         /// Y-axis caption, with units.
         y_label: String,
-        /// Variants to draw, one curve each (in this order).
+        /// Variants to draw, one curve each (in this order); with
+        /// [`LinePoints::PerMetric`], the curves' labels.
         variants: Vec<String>,
         /// Where the points come from.
         points: LinePoints,
@@ -194,6 +216,16 @@ pub enum LinePoints {
         /// A sequential palette (ordered curves) instead of a qualitative one.
         sequential: bool,
     },
+    /// One curve per metric across variants: curve `j` (named
+    /// `variants[j]`) passes through `metrics[j]` of variant `v` at x for
+    /// each `(x, v)` of `points` — e.g. death and injury rates against
+    /// each variant's encounter XP.
+    PerMetric {
+        /// The metric of each curve.
+        metrics: Vec<String>,
+        /// The points every curve shares: `(x, variant)`.
+        points: Vec<(f64, String)>,
+    },
 }
 
 impl ScenarioResult {
@@ -214,6 +246,7 @@ impl ScenarioResult {
             not_available: Vec::new(),
             variant_descriptions: Vec::new(),
             scan: None,
+            tables: Vec::new(),
         }
     }
 

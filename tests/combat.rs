@@ -152,7 +152,7 @@ fn critical_hits_off_reaches_the_rules_and_no_pc_takes_a_crit() {
     let woundsim::types::Model::Combat(v) = &s.model else {
         panic!("a combat scenario");
     };
-    assert!(v[0].rules.rules.critical_hits && !v[1].rules.rules.critical_hits);
+    assert!(v[0].rules.encounter.rules.critical_hits && !v[1].rules.encounter.rules.critical_hits);
     let r = woundsim::types::simulate(&s, &Engine::new(2).unwrap(), &NoProgress).unwrap();
     let crits = |v: &str| r.figure(v, "mean_crits_taken").unwrap().estimate.value;
     assert!(crits("raw") > 0.0);

@@ -226,6 +226,7 @@ mod tests {
             not_available: Vec::new(),
             variant_descriptions: Vec::new(),
             scan: None,
+            tables: Vec::new(),
             figures: figures
                 .iter()
                 .map(|(v, m, value, low, high)| Figure {

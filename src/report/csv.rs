@@ -1,5 +1,6 @@
-//! CSV exporters: `summary.csv` (one row per figure) and one tidy CSV per
-//! distribution, through serde row structs. An undefined number (NaN: the
+//! CSV exporters: `summary.csv` (one row per figure), one tidy CSV per
+//! distribution, through serde row structs, and one CSV per table of
+//! constants (`encounter.csv`). An undefined number (NaN: the
 //! interval of a mean of fewer than two observations, the mean of none) is
 //! an empty cell.
 
@@ -111,6 +112,24 @@ pub fn scan(result: &ScenarioResult) -> Result<Option<Vec<u8>>, csv::Error> {
         }
     }
     Ok(Some(w.into_inner().map_err(|e| e.into_error())?))
+}
+
+/// The constant tables of one result (`encounter.csv`): `(file stem, csv
+/// bytes)` for each, its columns as the header row.
+pub fn tables(result: &ScenarioResult) -> Result<Vec<(String, Vec<u8>)>, csv::Error> {
+    let mut out = Vec::new();
+    for table in &result.tables {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(&table.columns)?;
+        for row in &table.rows {
+            w.write_record(row)?;
+        }
+        out.push((
+            table.file.clone(),
+            w.into_inner().map_err(|e| e.into_error())?,
+        ));
+    }
+    Ok(out)
 }
 
 /// The distributions of one result: `(name, csv bytes)` for each.

@@ -285,6 +285,9 @@ fn scenario_section(
     if !levels.is_empty() {
         table(out, &block, &levels, "");
     }
+    if let Some(note) = view::constants_note(&block) {
+        let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(&note));
+    }
     if !diffs.is_empty() {
         let _ = writeln!(
             out,

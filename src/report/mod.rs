@@ -11,6 +11,7 @@
 //! DIR/index.html                       the report to read: every scenario, figure and chart
 //! DIR/summary.csv                      every figure of every scenario
 //! DIR/<scenario>/<distribution>.csv    e.g. death-saves/rolls.csv
+//! DIR/<scenario>/encounter.csv         constants per variant (combat: encounter XP, budgets)
 //! DIR/<scenario>/scan.csv              a scan: every figure with its scanned values
 //! DIR/<scenario>/<chart>.png|.svg      e.g. death-saves/outcomes.png
 //! DIR/run.json                         the manifest: version, run metadata, files written
@@ -96,13 +97,18 @@ impl Exporter for SummaryCsv {
     }
 }
 
-/// `<scenario>/<distribution>.csv`, and `<scenario>/scan.csv` for a scan.
+/// `<scenario>/<distribution>.csv`, `<scenario>/<table>.csv` for each
+/// table of constants (`encounter.csv`), and `<scenario>/scan.csv` for a
+/// scan.
 pub struct DistributionCsvs;
 
 impl Exporter for DistributionCsvs {
     fn export(&self, run: &Run<'_>, files: &mut Vec<(String, Vec<u8>)>) -> Result<(), ReportError> {
         for result in run.results {
-            for (name, bytes) in csv::distributions(result)? {
+            for (name, bytes) in csv::distributions(result)?
+                .into_iter()
+                .chain(csv::tables(result)?)
+            {
                 files.push((format!("{}/{name}.csv", result.scenario), bytes));
             }
             if let Some(bytes) = csv::scan(result)? {

@@ -267,6 +267,7 @@ fn footer(block: &Block) -> Vec<String> {
         "p_* in percent; *_diff = variant minus `{}` on the same random rolls",
         block.baseline
     ));
+    notes.extend(view::constants_note(block));
     notes
 }
 
@@ -386,6 +387,9 @@ pub fn markdown(result: &ScenarioResult, summary: &Path, view: &View) -> String 
         "`p_*` in percent; `*_diff` = variant minus {} on the same random rolls\n",
         md(&block.baseline)
     );
+    if let Some(note) = view::constants_note(&block) {
+        let _ = writeln!(out, "{note}\n");
+    }
     out
 }
 

@@ -97,6 +97,10 @@ pub struct Block {
     pub folded: Vec<String>,
     /// The baseline of `_diff` metrics (the first variant, shown or not).
     pub baseline: String,
+    /// The first rows that are constants of each variant (a
+    /// [`crate::results::ConstantTable`]'s shown columns), not figures:
+    /// `(row name, the table's file stem)`.
+    pub constants: Vec<(String, String)>,
 }
 
 fn is_proportion(metric: &str) -> bool {
@@ -184,6 +188,43 @@ pub fn rank(result: &ScenarioResult, list: &ItemRows) -> Vec<usize> {
     order.into_iter().map(|(i, _)| i).collect()
 }
 
+/// The shown columns of the result's constant tables, as rows (an empty
+/// cell reads `n/a`) with their table's file stem, filtered by
+/// `--metrics` like figures.
+fn constant_rows(result: &ScenarioResult, view: &View, variants: &[String]) -> Vec<(Row, String)> {
+    let mut rows = Vec::new();
+    for table in &result.tables {
+        for name in &table.shown {
+            let Some(k) = table.columns.iter().position(|c| c == name) else {
+                continue;
+            };
+            if view.metrics.as_ref().is_some_and(|m| !m.matches(name)) {
+                continue;
+            }
+            let cells = variants
+                .iter()
+                .map(|v| {
+                    let row = table.rows.iter().find(|r| r.first() == Some(v))?;
+                    let value = row.get(k).filter(|c| !c.is_empty());
+                    Some(Cell {
+                        value: value.map_or("n/a".into(), Clone::clone),
+                        interval: None,
+                        not_available: false,
+                    })
+                })
+                .collect();
+            rows.push((
+                Row {
+                    metric: name.clone(),
+                    cells,
+                },
+                table.file.clone(),
+            ));
+        }
+    }
+    rows
+}
+
 /// What to show of `result`.
 pub fn block(result: &ScenarioResult, view: &View, items: Items) -> Block {
     let exact = result.is_exact();
@@ -234,11 +275,15 @@ pub fn block(result: &ScenarioResult, view: &View, items: Items) -> Block {
             .iter()
             .any(|l| l.metrics.iter().flatten().any(|x| x == m))
     };
-    let rows: Vec<Row> = metrics
-        .iter()
-        .filter(|m| !in_a_list(m))
-        .filter_map(|m| row(m))
-        .collect();
+    let (mut rows, files): (Vec<Row>, Vec<String>) =
+        constant_rows(result, view, &variants).into_iter().unzip();
+    let constants = rows.iter().map(|r| r.metric.clone()).zip(files).collect();
+    rows.extend(
+        metrics
+            .iter()
+            .filter(|m| !in_a_list(m))
+            .filter_map(|m| row(m)),
+    );
     let mut lists = Vec::new();
     for list in &result.item_rows {
         let present = |i: usize| {
@@ -296,6 +341,7 @@ pub fn block(result: &ScenarioResult, view: &View, items: Items) -> Block {
         });
     }
     Block {
+        constants,
         variants,
         rows,
         lists,
@@ -317,6 +363,29 @@ pub fn how(result: &ScenarioResult) -> String {
             result.confidence * 100.0
         )
     }
+}
+
+/// The note on the constant rows of `block`, if any: ``encounter_xp`,
+/// `difficulty`: constants of each variant, not simulated (every column in
+/// encounter.csv)`.
+pub fn constants_note(block: &Block) -> Option<String> {
+    let (names, files): (Vec<&str>, Vec<&str>) = block
+        .constants
+        .iter()
+        .map(|(n, f)| (n.as_str(), f.as_str()))
+        .unzip();
+    if names.is_empty() {
+        return None;
+    }
+    let mut files = files;
+    files.dedup();
+    let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    let files: Vec<String> = files.iter().map(|f| format!("{f}.csv")).collect();
+    Some(format!(
+        "{}: constants of each variant, not simulated (every column in {})",
+        names.join(", "),
+        files.join(", ")
+    ))
 }
 
 #[cfg(test)]

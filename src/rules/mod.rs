@@ -7,6 +7,7 @@ pub mod amputation;
 pub mod attack;
 pub mod damage;
 pub mod death_saves;
+pub mod encounter_difficulty;
 pub mod festering;
 pub mod healing;
 pub mod injury_tags;

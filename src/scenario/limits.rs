@@ -42,6 +42,12 @@ pub const MAX_CREATURE_ATTACKS: usize = 20;
 /// [`MAX_FILE_BYTES`]).
 pub const MAX_BESTIARY_FILES: usize = 16;
 
+/// Most monsters a combat scenario's `monster_pool` names.
+pub const MAX_MONSTER_POOL: usize = 32;
+
+/// The largest XP budget a combat scenario's `difficulty` may give.
+pub const MAX_XP_BUDGET: i64 = 1_000_000;
+
 /// Most armor pieces of an amputation scenario's creature.
 pub const MAX_ARMOR_PIECES: usize = 16;
 

@@ -1,5 +1,6 @@
 //! Line charts: one curve per variant over numeric x values (metrics at
-//! given x, or a distribution's shares by bin), with interval bands for
+//! given x, or a distribution's shares by bin), or one per metric across
+//! variants (a scan's variants, each combat variant's encounter XP), with interval bands for
 //! Monte Carlo results — e.g. death probability from a festering wound
 //! against max HP, one curve per Medicine modifier. A proportion curve's
 //! axis ends at 100% at most ([`super::axis`]). Each curve has its own
@@ -50,12 +51,10 @@ impl Lines {
                 let pts: Vec<(f64, Estimate)> = match points {
                     LinePoints::Scan { metric, series, .. } => series
                         .get(j)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|(x, variant)| {
-                            result.figure(variant, metric).map(|f| (*x, f.estimate))
-                        })
-                        .collect(),
+                        .map_or_else(Vec::new, |s| across(result, metric, s)),
+                    LinePoints::PerMetric { metrics, points } => metrics
+                        .get(j)
+                        .map_or_else(Vec::new, |m| across(result, m, points)),
                     LinePoints::Metrics(list) => list
                         .iter()
                         .filter_map(|(x, metric)| {
@@ -235,6 +234,15 @@ impl Lines {
     }
 }
 
+/// `metric` of each variant `v` at x, for each `(x, v)` of `points` (a
+/// curve across variants).
+fn across(result: &ScenarioResult, metric: &str, points: &[(f64, String)]) -> Vec<(f64, Estimate)> {
+    points
+        .iter()
+        .filter_map(|(x, variant)| result.figure(variant, metric).map(|f| (*x, f.estimate)))
+        .collect()
+}
+
 /// The runs of consecutive points whose intervals are defined, two points
 /// or more: a band is drawn over each, and none where an interval is
 /// undefined (it is not a band of zero width).
@@ -325,6 +333,43 @@ mod tests {
             assert_eq!(range.start, 0.0);
             assert_eq!(range.end, 100.0, "{trials} trials: {range:?}");
         }
+    }
+
+    #[test]
+    fn a_curve_per_metric_passes_through_each_variant_at_its_x() {
+        use super::super::exact_figure;
+        let variants: Vec<String> = ["two", "four"].map(String::from).to_vec();
+        let figures = vec![
+            exact_figure("two", "p_death", 0.1),
+            exact_figure("four", "p_death", 0.3),
+            exact_figure("two", "p_down", 0.5),
+            exact_figure("four", "p_down", 0.9),
+        ];
+        let mut result = super::super::test_result(variants, figures, Vec::new());
+        result.trials = 0;
+        let chart = Lines::new(
+            &result,
+            "t",
+            "Encounter XP",
+            "%",
+            &["dies".to_string(), "drops".to_string()],
+            &LinePoints::PerMetric {
+                metrics: vec!["p_death".into(), "p_down".into()],
+                points: vec![(200.0, "two".into()), (400.0, "four".into())],
+            },
+            true,
+        );
+        let curve = |j: usize| -> Vec<(f64, f64)> {
+            chart.series[j]
+                .1
+                .iter()
+                .map(|(x, e)| (*x, e.value))
+                .collect()
+        };
+        assert_eq!(chart.series[1].0, "drops");
+        assert_eq!(curve(0), [(200.0, 0.1), (400.0, 0.3)]);
+        assert_eq!(curve(1), [(200.0, 0.5), (400.0, 0.9)]);
+        assert_eq!(chart.x_range(), 200.0..400.0);
     }
 
     #[test]

@@ -10,7 +10,9 @@
 //! the round loop does not use — `slug`, `srd`, `type`, `cr`, `xp`,
 //! `proficiency_bonus`, `speed`, `condition_immune`, `not_modelled` — are
 //! validated and carried as [`Lore`] for `woundsim show`; the loop has no
-//! positions and no conditions a monster could be immune to.
+//! positions and no conditions a monster could be immune to. `xp` also
+//! counts towards an encounter's XP ([`RawCreature::xp`]: a scenario
+//! entry's own `xp`, else its bestiary monster's).
 
 use std::collections::BTreeMap;
 
@@ -203,6 +205,9 @@ const CHALLENGE_RATINGS: [&str; 34] = [
     "30",
 ];
 
+/// The most XP an entry may be worth (the SRD's highest is 155,000, CR 30).
+const MAX_XP: i64 = 1_000_000;
+
 /// Most `not_modelled` items of one entry, and most characters of one.
 const MAX_NOT_MODELLED: usize = 64;
 const MAX_NOT_MODELLED_CHARS: usize = 200;
@@ -278,7 +283,54 @@ fn ranged(
     Ok(values::keyed_int(Some(at(loc, v, field)), range, 0)? as i32)
 }
 
+/// The bestiary entry `name` (written at `name` in `loc`, field `field`)
+/// means, or the located "unknown monster" error with the nearest names.
+pub fn monster<'b>(
+    bestiary: &'b Bestiary,
+    loc: &Locator,
+    name: &Spanned<String>,
+    field: &str,
+) -> Result<&'b Monster, ScenarioError> {
+    bestiary.resolve(name.get_ref()).map_err(|miss| {
+        loc.error(
+            name.span().start,
+            field,
+            unknown_monster(name.get_ref(), miss, bestiary),
+        )
+    })
+}
+
 impl RawCreature {
+    /// The XP the entry is worth (encounter difficulty): its own `xp`, else
+    /// that of the bestiary monster it starts from; `None` for an entry
+    /// from a template or from scratch without `xp`.
+    pub fn xp(
+        &self,
+        loc: &Locator,
+        path: &str,
+        bestiary: &Bestiary,
+    ) -> Result<Option<u64>, ScenarioError> {
+        if let Some(v) = &self.xp {
+            return Ok(Some(
+                ranged(loc, v, &format!("{path}.xp"), 0..=MAX_XP)? as u64
+            ));
+        }
+        match &self.creature {
+            Some(c) => Ok(monster(bestiary, loc, c, &format!("{path}.creature"))?
+                .lore
+                .xp
+                .map(u64::from)),
+            None => Ok(None),
+        }
+    }
+
+    /// Whether the entry says its character level: a `template` or a
+    /// `level` key (a bestiary monster or a creature from scratch has none
+    /// of its own, whatever the round loop assumes).
+    pub fn states_level(&self) -> bool {
+        self.template.is_some() || self.level.is_some()
+    }
+
     /// How many copies of this creature the entry adds (default 1).
     pub fn count(&self, loc: &Locator, path: &str) -> Result<usize, ScenarioError> {
         match &self.count {
@@ -313,16 +365,7 @@ impl RawCreature {
                     super::templates::unknown(templates, t.get_ref()),
                 )
             })?,
-            (None, Some(c)) => bestiary
-                .resolve(c.get_ref())
-                .map(|m| m.spec.clone())
-                .map_err(|miss| {
-                    loc.error(
-                        c.span().start,
-                        &at("creature"),
-                        unknown_monster(c.get_ref(), miss, bestiary),
-                    )
-                })?,
+            (None, Some(c)) => monster(bestiary, loc, c, &at("creature"))?.spec.clone(),
             (None, None) => {
                 let required = [
                     ("hp", self.hp.is_some()),
@@ -783,7 +826,7 @@ impl RawCreature {
             xp: self
                 .xp
                 .as_ref()
-                .map(|v| ranged(loc, v, &at("xp"), 0..=1_000_000))
+                .map(|v| ranged(loc, v, &at("xp"), 0..=MAX_XP))
                 .transpose()?
                 .map(|v| v as u32),
             proficiency_bonus: self

@@ -4,11 +4,14 @@
 //! states to solve. The combat rules that are small enough are checked
 //! against exact chains in `tests/combat_endings.rs` instead.
 
-use crate::combat::encounter::Encounter;
+use super::CombatVariant;
 use crate::model::{ScenarioHeader, Variant};
 use crate::results::ScenarioResult;
 
 /// Always `None`: `woundsim exact` refuses combat scenarios.
-pub fn solve(_header: &ScenarioHeader, _variants: &[Variant<Encounter>]) -> Option<ScenarioResult> {
+pub fn solve(
+    _header: &ScenarioHeader,
+    _variants: &[Variant<CombatVariant>],
+) -> Option<ScenarioResult> {
     None
 }

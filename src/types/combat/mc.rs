@@ -11,7 +11,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use serde::{Deserialize, Serialize};
 
-use crate::combat::encounter::{Arena, Encounter, TrialOutcome};
+use super::CombatVariant;
+use crate::combat::encounter::{Arena, TrialOutcome};
 use crate::engine::Stop;
 use crate::engine::accum::{Histogram, IntMoments};
 use crate::engine::merge::mergeable;
@@ -133,10 +134,10 @@ fn values(o: &TrialOutcome, pcs: usize, defs: &[MetricDef], out: &mut Vec<i64>) 
 }
 
 /// The injury table's entry ids when any variant turns injuries on.
-fn injury_ids(variants: &[Variant<Encounter>]) -> Vec<(String, String)> {
+fn injury_ids(variants: &[Variant<CombatVariant>]) -> Vec<(String, String)> {
     variants
         .iter()
-        .find_map(|v| v.rules.rules.injuries.as_ref())
+        .find_map(|v| v.rules.encounter.rules.injuries.as_ref())
         .map(|i| {
             i.table
                 .entries
@@ -171,7 +172,7 @@ impl CombatAcc {
 
 /// The variants and their metric lists, compiled for the hot loop.
 pub struct Prepared<'a> {
-    variants: &'a [Variant<Encounter>],
+    variants: &'a [Variant<CombatVariant>],
     /// The injury table's entry ids and names when any variant turns
     /// injuries on.
     injuries: Vec<(String, String)>,
@@ -181,9 +182,10 @@ pub struct Prepared<'a> {
 
 impl<'a> Prepared<'a> {
     /// Compiles the variants.
-    pub fn new(variants: &'a [Variant<Encounter>]) -> Self {
-        let names = |v: &Variant<Encounter>| -> Vec<String> {
+    pub fn new(variants: &'a [Variant<CombatVariant>]) -> Self {
+        let names = |v: &Variant<CombatVariant>| -> Vec<String> {
             v.rules
+                .encounter
                 .party
                 .iter()
                 .map(|c| crate::results::metric_part(&c.name))
@@ -231,10 +233,10 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
                 return;
             }
             let mut trial_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let outcome = variant.rules.run(&mut trial_rng, &mut arena);
+            let outcome = variant.rules.encounter.run(&mut trial_rng, &mut arena);
             values(
                 &outcome,
-                variant.rules.party.len(),
+                variant.rules.encounter.party.len(),
                 &prepared.defs[v],
                 &mut vals,
             );
@@ -250,7 +252,7 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
 /// The figures, distributions and charts of the merged counts.
 pub fn finish(
     header: &ScenarioHeader,
-    variants: &[Variant<Encounter>],
+    variants: &[Variant<CombatVariant>],
     prepared: &Prepared<'_>,
     acc: &CombatAcc,
 ) -> ScenarioResult {
@@ -309,6 +311,7 @@ pub fn finish(
         per_pc.extend(
             first
                 .rules
+                .encounter
                 .party
                 .iter()
                 .map(|c| (format!("p_pc_death_{}", c.name), c.name.clone())),
@@ -345,6 +348,7 @@ pub fn finish(
             per_pc.extend(
                 first
                     .rules
+                    .encounter
                     .party
                     .iter()
                     .map(|c| (format!("p_injured_{}", c.name), c.name.clone())),
@@ -367,6 +371,11 @@ pub fn finish(
             percent: true,
         });
     }
+    charts.extend(super::difficulty::chart(
+        header,
+        variants,
+        !injuries.is_empty(),
+    ));
     let item_rows = if injuries.is_empty() {
         Vec::new()
     } else {
@@ -384,7 +393,7 @@ pub fn finish(
             odds: crate::rules::lingering::InjuryTable::shared_odds(
                 variants
                     .iter()
-                    .filter_map(|v| v.rules.rules.injuries.as_ref().map(|i| &i.table)),
+                    .filter_map(|v| v.rules.encounter.rules.injuries.as_ref().map(|i| &i.table)),
             ),
         }]
     };
@@ -393,6 +402,7 @@ pub fn finish(
         distributions,
         charts,
         item_rows,
+        tables: vec![super::difficulty::table(variants)],
         ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
     }
 }

@@ -3,6 +3,7 @@
 //! lingering injuries in play ([`crate::combat`] is the model). Monte
 //! Carlo only ([`mc`]); [`exact`] says why there is no exact solution.
 
+pub mod difficulty;
 pub mod exact;
 pub mod mc;
 pub mod schema;
@@ -20,18 +21,33 @@ use crate::scenario::layers::Layers;
 /// The `combat` scenario type.
 pub struct Combat;
 
+/// One combat variant's validated rules: the encounter the round loop
+/// fights, and what it is worth against the party's SRD 5.2 budgets (a
+/// constant of its definition, reported in `encounter.csv`; the loop never
+/// reads it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CombatVariant {
+    /// The encounter.
+    pub encounter: Encounter,
+    /// Its XP and the party's budgets.
+    pub difficulty: difficulty::EncounterXp,
+}
+
 impl ScenarioType for Combat {
     const NAME: &'static str = "combat";
     type Raw = schema::RawSettings;
-    type Rules = Encounter;
+    type Rules = CombatVariant;
     type Prepared<'a> = mc::Prepared<'a>;
     type Acc = mc::CombatAcc;
 
-    fn build(layers: &Layers<Self::Raw>, catalog: &Catalog) -> Result<Encounter, ScenarioError> {
+    fn build(
+        layers: &Layers<Self::Raw>,
+        catalog: &Catalog,
+    ) -> Result<CombatVariant, ScenarioError> {
         schema::build(layers, catalog)
     }
 
-    fn prepare(variants: &[Variant<Encounter>]) -> mc::Prepared<'_> {
+    fn prepare(variants: &[Variant<CombatVariant>]) -> mc::Prepared<'_> {
         mc::Prepared::new(variants)
     }
 
@@ -52,14 +68,17 @@ impl ScenarioType for Combat {
 
     fn finish(
         header: &ScenarioHeader,
-        variants: &[Variant<Encounter>],
+        variants: &[Variant<CombatVariant>],
         prepared: &mc::Prepared<'_>,
         acc: &mc::CombatAcc,
     ) -> ScenarioResult {
         mc::finish(header, variants, prepared, acc)
     }
 
-    fn solve(header: &ScenarioHeader, variants: &[Variant<Encounter>]) -> Option<ScenarioResult> {
+    fn solve(
+        header: &ScenarioHeader,
+        variants: &[Variant<CombatVariant>],
+    ) -> Option<ScenarioResult> {
         exact::solve(header, variants)
     }
 }

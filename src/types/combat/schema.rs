@@ -1,11 +1,14 @@
-//! Schema of `type = "combat"` scenarios: a party, monsters and the
-//! encounter options (see `README.md`, "Combat"). The injury table is the
+//! Schema of `type = "combat"` scenarios: a party, monsters (listed, or
+//! built for a `difficulty` from `monster_pool`) and the encounter options
+//! (see `docs/combat.md`). The injury table is the
 //! built-in one unless `table` replaces it or `override` changes entries,
 //! validated as for `type = "injuries"`.
 
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::CombatVariant;
+use super::difficulty::{EncounterXp, build_monsters, copies, party_levels};
 use crate::combat::creature::CreatureSpec;
 use crate::combat::encounter::{Encounter, MAX_PCS, MAX_SIDE};
 use crate::combat::policy::{
@@ -44,6 +47,8 @@ pub struct RawSettings {
     description: Option<Spanned<String>>,
     party: Option<Spanned<Vec<Spanned<RawCreature>>>>,
     monsters: Option<Spanned<Vec<Spanned<RawCreature>>>>,
+    difficulty: Option<Spanned<toml::Value>>,
+    monster_pool: Option<Spanned<Vec<Spanned<String>>>>,
     targeting: Option<Spanned<Targeting>>,
     attack_downed: Option<Spanned<RawAttackDowned>>,
     attack_downed_chance: Option<Spanned<f64>>,
@@ -88,6 +93,15 @@ fn share(v: Option<Setting<'_, f64>>, default: f64) -> Result<f64, ScenarioError
     values::probability(v, &what, default)
 }
 
+/// One side's creatures as validated: each with whether its entry states
+/// its level, the `count name` groups of the entries, and the side's XP
+/// (or why it is not available).
+struct Side {
+    creatures: Vec<(CreatureSpec, bool)>,
+    groups: Vec<(usize, String)>,
+    xp: Result<u64, String>,
+}
+
 /// One side's creatures: `party` or `monsters`, each entry counted and
 /// validated against the catalog.
 fn creatures(
@@ -96,13 +110,20 @@ fn creatures(
     party: bool,
     anchor: usize,
     catalog: &Catalog,
-) -> Result<Vec<CreatureSpec>, ScenarioError> {
+) -> Result<Side, ScenarioError> {
     let key = if party { "party" } else { "monsters" };
     let Some(list) = list else {
+        let also = if party {
+            ""
+        } else {
+            " (or `difficulty` with `monster_pool`)"
+        };
         return Err(l.loc().error(
             anchor,
             key,
-            format!("a combat scenario needs `{key} = [...]` in [options] or in every variant"),
+            format!(
+                "a combat scenario needs `{key} = [...]`{also} in [options] or in every variant"
+            ),
         ));
     };
     let (loc, field) = (&list.loc, &list.field);
@@ -135,27 +156,33 @@ fn creatures(
         )));
     }
     let mut out = Vec::with_capacity(total);
+    let mut stated = Vec::with_capacity(total);
+    let mut groups = Vec::with_capacity(counts.len());
+    let mut xp = Ok(0);
     for (i, (raw, &count)) in list.get().iter().zip(&counts).enumerate() {
-        let spec = match raw.get_ref().build(
-            loc,
-            &format!("{field}[{i}]"),
-            party,
-            &catalog.bestiary,
-            &catalog.templates,
-        ) {
-            Ok(spec) => spec,
+        let (raw, path) = (raw.get_ref(), format!("{field}[{i}]"));
+        let built = raw
+            .build(loc, &path, party, &catalog.bestiary, &catalog.templates)
+            .and_then(|spec| Ok((raw.xp(loc, &path, &catalog.bestiary)?, spec)));
+        let (worth, spec) = match built {
+            Ok(built) => built,
             Err(e) => {
+                // Every entry's error, not only the first.
                 errors.push(e);
                 continue;
             }
         };
-        for k in 0..count {
-            let mut copy = spec.clone();
-            if count > 1 {
-                copy.name = format!("{}-{}", spec.name, k + 1);
-            }
-            out.push(copy);
-        }
+        xp = match (xp, worth) {
+            (Ok(sum), Some(x)) => Ok(sum + x * count as u64),
+            (Ok(_), None) => Err(format!(
+                "monster `{}` has no XP (give it `xp = N`)",
+                spec.name
+            )),
+            (why, _) => why,
+        };
+        groups.push((count, spec.name.clone()));
+        stated.extend(std::iter::repeat_n(raw.states_level(), count));
+        copies(&spec, count, &mut out);
     }
     if let Some(e) = ScenarioError::from_all(errors) {
         return Err(e);
@@ -186,30 +213,76 @@ fn creatures(
             }
         }
     }
-    Ok(out)
+    Ok(Side {
+        creatures: out.into_iter().zip(stated).collect(),
+        groups,
+        xp,
+    })
+}
+
+/// The monster side: the explicit `monsters` list, or the one `difficulty`
+/// builds from `monster_pool`, whichever the highest table giving either
+/// gives (both in one table is an error); with its XP against the party's
+/// budgets.
+fn monster_side(
+    l: &Layers<RawSettings>,
+    party: &[(CreatureSpec, bool)],
+    anchor: usize,
+    catalog: &Catalog,
+) -> Result<(Vec<CreatureSpec>, EncounterXp), ScenarioError> {
+    let levels = party_levels(party);
+    // Only the keys of the way taken are read, so that the other way's
+    // keys in a variant's table are named as having no effect.
+    let top = l
+        .group(|t| t.monsters.is_some() || t.difficulty.is_some())
+        .filter(|top| top.tables().any(|t| t.table.difficulty.is_some()));
+    if let Some(difficulty) = top.as_ref().and_then(|top| get!(top, difficulty)) {
+        if let Some(monsters) = top.as_ref().and_then(|top| get!(top, monsters)) {
+            return Err(monsters.error(format!(
+                "give either `monsters` or `difficulty` here, not both: `{}` builds the monsters from `monster_pool`",
+                difficulty.field
+            )));
+        }
+        return build_monsters(difficulty, get!(l, monster_pool), levels, &catalog.bestiary);
+    }
+    let side = creatures(l, get!(l, monsters), false, anchor, catalog)?;
+    Ok((
+        side.creatures.into_iter().map(|(c, _)| c).collect(),
+        EncounterXp {
+            xp: side.xp,
+            monsters: side.groups,
+            levels,
+            built_for: None,
+        },
+    ))
 }
 
 /// Validates one variant's settings; what no table gives is
 /// [`EncounterRules::default`].
-pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<Encounter, ScenarioError> {
+pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CombatVariant, ScenarioError> {
     let anchor = l
         .own()
         .and_then(|t| t.table.name.as_ref())
         .map_or(0, |n| n.span().start);
     // Each side's errors and those of the rules, together.
-    match (
-        creatures(l, get!(l, party), true, anchor, catalog),
-        creatures(l, get!(l, monsters), false, anchor, catalog),
-        rules(l, catalog),
-    ) {
-        (Ok(party), Ok(monsters), Ok(rules)) => Ok(Encounter::new(
-            party,
-            monsters,
-            rules,
-            catalog.wound_examples.clone(),
-        )),
+    let party = creatures(l, get!(l, party), true, anchor, catalog);
+    let monsters = match &party {
+        Ok(side) => Some(monster_side(l, &side.creatures, anchor, catalog)),
+        // Without a party there is no budget: a `difficulty` would only
+        // say so, so only a monster list is checked.
+        Err(_) if get!(l, difficulty).is_some() => None,
+        Err(_) => Some(monster_side(l, &[], anchor, catalog)),
+    };
+    match (party, monsters, rules(l, catalog)) {
+        (Ok(party), Some(Ok((monsters, difficulty))), Ok(rules)) => {
+            let party: Vec<CreatureSpec> = party.creatures.into_iter().map(|(c, _)| c).collect();
+            Ok(CombatVariant {
+                encounter: Encounter::new(party, monsters, rules, catalog.wound_examples.clone()),
+                difficulty,
+            })
+        }
         (party, monsters, rules) => {
-            let errors = [party.err(), monsters.err(), rules.err()];
+            let errors = [party.err(), monsters.and_then(Result::err), rules.err()];
             Err(l.loc().errors(errors.into_iter().flatten().collect()))
         }
     }
