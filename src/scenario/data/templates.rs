@@ -646,10 +646,16 @@ mod tests {
                 let name = format!("{class}-{level}");
                 let spec = t.template(&name).unwrap_or_else(|| panic!("{name}"));
                 assert!(!spec.evasion && !spec.relentless_rage, "{name}");
-                // `evasion` and `relentless_rage` came after the pinned
-                // creatures; none of them has either.
-                let debug =
-                    format!("{spec:?}").replace(", evasion: false, relentless_rage: false", "");
+                // `evasion`, `relentless_rage`, potions by rarity and the
+                // spellbook came after the pinned creatures; none of them
+                // has the first two, and none carries potions.
+                let caster = matches!(class, "cleric" | "wizard" | "paladin");
+                assert_eq!(spec.spellbook.is_some(), caster, "{name}");
+                let mut old = spec.clone();
+                old.spellbook = None;
+                let debug = format!("{old:?}")
+                    .replace(", evasion: false, relentless_rage: false", "")
+                    .replace("potions: [0, 0, 0, 0], spellbook: None", "potions: 0");
                 assert_eq!(Some(debug.as_str()), lines.next(), "{name}");
             }
         }

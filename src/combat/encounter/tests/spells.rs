@@ -298,3 +298,15 @@ fn potions_go_by_rarity_weakest_to_the_dying_strongest_when_drunk() {
     assert_eq!(t.f(0).hp, 30);
     assert_eq!(t.f(0).potions, [0; 4]);
 }
+
+#[test]
+fn caster_templates_bring_their_slots_and_modifier_and_others_none() {
+    let book = |name: &str| template(name).spellbook.map(|b| (b.slots, b.modifier));
+    // A half caster: paladin-5 has 4 1st- and 2 2nd-level slots.
+    let paladin = template("paladin-5").spellbook.unwrap();
+    assert_eq!(paladin.slots, [4, 2, 0, 0, 0, 0, 0, 0, 0]);
+    assert!(!paladin.disciple_of_life);
+    assert_eq!(book("wizard-17").unwrap().0, [4, 3, 3, 3, 2, 1, 1, 1, 1]);
+    assert_eq!(book("fighter-5"), None);
+    assert_eq!(book("rogue-20"), None);
+}
