@@ -106,6 +106,9 @@ pub struct Layers<'a, S> {
     /// can be read again for its next one ([`Layers::leave_out`]).
     /// Shared with the nested and group views of these tables.
     left_out: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
+    /// The settings found by the reads since [`Layers::forget_found`], by
+    /// field path. Shared like `left_out`.
+    found: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
 }
 
 impl<'a, S> Layers<'a, S> {
@@ -117,6 +120,7 @@ impl<'a, S> Layers<'a, S> {
             path: path.into(),
             read: Default::default(),
             left_out: Default::default(),
+            found: Default::default(),
         }
     }
 
@@ -140,12 +144,36 @@ impl<'a, S> Layers<'a, S> {
         self.left_out.borrow().iter().any(|f| f == field)
     }
 
-    /// Whether an error about `field` may come from a setting of the same
-    /// key having been left out (`options.clock` left out, then "needs a
-    /// `clock`"): such an error is not the user's and is not reported.
-    pub fn follows_from_left_out(&self, field: &str) -> bool {
-        let key = key_of(field);
-        self.left_out.borrow().iter().any(|f| key_of(f) == key)
+    /// Forgets the settings found so far ([`Layers::was_found`]), before
+    /// the variant is read again.
+    pub fn forget_found(&self) {
+        self.found.borrow_mut().clear();
+    }
+
+    /// Whether an error about `field` is about a setting the last read
+    /// found (or something inside it: `party[1].template` inside `party`).
+    /// After a setting is left out, an error about one that is not there
+    /// ("needs a `clock`") only follows from leaving it out.
+    pub fn was_found(&self, field: &str) -> bool {
+        self.found.borrow().iter().any(|g| {
+            field
+                .strip_prefix(g.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+        })
+    }
+
+    /// Whether `message` names a setting left out (`` `monster_pool` ``,
+    /// `` `clock` ``): an error saying it is needed follows from leaving
+    /// it out.
+    pub fn names_left_out(&self, message: &str) -> bool {
+        self.left_out
+            .borrow()
+            .iter()
+            .any(|f| message.contains(&format!("`{}", key_of(f))))
+    }
+
+    fn note_found(&self, field: &str) {
+        self.found.borrow_mut().push(field.to_string());
     }
 
     /// The top-level keys read so far (by [`Layers::get`] and
@@ -218,6 +246,7 @@ impl<'a, S> Layers<'a, S> {
             let name = join(&layer.path, key);
             match field(layer.table) {
                 Some(value) if !self.is_left_out(&name) => {
+                    self.note_found(&name);
                     Some(Setting::new(layer.loc, value, name))
                 }
                 _ => None,
@@ -242,6 +271,7 @@ impl<'a, S> Layers<'a, S> {
                     let name = join(&layer.path, key);
                     match field(layer.table) {
                         Some(table) if !self.is_left_out(&name) => {
+                            self.note_found(&name);
                             Some(Layer::spanned(layer.loc, name, table))
                         }
                         _ => None,
@@ -252,6 +282,7 @@ impl<'a, S> Layers<'a, S> {
             path: self.field(key),
             read: Default::default(),
             left_out: self.left_out.clone(),
+            found: self.found.clone(),
         }
     }
 
@@ -265,6 +296,7 @@ impl<'a, S> Layers<'a, S> {
             path: self.path.clone(),
             read: self.read.clone(),
             left_out: self.left_out.clone(),
+            found: self.found.clone(),
         })
     }
 }

@@ -298,18 +298,28 @@ fn build_reporting<'a, S, R>(
 ) -> Option<R> {
     let mut failed = false;
     for _ in 0..limits::MAX_ERRORS_PER_FILE {
+        layers.forget_found();
         let e = match build(layers) {
             Ok(rules) => return (!failed).then_some(rules),
             Err(e) => e,
         };
-        failed = true;
         let mut left_out = false;
-        // What follows from the settings left out before this build.
+        // Read again, an error about a setting that is not there follows
+        // from one left out ("needs a `clock`"): not the user's.
         let found: Vec<ScenarioError> = e
             .into_all()
             .into_iter()
-            .filter(|one| !one.field().is_some_and(|f| layers.follows_from_left_out(f)))
+            .filter(|one| {
+                !failed
+                    || match one {
+                        ScenarioError::Invalid(l) => {
+                            layers.was_found(&l.field) && !layers.names_left_out(&l.message)
+                        }
+                        _ => false,
+                    }
+            })
             .collect();
+        failed = true;
         for one in found {
             left_out |= one.field().is_some_and(|f| layers.leave_out(f));
             if !failures.contains(&one) {

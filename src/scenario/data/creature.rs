@@ -667,9 +667,14 @@ impl RawCreature {
                         ),
                     ));
                 }
-                if !book.spells.contains(&index) {
-                    book.spells.push(index);
+                if book.spells.contains(&index) {
+                    return Err(loc.error(
+                        name.span().start,
+                        &field,
+                        format!("`{}` is listed twice", SPELLS[index].name),
+                    ));
                 }
+                book.spells.push(index);
             }
             // The spells replace a spell-slot healing feature (healing word
             // of a template), which would spend the same slots.
