@@ -7,7 +7,7 @@ use crate::scenario::command::CommandLayers;
 use crate::types::{Scenario, parse_with};
 
 /// `(file name, text)` of every built-in scenario, in default-suite order.
-pub const BUILTIN: [(&str, &str); 12] = [
+pub const BUILTIN: [(&str, &str); 13] = [
     (
         "death-saves.toml",
         include_str!("../scenarios/death-saves.toml"),
@@ -55,6 +55,10 @@ pub const BUILTIN: [(&str, &str); 12] = [
     (
         "combat-difficulty.toml",
         include_str!("../scenarios/combat-difficulty.toml"),
+    ),
+    (
+        "combat-healers.toml",
+        include_str!("../scenarios/combat-healers.toml"),
     ),
 ];
 
