@@ -62,6 +62,9 @@ pub struct Scenario<M> {
     /// Options given that have no effect, one message each (`validate`
     /// and `run` print them as warnings).
     pub warnings: Vec<String>,
+    /// The files it read besides its text (`bestiary` files), with their
+    /// hashes as read.
+    pub inputs: Vec<InputFile>,
 }
 
 /// The game data scenarios draw on, validated once.
@@ -96,4 +99,14 @@ pub struct ScanRow {
     pub base: String,
     /// The value of each key, as written, and as a number where it is one.
     pub values: Vec<(String, Option<f64>)>,
+}
+
+/// A file a scenario read besides its own text (a `bestiary` file).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct InputFile {
+    /// The file as the scenario names it (relative to the scenario).
+    pub file: String,
+    /// SHA-256 (hex) of its bytes when read.
+    pub sha256: String,
 }

@@ -258,3 +258,46 @@ fn shard_options_are_checked() {
         .code(2)
         .stderr(predicates::str::contains("--state-out"));
 }
+
+/// A user bestiary file is part of what the shards ran: its hash travels
+/// in the states and `run.json`, and a file changed between the shards and
+/// the merge is refused, not merged into figures of two different monsters.
+#[test]
+fn a_bestiary_file_changed_after_the_shards_ran_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let monsters = dir.join("m.toml");
+    let gremlin = "[cave-gremlin]\nhp = 18\nac = 13\nattacks = [{ name = \"claw\", to_hit = 4, damage = \"1d6+2\", type = \"slashing\" }]\n";
+    fs::write(&monsters, gremlin).unwrap();
+    let scenario = dir.join("g.toml");
+    fs::write(
+        &scenario,
+        "version = 1\nname = \"g\"\ntype = \"combat\"\ntrials = 1000\nseed = 1\nbestiary = [\"m.toml\"]\n\
+         [options]\nparty = [{ template = \"fighter-3\" }]\nmonsters = [{ creature = \"cave-gremlin\", count = 2 }]\n",
+    )
+    .unwrap();
+    let s = scenario.display().to_string();
+    let a = shard(dir, &[&s], 0, 2, &[]);
+    let b = shard(dir, &[&s], 1, 2, &[]);
+    let out = dir.join("merged");
+    merge(&[a.clone(), b.clone()], &out).success();
+    let run: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run["scenarios"][0]["inputs"][0]["file"], "m.toml");
+    assert_eq!(
+        run["scenarios"][0]["inputs"][0]["sha256"]
+            .as_str()
+            .unwrap()
+            .len(),
+        64
+    );
+    fs::write(&monsters, gremlin.replace("hp = 18", "hp = 30")).unwrap();
+    refused(
+        &[&a, &b],
+        None,
+        "the bestiary file `m.toml` of scenario `g` changed since the shards ran",
+    );
+    // A shard run after the change does not belong with one run before it.
+    let c = shard(&dir.join("later"), &[&s], 1, 2, &[]);
+    refused(&[&a, &c], Some(&c), "another bestiary file");
+}

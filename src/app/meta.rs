@@ -85,6 +85,7 @@ fn scenario_run(s: &Scenario, r: &ScenarioResult, seconds: f64) -> ScenarioRun {
         variants: r.variants.clone(),
         wall_seconds: seconds,
         trials_per_second: run_info::rate(r.trials, r.variants.len(), seconds),
+        inputs: s.inputs.clone(),
         precision: None,
     }
 }

@@ -574,6 +574,17 @@ fn merge(
                 })
             })?;
         let mut scenario = types::parse_with(catalog, &s.source, &s.text, &layers)?;
+        // The bestiary files are read again here: they must be those the
+        // shards read.
+        if let Some(changed) = s.inputs.iter().find(|was| !scenario.inputs.contains(was)) {
+            return Err(AppError::State(shard::StateError {
+                file: s.source.clone(),
+                problem: format!(
+                    "the bestiary file `{}` of scenario `{}` changed since the shards ran (SHA-256 {} then): merge with the files the shards read",
+                    changed.file, s.name, changed.sha256
+                ),
+            }));
+        }
         scenario.header.seed = s.seed;
         scenario.header.trials = s.trials;
         scenario.header.confidence = s.confidence;

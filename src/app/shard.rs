@@ -29,7 +29,7 @@ use crate::types::{Scenario, State};
 pub const MAGIC: &[u8; 16] = b"woundsim-state\n\0";
 
 /// The layout of [`StateFile`]; a file of another format is refused.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 /// Largest state file `merge` reads (a state is a few KiB per scenario).
 pub const MAX_STATE_BYTES: u64 = 256 << 20;
@@ -47,6 +47,9 @@ pub struct ScenarioState {
     pub sha256: String,
     /// The `--set` and `--scan` arguments the shard ran with (format 2).
     pub layers: Vec<String>,
+    /// The files the scenario read besides its text, with their hashes
+    /// when the shard ran (format 3).
+    pub inputs: Vec<crate::model::InputFile>,
     /// Seed of the run.
     pub seed: u64,
     /// Trials per variant.
@@ -103,6 +106,7 @@ impl ScenarioState {
             text: scenario.text.clone(),
             sha256: sha256_hex(scenario.text.as_bytes()),
             layers: scenario.layers.clone(),
+            inputs: scenario.inputs.clone(),
             seed: scenario.header.seed,
             trials: scenario.header.trials,
             confidence: scenario.header.confidence,
@@ -185,17 +189,18 @@ impl StateFile {
                 "corrupt: its checksum does not match its contents (truncated or damaged in transfer?)",
             ));
         }
-        let file: StateFile = postcard::from_bytes(payload)
+        // The format first: a file of another format does not decode as
+        // this one.
+        let (format, _) = postcard::take_from_bytes::<u32>(payload)
             .map_err(|e| error(path, format!("corrupt: cannot decode it ({e})")))?;
-        if file.format != FORMAT {
+        if format != FORMAT {
             return Err(error(
                 path,
-                format!(
-                    "state format {} (this woundsim reads format {FORMAT})",
-                    file.format
-                ),
+                format!("state format {format} (this woundsim reads format {FORMAT})"),
             ));
         }
+        let file: StateFile = postcard::from_bytes(payload)
+            .map_err(|e| error(path, format!("corrupt: cannot decode it ({e})")))?;
         let mine = env!("CARGO_PKG_VERSION");
         if file.woundsim_version != mine {
             return Err(error(
@@ -258,6 +263,11 @@ pub fn merge_scenario(parts: Vec<(&Path, ScenarioState)>) -> Result<ScenarioStat
         }
         if s.layers != merged.layers {
             return Err(differs("set of --set/--scan arguments"));
+        }
+        if s.inputs != merged.inputs {
+            return Err(differs(
+                "bestiary file (its content changed between the shards)",
+            ));
         }
         if s.seed != merged.seed {
             return Err(differs(&format!("seed ({} vs {})", s.seed, merged.seed)));
@@ -373,7 +383,19 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(
-            e.contains("state format 3 (this woundsim reads format 2)"),
+            e.contains(&format!(
+                "state format {} (this woundsim reads format {FORMAT})",
+                FORMAT + 1
+            )),
+            "{e}"
+        );
+        // A file of the previous format is named as such, not as corrupt.
+        let e = StateFile::from_bytes(path, &StateFile::encode_as(2, "x", &[]))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("state format 2 (this woundsim reads format 3)"),
             "{e}"
         );
     }

@@ -13,7 +13,6 @@
 //! but progress: it is metadata, never a seed.
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 /// The source commit the binary was built from (`git rev-parse HEAD`,
 /// with `-dirty` when the sources the binary is built from differ from
@@ -81,6 +80,10 @@ pub struct ScenarioRun {
     /// figures, and for a run too short to time).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trials_per_second: Option<f64>,
+    /// The files it read besides its text (`bestiary` files), each with
+    /// its SHA-256 (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<crate::model::InputFile>,
     /// Where a `--precision` run stopped (absent for a run of its
     /// scenario's trials); `trials` above is the trials it ran.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -157,18 +160,7 @@ pub fn rate(trials: u64, variants: usize, seconds: f64) -> Option<f64> {
     (work > 0.0 && seconds > 0.0).then(|| work / seconds)
 }
 
-/// The lowercase hex SHA-256 of `bytes`.
-///
-/// ```
-/// let h = woundsim::report::run_info::sha256_hex(b"abc");
-/// assert_eq!(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-/// ```
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
+pub use crate::scenario::digest::sha256_hex;
 
 /// Seconds since the Unix epoch as RFC 3339 in UTC, to the second
 /// (`1970-01-01T00:00:00Z`); the civil date by Howard Hinnant's

@@ -14,6 +14,7 @@
 
 pub mod command;
 pub mod data;
+pub mod digest;
 pub mod error;
 pub mod groups;
 pub mod layers;

@@ -395,6 +395,7 @@ pub fn parse_with(
 ) -> Result<Scenario, ScenarioError> {
     let doc = Document::probe(file, text, TYPES)?;
     let own;
+    let mut inputs = Vec::new();
     let catalog = match doc.bestiary() {
         None => catalog,
         Some(list) if doc.kind() != <combat::Combat as ScenarioType>::NAME => {
@@ -408,12 +409,14 @@ pub fn parse_with(
             ));
         }
         Some(list) => {
-            own = crate::scenario::data::user_bestiary::with_files(
+            let (with_files, read) = crate::scenario::data::user_bestiary::with_files(
                 catalog,
                 file,
                 doc.locator(),
                 list,
             )?;
+            own = with_files;
+            inputs = read;
             &own
         }
     };
@@ -427,6 +430,7 @@ pub fn parse_with(
         model: p.model,
         scan: p.scan,
         warnings: p.warnings,
+        inputs,
     })
 }
 

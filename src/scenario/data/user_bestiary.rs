@@ -16,6 +16,8 @@ use toml::Spanned;
 
 use crate::combat::bestiary::Bestiary;
 use crate::model::Catalog;
+use crate::model::InputFile;
+use crate::scenario::digest::input_file;
 use crate::scenario::error::Located;
 use crate::scenario::limits::{MAX_BESTIARY_FILES, MAX_FILE_BYTES};
 use crate::scenario::values::{self, at_most};
@@ -30,7 +32,7 @@ pub fn with_files(
     scenario_file: &str,
     loc: &Locator,
     list: &Spanned<Vec<Spanned<String>>>,
-) -> Result<Catalog, ScenarioError> {
+) -> Result<(Catalog, Vec<InputFile>), ScenarioError> {
     at_most(
         &values::at(loc, list, "bestiary"),
         "bestiary files",
@@ -40,6 +42,7 @@ pub fn with_files(
         .parent()
         .unwrap_or_else(|| Path::new(""));
     let mut user: Vec<(String, Bestiary)> = Vec::new();
+    let mut inputs = Vec::with_capacity(list.get_ref().len());
     for (i, entry) in list.get_ref().iter().enumerate() {
         let field = format!("bestiary[{i}]");
         let written = entry.get_ref();
@@ -86,16 +89,20 @@ pub fn with_files(
                 ));
             }
         }
+        inputs.push(input_file(written, &text));
         user.push((file, bestiary));
     }
     let mut merged = catalog.bestiary.clone();
     for (_, b) in user {
         merged = merged.merge_over(b);
     }
-    Ok(Catalog {
-        bestiary: merged,
-        ..catalog.clone()
-    })
+    Ok((
+        Catalog {
+            bestiary: merged,
+            ..catalog.clone()
+        },
+        inputs,
+    ))
 }
 
 /// Where the entry `name` starts in a bestiary text (its table header or
