@@ -323,10 +323,12 @@ impl Encounter {
                         let amount = Self::spell_healing(rng, book, spell, use_, slot);
                         let sixth = SPELLS[spell].level >= 6;
                         // The dying first, then the lowest share of HP.
+                        // Each target once (a side has at most 256 creatures).
+                        let mut healed = [0u64; 4];
                         for _ in 0..use_.targets {
                             let mut best: Option<((bool, i32), usize)> = None;
                             for (k, f) in arena.fighters[allies.clone()].iter().enumerate() {
-                                if in_need(f) {
+                                if in_need(f) && healed[k / 64] & (1 << (k % 64)) == 0 {
                                     let key =
                                         (f.state != State::Dying, f.hp * 1000 / f.max_hp.max(1));
                                     if best.is_none_or(|(b, _)| key < b) {
@@ -337,6 +339,7 @@ impl Encounter {
                             let Some((_, k)) = best else {
                                 break;
                             };
+                            healed[k / 64] |= 1 << (k % 64);
                             self.heal(arena, allies.start + k, amount, true, sixth);
                         }
                     }

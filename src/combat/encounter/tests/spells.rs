@@ -310,3 +310,20 @@ fn caster_templates_bring_their_slots_and_modifier_and_others_none() {
     assert_eq!(book("fighter-5"), None);
     assert_eq!(book("rogue-20"), None);
 }
+
+#[test]
+fn a_spell_of_several_targets_heals_each_target_once() {
+    let rules = EncounterRules {
+        heal_when: crate::combat::policy::HealWhen::BelowHalf,
+        ..Default::default()
+    };
+    let mut t = party(&["mass_healing_word"], 0, rules);
+    t.dying(1, 0, 0);
+    t.f_mut(2).hp = 3;
+    // 1d4 = 1, + 4, + Disciple 2 + 3 = 10 each: still below half of 44,
+    // yet neither is healed twice, and the cleric (full HP) not at all.
+    t.support(0, false, true, &[(1, 4)]);
+    assert_eq!(t.state(1), (State::Up, 10));
+    assert_eq!(t.f(2).hp, 13);
+    assert_eq!(t.f(0).slots[2], 1);
+}
