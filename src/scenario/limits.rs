@@ -72,3 +72,8 @@ const _: () = assert!(MAX_NAME_CHARS <= NAME_MAX && MAX_REPORT_FILE_NAME <= NAME
 /// Most errors one file reports (`woundsim validate` lists them all); a
 /// file with more has its first this many shown.
 pub const MAX_ERRORS_PER_FILE: usize = 50;
+
+/// Most times one file is read again to step over its errors (each error
+/// may take a few readings to find the lines of the bad setting), so that
+/// reporting every error of a large file stays within a second or so.
+pub const MAX_REREADS_PER_FILE: usize = 400;

@@ -438,6 +438,7 @@ pub(crate) fn deserialize_all<T: DeserializeOwned>(loc: &Locator, text: &str) ->
         blanked: Vec::new(),
     };
     let mut current = std::borrow::Cow::Borrowed(text);
+    let mut rereads = limits::MAX_REREADS_PER_FILE;
     loop {
         let (span, error) = match deserialize_once(loc, &current) {
             Ok(value) => {
@@ -456,7 +457,7 @@ pub(crate) fn deserialize_all<T: DeserializeOwned>(loc: &Locator, text: &str) ->
         if missing || reading.errors.len() >= limits::MAX_ERRORS_PER_FILE {
             return reading;
         }
-        match without_setting_at(&current, span) {
+        match without_setting_at(&current, span, &mut rereads) {
             Some((next, key)) => {
                 current = std::borrow::Cow::Owned(next);
                 reading.blanked.extend(key);
@@ -490,10 +491,12 @@ const MAX_SETTING_LINES: usize = 64;
 /// `text` with the setting at `span` blanked out: its lines from the one
 /// `span` starts on, as few as still leave valid TOML, and the key of
 /// the first of them if it is a `key = value` line. `None` where that is
-/// not a setting (a table header) or no such cut reads.
+/// not a setting (a table header), no such cut reads, or `rereads` (the
+/// readings left for the file) runs out.
 fn without_setting_at(
     text: &str,
     span: Option<std::ops::Range<usize>>,
+    rereads: &mut usize,
 ) -> Option<(String, Option<String>)> {
     let span = span?;
     let start = text.get(..span.start)?.rfind('\n').map_or(0, |i| i + 1);
@@ -525,6 +528,7 @@ fn without_setting_at(
         }
         // Whole lines became ASCII spaces: still UTF-8.
         let next = String::from_utf8(bytes).ok()?;
+        *rereads = rereads.checked_sub(1)?;
         if toml::de::Deserializer::parse(&next).is_ok() {
             return Some((next, key));
         }
