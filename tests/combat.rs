@@ -244,7 +244,11 @@ fn called_shots_produce_the_limb_metrics_with_intervals() {
         "p_pc_limb_severed_fighter",
         "p_pc_limb_severed_rogue",
     ] {
-        assert_eq!(r.figure("raw", metric).unwrap().estimate.value, 0.0, "{metric}");
+        assert_eq!(
+            r.figure("raw", metric).unwrap().estimate.value,
+            0.0,
+            "{metric}"
+        );
         let e = r.figure("aimed", metric).unwrap().estimate;
         assert!(e.low < e.value && e.value < e.high, "{metric}: {e:?}");
     }
