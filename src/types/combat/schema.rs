@@ -330,18 +330,17 @@ fn rules(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<EncounterRules, S
     } else {
         None
     };
-    // Called shots at limbs (our extension): the keys are checked even
-    // when nobody makes them.
-    let called_shot_penalty = keyed_int(
-        get!(l, called_shot_penalty),
-        0..=20,
-        CalledShots::DEFAULT_PENALTY.into(),
-    )? as i32;
+    // Called shots at limbs (our extension): their keys are read only when
+    // some side makes them (otherwise they are named as having no effect).
     let called_shots = match or(get!(l, called_shots), CalledShooters::Never) {
         CalledShooters::Never => None,
         by => Some(CalledShots {
             by,
-            penalty: called_shot_penalty,
+            penalty: keyed_int(
+                get!(l, called_shot_penalty),
+                0..=20,
+                CalledShots::DEFAULT_PENALTY.into(),
+            )? as i32,
             aim: or(get!(l, called_shot_limb), LimbAim::default()),
             piercing_severs: or(get!(l, piercing_severs), false),
         }),
