@@ -207,3 +207,110 @@ fn a_combat_scenario_can_replace_and_override_the_injury_table() {
     let diff = r.figure("harmless", "p_party_win_diff").unwrap().estimate;
     assert!(diff.low > 0.0, "{diff:?}");
 }
+
+#[test]
+fn called_shots_produce_the_limb_metrics_with_intervals() {
+    // Orcs (greataxes, slashing) against a fighter; only the second variant
+    // aims at limbs, and the limb metrics are reported for both.
+    let text = r#"
+        version = 1
+        name = "called-shots"
+        type = "combat"
+        trials = 20000
+        seed = 11
+        [options]
+        party = [{ template = "fighter-5", name = "fighter" }, { template = "rogue-5", name = "rogue" }]
+        monsters = [{ creature = "orc", count = 3 }]
+        [[variant]]
+        name = "raw"
+        [[variant]]
+        name = "aimed"
+        called_shots = "both"
+        called_shot_penalty = 2
+        called_shot_limb = "random"
+        "#;
+    let s = woundsim::types::parse(common::catalog(), "called.toml", text).unwrap();
+    let woundsim::types::Model::Combat(v) = &s.model else {
+        panic!("a combat scenario");
+    };
+    let shots = v[1].rules.encounter.rules.called_shots.unwrap();
+    assert_eq!(shots.penalty, 2);
+    assert!(v[0].rules.encounter.rules.called_shots.is_none());
+    let r = woundsim::types::simulate(&s, &Engine::new(2).unwrap(), &NoProgress).unwrap();
+    for metric in [
+        "mean_limbs_severed",
+        "mean_pc_limbs_severed",
+        "p_pc_limb_severed",
+        "p_pc_limb_severed_fighter",
+        "p_pc_limb_severed_rogue",
+    ] {
+        assert_eq!(
+            r.figure("raw", metric).unwrap().estimate.value,
+            0.0,
+            "{metric}"
+        );
+        let e = r.figure("aimed", metric).unwrap().estimate;
+        assert!(e.low < e.value && e.value < e.high, "{metric}: {e:?}");
+    }
+    assert!(r.figure("aimed", "mean_limbs_severed_diff").is_some());
+    // A scenario in which nobody aims reports none of them.
+    let plain = text.replace("called_shots = \"both\"", "called_shots = \"never\"");
+    let s = woundsim::types::parse(common::catalog(), "plain.toml", &plain).unwrap();
+    let r = woundsim::types::simulate(&s, &Engine::new(2).unwrap(), &NoProgress).unwrap();
+    assert!(r.figure("aimed", "mean_limbs_severed").is_none());
+}
+
+#[test]
+fn called_shots_at_a_dummy_sever_as_many_arms_as_the_hits_allow() {
+    // A fighter-1 aims at a training dummy's arms (Medium: 5 HP each) for
+    // three rounds; every hit of its longsword (at least 6) severs one, so
+    // the arms severed are min(Binomial(3, p), 2), p the chance to hit AC 10
+    // with the penalty.
+    let text = r#"
+        version = 1
+        name = "dummy-arms"
+        type = "combat"
+        trials = 200000
+        seed = 13
+        [options]
+        party = [{ template = "fighter-1", name = "fighter" }]
+        monsters = [{ creature = "training_dummy" }]
+        round_cap = 3
+        called_shots = "pcs"
+        "#;
+    let s = woundsim::types::parse(common::catalog(), "dummy.toml", text).unwrap();
+    let woundsim::types::Model::Combat(v) = &s.model else {
+        panic!("a combat scenario");
+    };
+    let enc = &v[0].rules.encounter;
+    let sword = &enc.party[0].attacks[0];
+    assert!(sword.damage.count as i32 + sword.damage.modifier >= 5);
+    let penalty = enc.rules.called_shots.unwrap().penalty;
+    assert_eq!(penalty, 5, "the default");
+    let hits = (2..=19)
+        .filter(|n| n + sword.to_hit - penalty >= enc.monsters[0].ac)
+        .count()
+        + 1;
+    let p = hits as f64 / 20.0;
+    let (p0, p1) = ((1.0 - p).powi(3), 3.0 * p * (1.0 - p).powi(2));
+    let mean = p1 + 2.0 * (1.0 - p0 - p1);
+    let var = p1 + 4.0 * (1.0 - p0 - p1) - mean * mean;
+    let r = woundsim::types::simulate(&s, &Engine::new(2).unwrap(), &NoProgress).unwrap();
+    let got = r
+        .figure("base", "mean_limbs_severed")
+        .unwrap()
+        .estimate
+        .value;
+    let sigma = (var / r.trials as f64).sqrt();
+    assert!(
+        (got - mean).abs() <= 4.5 * sigma,
+        "Monte Carlo {got} vs exact {mean}"
+    );
+    assert_eq!(
+        r.figure("base", "mean_pc_limbs_severed")
+            .unwrap()
+            .estimate
+            .value,
+        0.0
+    );
+}

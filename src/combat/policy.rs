@@ -106,6 +106,68 @@ pub struct CombatInjuries {
     pub bad_weather: bool,
 }
 
+/// Who makes called shots at limbs (docs/combat.md, "Called shots on
+/// limbs"; our extension of the amputation type, not a rule of the seed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CalledShooters {
+    /// Nobody (the default: the loop plays as without the extension).
+    #[default]
+    Never,
+    /// The party.
+    Pcs,
+    /// The monsters.
+    Monsters,
+    /// Both sides.
+    Both,
+}
+
+impl CalledShooters {
+    /// Whether a creature of the party (`party`) or of the monsters aims.
+    pub fn aims(self, party: bool) -> bool {
+        match self {
+            CalledShooters::Never => false,
+            CalledShooters::Pcs => party,
+            CalledShooters::Monsters => !party,
+            CalledShooters::Both => true,
+        }
+    }
+}
+
+/// Which limb a called shot aims at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LimbAim {
+    /// The weapon arm, then the other arm (disarming the foe).
+    #[default]
+    WeaponArm,
+    /// A leg, then the other leg.
+    Leg,
+    /// One of the limbs still attached, uniformly at random.
+    Random,
+}
+
+/// Called shots at limbs in a fight (our extension): who aims, the attack
+/// penalty, which limb, and which damage severs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CalledShots {
+    /// Who makes them.
+    pub by: CalledShooters,
+    /// Subtracted from the attack roll of a called shot.
+    pub penalty: i32,
+    /// Which limb is aimed at.
+    pub aim: LimbAim,
+    /// The seed's "sharp damage" reading: piercing severs too (as in the
+    /// amputation type).
+    pub piercing_severs: bool,
+}
+
+impl CalledShots {
+    /// The default attack penalty of a called shot (a house-rule default
+    /// of ours, the amputation type's too).
+    pub const DEFAULT_PENALTY: i32 = 5;
+}
+
 /// Options of an encounter chain, shared by every creature in it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EncounterRules {
@@ -145,6 +207,8 @@ pub struct EncounterRules {
     pub injuries: Option<CombatInjuries>,
     /// How casters spend spell slots and potions.
     pub spending: Spending,
+    /// Called shots at limbs (our extension), when some side makes them.
+    pub called_shots: Option<CalledShots>,
 }
 
 /// Which slot a caster spends on a spell.
@@ -229,6 +293,7 @@ impl Default for EncounterRules {
             wound_effects: true,
             injuries: None,
             spending: Spending::DEFAULT,
+            called_shots: None,
         }
     }
 }

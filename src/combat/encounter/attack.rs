@@ -103,10 +103,18 @@ impl Encounter {
             || defender.effects & effect::BLINDED != 0;
         let disadvantage = attacker.effects & effect::BLINDED != 0
             || (!melee && attacker.effects & effect::DIS_RANGED != 0);
+        // A called shot at a limb (our extension), only when some side makes them.
+        let aimed = match &self.rules.called_shots {
+            None => None,
+            Some(shots) => self
+                .aim(rng, arena, me, target, attack, shots)
+                .map(|limb| (limb, *shots)),
+        };
+        let penalty = aimed.map_or(0, |(_, shots)| shots.penalty);
         let natural = RollMode::with(advantage, disadvantage).roll(rng);
         let armor_broken = defender.effects & effect::ARMOR_BROKEN != 0;
         let roll = AttackRoll {
-            bonus: attack.to_hit,
+            bonus: attack.to_hit - penalty,
             ac: self.spec(defender.spec).ac - if armor_broken { 2 } else { 0 },
             crit_range: self.rules.crit_range.unwrap_or(spec.crit_range),
             // Any hit within 5 ft on an unconscious creature is a critical
@@ -156,9 +164,15 @@ impl Encounter {
         // Damage of one hit, type by type, then one blow to the target.
         let mut total = self.after_defenses(arena, target, attack.kind, amount);
         let mut types = DamageTypes::of([attack.kind]);
+        // A called shot's severing damage, which the limb takes too.
+        let mut to_limb = if aimed.is_some() { total } else { 0 };
         for (amount, kind) in extra.into_iter().chain(rider) {
-            total += self.after_defenses(arena, target, kind, amount);
+            let dealt = self.after_defenses(arena, target, kind, amount);
+            total += dealt;
             types = types.with(kind);
+            if aimed.is_some_and(|(_, shots)| shots.severs(kind)) {
+                to_limb += dealt;
+            }
         }
         if arena.fighters[target].party && crit {
             arena.fighters[target].crits_taken += 1;
@@ -174,6 +188,9 @@ impl Encounter {
             },
             out,
         );
+        if let Some((limb, _)) = aimed {
+            self.strike_limb(arena, target, limb, to_limb, out);
+        }
         if crit {
             self.critically_hit(rng, arena, target, out);
         }

@@ -5,6 +5,7 @@
 use crate::combat::creature::CreatureSpec;
 use crate::combat::policy::EncounterRules;
 use crate::rules::death_saves::Tally;
+use crate::rules::limbs::{LOSE_ARM_OR_HAND, Limb, table_limb_hp};
 use crate::rules::permanent_wounds::WoundSlots;
 
 /// [`Fighter::died_round`] of a creature dead since before this fight:
@@ -38,6 +39,36 @@ pub mod effect {
     pub const WEAPON_BROKEN: u16 = 256;
     /// Broken armour or shield.
     pub const ARMOR_BROKEN: u16 = 512;
+}
+
+/// The limbs a creature has for called shots (docs/combat.md, "Called
+/// shots on limbs"): the weapon arm, the other arm, then two legs.
+pub const LIMBS: [Limb; 4] = [Limb::Arm, Limb::Arm, Limb::Leg, Limb::Leg];
+
+/// Its limbs' HP by its size (the limb model's table, `rules::limbs`),
+/// in [`LIMBS`] order.
+pub fn limb_hp(spec: &CreatureSpec) -> [u8; 4] {
+    LIMBS.map(|limb| table_limb_hp(spec.size, limb).map_or(0, |hp| hp.min(255) as u8))
+}
+
+/// The effects of the severed limbs (a bit per [`LIMBS`] index), as the
+/// matching tragic injuries impose them: a lost arm or hand can't hold
+/// anything with two hands (as the lingering injury *lose an arm or a
+/// hand*), a lost foot or leg gives disadvantage on Dexterity saves (as the
+/// permanent wound *lost leg*).
+pub fn severed_effects(severed: u8) -> u16 {
+    let mut bits = 0;
+    for (i, limb) in LIMBS.iter().enumerate() {
+        if severed & (1 << i) == 0 {
+            continue;
+        }
+        bits |= match limb {
+            Limb::Arm if !LOSE_ARM_OR_HAND.two_handed => effect::NO_TWO_HANDED,
+            Limb::Leg => effect::DIS_DEX_SAVES,
+            _ => 0,
+        };
+    }
+    bits
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +129,10 @@ pub struct Fighter {
     pub(super) n_injuries: u8,
     pub(super) eyes_lost: u8,
     pub(super) lost_max_hp: i32,
+    /// Limb HP for called shots, in [`LIMBS`] order.
+    pub(super) limb_hp: [u8; 4],
+    /// Severed limbs, a bit per [`LIMBS`] index.
+    pub(super) severed: u8,
     // Per-trial tallies.
     pub(super) went_down: bool,
     pub(super) crits_taken: u32,
@@ -161,6 +196,8 @@ impl Fighter {
             n_injuries: 0,
             eyes_lost: 0,
             lost_max_hp: 0,
+            limb_hp: limb_hp(spec),
+            severed: 0,
             went_down: state == State::Dying,
             crits_taken: 0,
             hp_lost: 0,

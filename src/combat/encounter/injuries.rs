@@ -11,7 +11,7 @@
 
 use rand::Rng;
 
-use super::fighter::{REMEMBERED, State, effect};
+use super::fighter::{REMEMBERED, State, effect, severed_effects};
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::Ability;
 use crate::combat::policy::CombatInjuries;
@@ -131,10 +131,11 @@ impl Encounter {
         self.recompute_effects(arena, who);
     }
 
-    /// The effects in force: lasting ones plus those of the remembered injuries.
+    /// The effects in force: lasting ones, those of severed limbs (called
+    /// shots) and those of the remembered injuries.
     pub(super) fn recompute_effects(&self, arena: &mut Arena, who: usize) {
         let f = &mut arena.fighters[who];
-        let mut effects = f.lasting_effects;
+        let mut effects = f.lasting_effects | severed_effects(f.severed);
         let mut eyes = 0u32;
         if let Some(rules) = self.injury_rules() {
             for &i in &f.injuries[..usize::from(f.n_injuries).min(REMEMBERED)] {

@@ -28,14 +28,15 @@
 //! `round.rs` (the trial, the fight, initiative, a turn), `targeting.rs`,
 //! `attack.rs` (attack rolls, breath weapons, saving throws), `damage.rs`,
 //! `dying.rs` (turns at 0 HP, death saves, permanent wounds), `support.rs`
-//! (healing, potions, stabilising) and `injuries.rs` (lingering injuries
-//! in a fight); the clause tests follow the same split under `tests/`.
+//! (healing, potions, stabilising), `injuries.rs` (lingering injuries
+//! in a fight) and `limbs.rs` (called shots on limbs, our extension); the clause tests follow the same split under `tests/`.
 
 mod attack;
 mod damage;
 mod dying;
 mod fighter;
 mod injuries;
+mod limbs;
 mod round;
 mod setup;
 mod support;
@@ -82,6 +83,10 @@ pub struct TrialOutcome {
     pub pc_injury_entries: [u8; 100],
     /// Per PC: lingering injuries taken.
     pub pc_injuries: [u8; MAX_PCS],
+    /// Limbs severed by called shots, PCs and monsters.
+    pub limbs_severed: u32,
+    /// Per PC: limbs severed by called shots.
+    pub pc_limbs_severed: [u8; MAX_PCS],
 }
 
 impl Default for TrialOutcome {
@@ -98,6 +103,8 @@ impl Default for TrialOutcome {
             injuries: 0,
             pc_injury_entries: [0; 100],
             pc_injuries: [0; MAX_PCS],
+            limbs_severed: 0,
+            pc_limbs_severed: [0; MAX_PCS],
         }
     }
 }

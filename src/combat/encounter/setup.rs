@@ -87,6 +87,7 @@ impl Encounter {
 
     /// Resets monsters and rests the party between two fights.
     pub(super) fn between_fights(&self, arena: &mut Arena) {
+        let mut severed_monsters = false;
         for f in arena.fighters.iter_mut() {
             let spec = self.spec(f.spec);
             if !f.party {
@@ -94,6 +95,12 @@ impl Encounter {
                 f.state = State::Up;
                 f.breath_ready = spec.breath.is_some();
                 f.regen_blocked = false;
+                // Monsters anew: with every limb (called shots).
+                f.limb_hp = self.initial[f.spec].limb_hp;
+                if f.severed != 0 {
+                    f.severed = 0;
+                    severed_monsters = true;
+                }
                 continue;
             }
             if f.state == State::Dead {
@@ -108,6 +115,8 @@ impl Encounter {
             }
             f.max_hp = (spec.max_hp - f.lost_max_hp).max(1) + f.aid_hp;
             if self.rules.between == Between::LongRest {
+                // The limbs still attached heal; a severed one stays lost.
+                f.limb_hp = self.initial[f.spec].limb_hp;
                 f.hp = f.max_hp;
                 f.heal_uses = spec.heal.map_or(0, |h| h.uses);
                 f.smite_uses = spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0);
@@ -123,6 +132,11 @@ impl Encounter {
             }
             f.hp = f.hp.min(f.max_hp);
             f.raging = false;
+        }
+        if severed_monsters {
+            for who in self.party.len()..arena.fighters.len() {
+                self.recompute_effects(arena, who);
+            }
         }
     }
 }

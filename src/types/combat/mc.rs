@@ -43,6 +43,10 @@ enum Measure {
     Injuries,
     Entry(usize),
     Injured(usize),
+    LimbsSevered,
+    PcLimbsSevered,
+    AnyPcLimbSevered,
+    PcLimbSevered(usize),
 }
 
 impl Measure {
@@ -67,6 +71,13 @@ impl Measure {
             Measure::Injuries => i64::from(o.injuries),
             Measure::Entry(e) => flag(o.pc_injury_entries.get(e).is_some_and(|&c| c > 0)),
             Measure::Injured(i) => flag(o.pc_injuries[i] > 0),
+            Measure::LimbsSevered => i64::from(o.limbs_severed),
+            Measure::PcLimbsSevered => o.pc_limbs_severed[..pcs]
+                .iter()
+                .map(|&c| i64::from(c))
+                .sum(),
+            Measure::AnyPcLimbSevered => flag(o.pc_limbs_severed[..pcs].iter().any(|&c| c > 0)),
+            Measure::PcLimbSevered(i) => flag(o.pc_limbs_severed[i] > 0),
         }
     }
 }
@@ -79,10 +90,11 @@ struct MetricDef {
     measure: Measure,
 }
 
-/// The metric list for a party (per-PC metrics use the PCs' names) and, when
-/// lingering injuries are on, the injury table's entry ids: each metric
-/// named together with what it measures, so no value is matched by position.
-fn metric_defs(pcs: &[String], injuries: &[String]) -> Vec<MetricDef> {
+/// The metric list for a party (per-PC metrics use the PCs' names), when
+/// lingering injuries are on the injury table's entry ids, and when called
+/// shots are (`limbs`) the limbs severed: each metric named together with
+/// what it measures, so no value is matched by position.
+fn metric_defs(pcs: &[String], injuries: &[String], limbs: bool) -> Vec<MetricDef> {
     let p = |name: String, measure| MetricDef {
         name,
         proportion: true,
@@ -121,6 +133,17 @@ fn metric_defs(pcs: &[String], injuries: &[String]) -> Vec<MetricDef> {
         }
         for (i, pc) in pcs.iter().enumerate() {
             defs.push(p(format!("p_injured_{pc}"), Measure::Injured(i)));
+        }
+    }
+    if limbs {
+        defs.push(m("mean_limbs_severed", Measure::LimbsSevered));
+        defs.push(m("mean_pc_limbs_severed", Measure::PcLimbsSevered));
+        defs.push(p("p_pc_limb_severed".into(), Measure::AnyPcLimbSevered));
+        for (i, pc) in pcs.iter().enumerate() {
+            defs.push(p(
+                format!("p_pc_limb_severed_{pc}"),
+                Measure::PcLimbSevered(i),
+            ));
         }
     }
     defs
@@ -193,9 +216,13 @@ impl<'a> Prepared<'a> {
         };
         let injuries = injury_ids(variants);
         let ids: Vec<String> = injuries.iter().map(|(id, _)| id.clone()).collect();
+        // The limb metrics for every variant when some variant makes called shots.
+        let limbs = variants
+            .iter()
+            .any(|v| v.rules.encounter.rules.called_shots.is_some());
         let defs = variants
             .iter()
-            .map(|v| metric_defs(&names(v), &ids))
+            .map(|v| metric_defs(&names(v), &ids, limbs))
             .collect();
         Prepared {
             variants,

@@ -12,8 +12,8 @@ use super::difficulty::{EncounterXp, build_monsters, copies, party_levels};
 use crate::combat::creature::CreatureSpec;
 use crate::combat::encounter::{Encounter, MAX_PCS, MAX_SIDE};
 use crate::combat::policy::{
-    AidWhen, AttackDowned, Between, CombatInjuries, DrinkWhen, EncounterRules, HealWhen,
-    SlotChoice, Spending, Stabilize, Targeting, WhenPartyFalls,
+    AidWhen, AttackDowned, Between, CalledShooters, CalledShots, CombatInjuries, DrinkWhen,
+    EncounterRules, HealWhen, LimbAim, SlotChoice, Spending, Stabilize, Targeting, WhenPartyFalls,
 };
 use crate::dice::RollMode;
 use crate::model::Catalog;
@@ -82,6 +82,10 @@ pub struct RawSettings {
     revivify: Option<Spanned<bool>>,
     aid: Option<Spanned<AidWhen>>,
     drink_potions: Option<Spanned<DrinkWhen>>,
+    called_shots: Option<Spanned<CalledShooters>>,
+    called_shot_penalty: Option<Spanned<i64>>,
+    called_shot_limb: Option<Spanned<LimbAim>>,
+    piercing_severs: Option<Spanned<bool>>,
 }
 
 crate::scenario::impl_named!(RawSettings);
@@ -326,7 +330,23 @@ fn rules(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<EncounterRules, S
     } else {
         None
     };
+    // Called shots at limbs (our extension): their keys are read only when
+    // some side makes them (otherwise they are named as having no effect).
+    let called_shots = match or(get!(l, called_shots), CalledShooters::Never) {
+        CalledShooters::Never => None,
+        by => Some(CalledShots {
+            by,
+            penalty: keyed_int(
+                get!(l, called_shot_penalty),
+                0..=20,
+                CalledShots::DEFAULT_PENALTY.into(),
+            )? as i32,
+            aim: or(get!(l, called_shot_limb), LimbAim::default()),
+            piercing_severs: or(get!(l, piercing_severs), false),
+        }),
+    };
     let rules = EncounterRules {
+        called_shots,
         injuries,
         death_saves,
         targeting,

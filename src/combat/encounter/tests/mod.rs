@@ -7,6 +7,7 @@ mod attack;
 mod damage;
 mod dying;
 mod injuries;
+mod limbs;
 mod round;
 mod setup;
 mod spells;
