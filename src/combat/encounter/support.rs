@@ -11,7 +11,7 @@
 //! targets when two or more are dying, else the lowest-level spell, bonus
 //! action first — and, under `heal_when = "below_half"`, on an ally below
 //! half while more slots than `slot_reserve` are left; *spare the dying*
-//! on a dying ally it did not heal. The slot is the lowest (or, under
+//! on a dying ally when it cast no healing spell. The slot is the lowest (or, under
 //! `spell_slot = "highest"`, the highest) that the spell allows; upcast
 //! healing adds its dice per level. *Aid* is cast before a fight in which
 //! it is not in force ([`Encounter::cast_aid`]). Every spell has a verbal
