@@ -27,6 +27,26 @@ use crate::dice::roll_die;
 use crate::rules::death_saves::Tally;
 use crate::rules::healing::{FightEffect, InFight, SPELLS};
 
+/// The creature of `allies` most in need among those `eligible` (by their
+/// index within `allies`): the dying first, then the lowest share of its
+/// HP, the first in list order on a tie.
+fn most_in_need(
+    arena: &Arena,
+    allies: std::ops::Range<usize>,
+    eligible: impl Fn(usize, &Fighter) -> bool,
+) -> Option<usize> {
+    let mut best: Option<((bool, i32), usize)> = None;
+    for (k, f) in arena.fighters[allies.clone()].iter().enumerate() {
+        if eligible(k, f) {
+            let key = (f.state != State::Dying, f.hp * 1000 / f.max_hp.max(1));
+            if best.is_none_or(|(b, _)| key < b) {
+                best = Some((key, k));
+            }
+        }
+    }
+    best.map(|(_, k)| allies.start + k)
+}
+
 impl Encounter {
     /// Whether the policy has a PC stabilise a dying ally now.
     #[inline]
@@ -73,22 +93,11 @@ impl Encounter {
         };
         let when = self.rules.heal_when;
         let allies = self.side(party, arena.fighters.len());
-        // The ally most in need: dying first, then the lowest HP share (the
-        // first in list order on a tie).
         let patient = |arena: &Arena, self_only: bool| -> Option<usize> {
             if self_only {
                 return needs(&arena.fighters[me], when).then_some(me);
             }
-            let mut best: Option<((bool, i32), usize)> = None;
-            for (k, f) in arena.fighters[allies.clone()].iter().enumerate() {
-                if needs(f, when) {
-                    let key = (f.state != State::Dying, f.hp * 1000 / f.max_hp.max(1));
-                    if best.is_none_or(|(b, _)| key < b) {
-                        best = Some((key, k));
-                    }
-                }
-            }
-            best.map(|(_, k)| allies.start + k)
+            most_in_need(arena, allies.clone(), |_, f| needs(f, when))
         };
         let mut bonus_used = false;
         if let Some(heal) = spec.heal {
@@ -326,21 +335,14 @@ impl Encounter {
                         // Each target once (a side has at most 256 creatures).
                         let mut healed = [0u64; 4];
                         for _ in 0..use_.targets {
-                            let mut best: Option<((bool, i32), usize)> = None;
-                            for (k, f) in arena.fighters[allies.clone()].iter().enumerate() {
-                                if in_need(f) && healed[k / 64] & (1 << (k % 64)) == 0 {
-                                    let key =
-                                        (f.state != State::Dying, f.hp * 1000 / f.max_hp.max(1));
-                                    if best.is_none_or(|(b, _)| key < b) {
-                                        best = Some((key, k));
-                                    }
-                                }
-                            }
-                            let Some((_, k)) = best else {
+                            let Some(t) = most_in_need(arena, allies.clone(), |k, f| {
+                                in_need(f) && healed[k / 64] & (1 << (k % 64)) == 0
+                            }) else {
                                 break;
                             };
+                            let k = t - allies.start;
                             healed[k / 64] |= 1 << (k % 64);
-                            self.heal(arena, allies.start + k, amount, true, sixth);
+                            self.heal(arena, t, amount, true, sixth);
                         }
                     }
                     if !use_.bonus_action || lung {
@@ -350,18 +352,19 @@ impl Encounter {
                     return None;
                 }
             }
-            // Spare the dying on a dying ally it could not heal.
-            if action && dying > 0 {
-                if let Some((_, _)) = known(|e| matches!(e, FightEffect::Stabilize)).next() {
-                    if let Some(k) = arena.fighters[allies.clone()]
-                        .iter()
-                        .position(|f| f.state == State::Dying)
-                    {
-                        if self.spend(rng, arena, me, 0) {
-                            arena.fighters[allies.start + k].become_stable();
-                        }
-                        return Some(true);
+            // Spare the dying, when it cast no healing spell.
+            let spares = known(|e| matches!(e, FightEffect::Stabilize))
+                .next()
+                .is_some();
+            if action && dying > 0 && spares {
+                if let Some(k) = arena.fighters[allies.clone()]
+                    .iter()
+                    .position(|f| f.state == State::Dying)
+                {
+                    if self.spend(rng, arena, me, 0) {
+                        arena.fighters[allies.start + k].become_stable();
                     }
+                    return Some(true);
                 }
             }
         }
