@@ -31,7 +31,9 @@ fn backticked(names: &[&str]) -> String {
         .join(", ")
 }
 
-fn did_you_mean(found: &str, candidates: &[&str]) -> String {
+/// ` (did you mean `NAME`?)` for the candidate nearest to `found`, or
+/// nothing when none is near.
+pub fn did_you_mean(found: &str, candidates: &[&str]) -> String {
     nearest(found, candidates)
         .map(|c| format!(" (did you mean `{c}`?)"))
         .unwrap_or_default()

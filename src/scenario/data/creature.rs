@@ -570,8 +570,7 @@ fn potions(
             let names: Vec<&str> = POTIONS.iter().map(|(n, _)| *n).collect();
             for (key, value) in t {
                 let Some(i) = names.iter().position(|n| n == key) else {
-                    let hint = crate::scenario::wording::nearest(key, &names)
-                        .map_or(String::new(), |n| format!(" (did you mean `{n}`?)"));
+                    let hint = crate::scenario::wording::did_you_mean(key, &names);
                     return Err(loc.error(
                         v.span().start,
                         &format!("{field}.{key}"),
@@ -640,8 +639,7 @@ impl RawCreature {
                 let wanted = name.get_ref().replace('-', "_");
                 let index = spell_index(&wanted).filter(|&k| SPELLS[k].in_fight.is_some());
                 let Some(index) = index else {
-                    let hint = crate::scenario::wording::nearest(&wanted, &castable)
-                        .map_or(String::new(), |n| format!(" (did you mean `{n}`?)"));
+                    let hint = crate::scenario::wording::did_you_mean(&wanted, &castable);
                     return Err(loc.error(
                         name.span().start,
                         &field,

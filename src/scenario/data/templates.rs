@@ -309,9 +309,7 @@ pub fn unknown(templates: &Templates, name: &str) -> String {
     }
     let classes = templates.classes();
     let class = name.rsplit_once('-').map_or(name, |(c, _)| c);
-    let hint = crate::scenario::wording::nearest(class, &classes)
-        .map(|c| format!(" (did you mean `{c}`?)"))
-        .unwrap_or_default();
+    let hint = crate::scenario::wording::did_you_mean(class, &classes);
     format!(
         "unknown PC template `{name}`{hint}; templates are CLASS-LEVEL with CLASS one of {} and LEVEL 1 to {}",
         classes.join(", "),

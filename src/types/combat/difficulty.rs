@@ -87,8 +87,7 @@ fn asked_budget(
     match difficulty.get() {
         toml::Value::String(word) => {
             let Some(d) = Difficulty::named(word) else {
-                let hint = crate::scenario::wording::nearest(word, &words)
-                    .map_or(String::new(), |n| format!(" (did you mean `{n}`?)"));
+                let hint = crate::scenario::wording::did_you_mean(word, &words);
                 return Err(difficulty.error(format!(
                     "unknown difficulty `{word}`{hint}: one of `low`, `moderate`, `high` (SRD 5.2), or an XP budget as a whole number"
                 )));
