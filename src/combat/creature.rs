@@ -308,6 +308,19 @@ impl CreatureSpec {
         }
     }
 
+    /// Whether it casts spells in a fight (a spellbook with spells in it).
+    pub fn casts_spells(&self) -> bool {
+        self.spellbook
+            .as_ref()
+            .is_some_and(|b| !b.spells.is_empty())
+    }
+
+    /// Its spell slots per long rest, 1st to 9th level (none without a
+    /// spellbook).
+    pub fn spell_slots(&self) -> [u8; 9] {
+        self.spellbook.as_ref().map_or([0; 9], |b| b.slots)
+    }
+
     /// The saving-throw modifier for an ability.
     pub fn save(&self, ability: Ability) -> i32 {
         self.saves[ability as usize]

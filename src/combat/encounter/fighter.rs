@@ -166,7 +166,7 @@ impl Fighter {
             initiative: 0,
             heal_uses: spec.heal.map_or(0, |h| h.uses),
             potions: spec.potions,
-            slots: spec.spellbook.as_ref().map_or([0; 9], |b| b.slots),
+            slots: spec.spell_slots(),
             diamonds: spec.spellbook.as_ref().map_or(0, |b| b.diamonds),
             aid_hp: 0,
             died_round: if state == State::Dead {
@@ -174,10 +174,7 @@ impl Fighter {
             } else {
                 0
             },
-            casts: spec
-                .spellbook
-                .as_ref()
-                .is_some_and(|b| !b.spells.is_empty()),
+            casts: spec.casts_spells(),
             smite_uses: spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0),
             rage_uses: spec.rage.map_or(0, |r| r.uses),
             raging: false,

@@ -64,9 +64,7 @@ impl Encounter {
             .enumerate()
             .map(|(i, spec)| Fighter::new(i, spec, i < party.len(), &rules))
             .collect();
-        let casters = party
-            .iter()
-            .any(|p| p.spellbook.as_ref().is_some_and(|b| !b.spells.is_empty()));
+        let casters = party.iter().any(CreatureSpec::casts_spells);
         Encounter {
             party,
             monsters,
@@ -111,7 +109,7 @@ impl Encounter {
             if self.rules.between == Between::LongRest {
                 // Aid lasts 8 hours; the slots come back.
                 f.aid_hp = 0;
-                f.slots = spec.spellbook.as_ref().map_or([0; 9], |b| b.slots);
+                f.slots = spec.spell_slots();
             }
             f.max_hp = (spec.max_hp - f.lost_max_hp).max(1) + f.aid_hp;
             if self.rules.between == Between::LongRest {
