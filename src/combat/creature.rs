@@ -274,7 +274,27 @@ pub struct CreatureSpec {
     /// killed outright, a DC 10 Constitution save (5 higher for each use
     /// since the last long rest) leaves it at 1 HP instead.
     pub relentless_rage: bool,
+    /// Speed in feet per round (the walking speed, or the flying one when
+    /// faster); used only with positions (docs/combat.md, "Positions").
+    pub speed: i32,
+    /// The line it starts a fight in with positions (`None`: by its
+    /// attacks, [`CreatureSpec::line`]).
+    pub line: Option<Line>,
 }
+
+/// Where a creature stands at the start of a fight with positions
+/// (docs/combat.md, "Positions"; an approximation of ours).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Line {
+    /// The front line, facing the other side.
+    Front,
+    /// The back line, behind its side's front line.
+    Back,
+}
+
+/// The speed of a creature whose statblock or template gives none (feet).
+pub const DEFAULT_SPEED: i32 = 30;
 
 impl CreatureSpec {
     /// A Medium creature with 1 HP, AC 10, no modifiers and no actions: the
@@ -305,7 +325,22 @@ impl CreatureSpec {
             reckless: false,
             evasion: false,
             relentless_rage: false,
+            speed: DEFAULT_SPEED,
+            line: None,
         }
+    }
+
+    /// The line it starts in with positions: the one given, else the back
+    /// line for a creature without a melee attack (archers, casters), the
+    /// front line otherwise.
+    pub fn line(&self) -> Line {
+        self.line.unwrap_or_else(|| {
+            if self.attacks.iter().any(|a| a.reach == Reach::Melee) {
+                Line::Front
+            } else {
+                Line::Back
+            }
+        })
     }
 
     /// Whether it casts spells in a fight (a spellbook with spells in it).

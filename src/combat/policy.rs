@@ -168,6 +168,50 @@ impl CalledShots {
     pub const DEFAULT_PENALTY: i32 = 5;
 }
 
+/// What a ranged attacker does with a hostile creature within 5 feet.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RangedInMelee {
+    /// Stays and shoots with disadvantage (RAW).
+    #[default]
+    Shoot,
+    /// Steps back out of reach first (provoking opportunity attacks), then
+    /// shoots without disadvantage if no hostile is left within 5 feet.
+    StepBack,
+}
+
+/// Positions on one line of battle (docs/combat.md, "Positions"; an
+/// approximation of ours): each side has a front line and a back line
+/// behind it, every creature has a place in feet along the line and moves
+/// by its speed; melee needs 5 feet, passing an enemy provokes its
+/// opportunity attack, a ranged attack with a conscious hostile within 5
+/// feet has disadvantage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Positions {
+    /// Feet between the two front lines when a fight starts.
+    pub start_distance: i32,
+    /// Feet between a side's front line and its back line.
+    pub back_line: i32,
+    /// Melee attackers may pick a target behind a conscious enemy and move
+    /// past it (taking its opportunity attack); otherwise they attack only
+    /// enemies with no conscious enemy between.
+    pub move_past_front: bool,
+    /// What ranged attackers do in melee.
+    pub ranged_in_melee: RangedInMelee,
+}
+
+impl Positions {
+    /// The defaults: 60 ft between the front lines (a room or a clearing),
+    /// back lines 30 ft behind, no moving past the front, ranged attackers
+    /// shoot where they stand.
+    pub const DEFAULT: Positions = Positions {
+        start_distance: 60,
+        back_line: 30,
+        move_past_front: false,
+        ranged_in_melee: RangedInMelee::Shoot,
+    };
+}
+
 /// Options of an encounter chain, shared by every creature in it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EncounterRules {
@@ -209,6 +253,8 @@ pub struct EncounterRules {
     pub spending: Spending,
     /// Called shots at limbs (our extension), when some side makes them.
     pub called_shots: Option<CalledShots>,
+    /// Positions and movement (our approximation), when turned on.
+    pub positions: Option<Positions>,
 }
 
 /// Which slot a caster spends on a spell.
@@ -294,6 +340,7 @@ impl Default for EncounterRules {
             injuries: None,
             spending: Spending::DEFAULT,
             called_shots: None,
+            positions: None,
         }
     }
 }

@@ -188,6 +188,12 @@ pub enum Feature {
         /// Die sides by level.
         die: Vec<u32>,
     },
+    /// Unarmored Movement (monk), Fast Movement (barbarian): feet added to
+    /// the speed, by level (used with positions).
+    SpeedBonus {
+        /// Feet by level.
+        feet: Vec<i32>,
+    },
     /// Evasion: no damage on a successful Dexterity save for half, half on
     /// a failed one.
     Evasion {
@@ -517,6 +523,7 @@ impl ClassTemplate {
                         }
                     }
                 }
+                Feature::SpeedBonus { feet } => spec.speed += at(feet, level),
                 Feature::Evasion { from_level } => spec.evasion = from(*from_level),
                 Feature::RelentlessRage { from_level } => {
                     spec.relentless_rage = from(*from_level);

@@ -26,6 +26,23 @@ pub struct WoundExample {
     pub effects: u16,
     /// Costs 1 max HP per character level.
     pub max_hp_per_level: bool,
+    /// Feet added to its speed (negative: slower; a limp's −10).
+    pub speed_change: i32,
+    /// Its speed at most (feet; a lost leg's 5 ft without a prosthesis).
+    pub speed_at_most: Option<i32>,
+}
+
+impl WoundExample {
+    /// A speed of `speed` feet after this wound.
+    pub fn speed(&self, speed: i32) -> i32 {
+        let changed = (speed + self.speed_change).max(0);
+        self.speed_at_most.map_or(changed, |cap| changed.min(cap))
+    }
+
+    /// Whether it changes speed at all.
+    pub fn slows(&self) -> bool {
+        self.speed_change != 0 || self.speed_at_most.is_some()
+    }
 }
 
 /// The examples of each severity, none empty.

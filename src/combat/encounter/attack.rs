@@ -97,12 +97,18 @@ impl Encounter {
         let (attacker, defender) = (&arena.fighters[me], &arena.fighters[target]);
         let melee = attack.reach == Reach::Melee;
         let unconscious = matches!(defender.state, State::Dying | State::Stable);
+        let positions = self.rules.positions.is_some();
         let advantage = (melee && spec.reckless && attacker.raging)
             || (unconscious && melee)
             || (defender.raging && self.spec(defender.spec).reckless)
-            || defender.effects & effect::BLINDED != 0;
+            || defender.effects & effect::BLINDED != 0
+            || (melee && defender.prone);
         let disadvantage = attacker.effects & effect::BLINDED != 0
-            || (!melee && attacker.effects & effect::DIS_RANGED != 0);
+            || if positions {
+                self.position_disadvantage(arena, me, target, melee)
+            } else {
+                !melee && attacker.effects & effect::DIS_RANGED != 0
+            };
         // A called shot at a limb (our extension), only when some side makes them.
         let aimed = match &self.rules.called_shots {
             None => None,

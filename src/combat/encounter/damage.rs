@@ -102,6 +102,8 @@ impl Encounter {
                 f.raging = false;
                 f.tally = Tally::default();
                 f.state = if killed { State::Dead } else { State::Dying };
+                // Unconscious creatures fall prone (with positions).
+                f.prone = self.rules.positions.is_some();
             }
             State::Dying | State::Stable => {
                 if self.rules.massive_damage && amount >= f.max_hp {

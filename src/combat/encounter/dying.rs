@@ -111,6 +111,10 @@ impl Encounter {
             if costs_hp {
                 f.lost_max_hp += level;
             }
+            if example.slows() {
+                f.base_speed = example.speed(f.base_speed);
+                self.recompute_effects(arena, me);
+            }
         }
         out.wounds[severity as usize] += 1;
     }

@@ -5,12 +5,15 @@
 use crate::combat::creature::CreatureSpec;
 use crate::combat::policy::EncounterRules;
 use crate::rules::death_saves::Tally;
-use crate::rules::limbs::{LOSE_ARM_OR_HAND, Limb, table_limb_hp};
+use crate::rules::limbs::{LOSE_ARM_OR_HAND, LOSE_FOOT_OR_LEG, Limb, table_limb_hp};
 use crate::rules::permanent_wounds::WoundSlots;
 
 /// [`Fighter::died_round`] of a creature dead since before this fight:
 /// past any *revivify*.
 pub const NEVER_REVIVED: u32 = u32::MAX;
+
+/// [`Fighter::prone_after_dash`] of a creature that always falls.
+pub const ALWAYS_PRONE: u8 = u8::MAX;
 
 /// Injuries a creature remembers for their in-fight effects (more are
 /// counted but only the first ones act).
@@ -69,6 +72,23 @@ pub fn severed_effects(severed: u8) -> u16 {
         };
     }
     bits
+}
+
+/// Speed with the severed legs (a bit per [`LIMBS`] index), each as the
+/// tragic injury *lose a foot or leg* (speed halved), and whether it then
+/// falls prone after a Dash ([`ALWAYS_PRONE`] or 0).
+pub fn severed_speed(speed: i32, severed: u8) -> (i32, u8) {
+    let mut speed = speed;
+    let mut prone = 0;
+    for (i, limb) in LIMBS.iter().enumerate() {
+        if severed & (1 << i) != 0 && *limb == Limb::Leg {
+            speed = (f64::from(speed) * LOSE_FOOT_OR_LEG.speed_factor) as i32;
+            if LOSE_FOOT_OR_LEG.prone_after_dash {
+                prone = ALWAYS_PRONE;
+            }
+        }
+    }
+    (speed, prone)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,6 +153,20 @@ pub struct Fighter {
     pub(super) limb_hp: [u8; 4],
     /// Severed limbs, a bit per [`LIMBS`] index.
     pub(super) severed: u8,
+    /// Speed before lingering injuries and severed limbs: its own, less
+    /// what permanent wounds took (feet).
+    pub(super) base_speed: i32,
+    /// Speed in force (feet per round; positions only).
+    pub(super) speed: i32,
+    /// Falls prone after a Dash: 0 never, [`ALWAYS_PRONE`] always, else the
+    /// DC of the Dexterity save that keeps it standing.
+    pub(super) prone_after_dash: u8,
+    /// Place along the line of battle, feet (positions only).
+    pub(super) x: i32,
+    /// Its reaction is unused since the start of its last turn.
+    pub(super) reaction: bool,
+    /// Prone (positions only): knocked to 0 HP, or fallen after a Dash.
+    pub(super) prone: bool,
     // Per-trial tallies.
     pub(super) went_down: bool,
     pub(super) crits_taken: u32,
@@ -195,6 +229,12 @@ impl Fighter {
             lost_max_hp: 0,
             limb_hp: limb_hp(spec),
             severed: 0,
+            base_speed: spec.speed,
+            speed: spec.speed,
+            prone_after_dash: 0,
+            x: 0,
+            reaction: true,
+            prone: false,
             went_down: state == State::Dying,
             crits_taken: 0,
             hp_lost: 0,

@@ -11,7 +11,7 @@
 
 use rand::Rng;
 
-use super::fighter::{REMEMBERED, State, effect, severed_effects};
+use super::fighter::{ALWAYS_PRONE, REMEMBERED, State, effect, severed_effects, severed_speed};
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::Ability;
 use crate::combat::policy::CombatInjuries;
@@ -137,11 +137,17 @@ impl Encounter {
         let f = &mut arena.fighters[who];
         let mut effects = f.lasting_effects | severed_effects(f.severed);
         let mut eyes = 0u32;
+        // Speed (positions): each severed leg as *lose a foot or leg*.
+        let (mut speed, mut prone_dc) = severed_speed(f.base_speed, f.severed);
         if let Some(rules) = self.injury_rules() {
             for &i in &f.injuries[..usize::from(f.n_injuries).min(REMEMBERED)] {
                 let entry = &rules.table.entries[usize::from(i)];
+                speed = entry.speed(speed);
                 for e in &entry.effects {
                     match e {
+                        Effect::ProneAfterDash { save_dc } => {
+                            prone_dc = prone_dc.max(save_dc.map_or(ALWAYS_PRONE, |d| d.min(254)));
+                        }
                         Effect::Disadvantage { on } if on.contains(&Check::RangedAttacks) => {
                             effects |= effect::DIS_RANGED;
                         }
@@ -161,6 +167,8 @@ impl Encounter {
         }
         f.effects = effects;
         f.eyes_lost = eyes.min(255) as u8;
+        f.speed = speed;
+        f.prone_after_dash = prone_dc;
     }
 
     /// Magical healing (a spell or a potion) cures every injury that "any

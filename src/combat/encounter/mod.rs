@@ -29,7 +29,9 @@
 //! `attack.rs` (attack rolls, breath weapons, saving throws), `damage.rs`,
 //! `dying.rs` (turns at 0 HP, death saves, permanent wounds), `support.rs`
 //! (healing, potions, stabilising), `injuries.rs` (lingering injuries
-//! in a fight) and `limbs.rs` (called shots on limbs, our extension); the clause tests follow the same split under `tests/`.
+//! in a fight), `limbs.rs` (called shots on limbs, our extension) and
+//! `positions.rs` (places, movement and opportunity attacks, our
+//! approximation); the clause tests follow the same split under `tests/`.
 
 mod attack;
 mod damage;
@@ -37,6 +39,7 @@ mod dying;
 mod fighter;
 mod injuries;
 mod limbs;
+mod positions;
 mod round;
 mod setup;
 mod support;

@@ -4,10 +4,14 @@
 //! which one side has no one standing; [`WhenPartyFalls`] says what the
 //! monsters do once no PC stands); a turn's order of business.
 
+use std::borrow::Cow;
+
 use rand::Rng;
 
 use super::fighter::{Fighter, State, effect};
+use super::positions::Movement;
 use super::{Arena, Encounter, TrialOutcome};
+use crate::combat::creature::{Attack, Reach};
 use crate::combat::policy::WhenPartyFalls;
 use crate::dice::{DiceExpr, roll_die};
 
@@ -93,6 +97,9 @@ impl Encounter {
             let spec = &self.spec(f.spec);
             f.initiative = i32::from(roll_die(rng, 20) as u8) + spec.initiative;
             f.raging = false;
+        }
+        if let Some(p) = &self.rules.positions {
+            self.place(arena, p);
         }
         if self.casters {
             self.cast_aid(rng, arena);
@@ -221,6 +228,8 @@ impl Encounter {
     ) {
         let spec = self.spec(arena.fighters[me].spec);
         arena.fighters[me].once_used = false;
+        // A reaction comes back at the start of its turn (positions).
+        arena.fighters[me].reaction = true;
         if arena.fighters[me].state == State::Up {
             let f = &mut arena.fighters[me];
             if let Some(regen) = spec.regeneration {
@@ -258,35 +267,61 @@ impl Encounter {
                 return;
             }
         }
+        let positions = self.rules.positions;
+        // The effects as the turn starts (an injury taken mid-turn acts from the next).
         let effects = arena.fighters[me].effects;
-        let one_handed = effects & effect::NO_TWO_HANDED != 0;
-        let creature = arena.fighters[me].spec;
-        for &index in &spec.multiattack {
-            let mut attack = if one_handed {
-                &self.one_handed[creature][index]
-            } else {
-                &spec.attacks[index]
-            };
-            // A broken weapon: an improvised one (1d4, same bonus) instead.
-            let improvised;
-            if effects & effect::WEAPON_BROKEN != 0 && !attack.spell {
-                let mut a = attack.clone();
-                a.damage = DiceExpr {
-                    count: 1,
-                    sides: 4,
-                    ..a.damage
-                };
-                a.two_handed = false;
-                improvised = a;
-                attack = &improvised;
-            }
+        let mut movement = match positions {
+            Some(_) => self.start_moving(arena, me),
+            None => Movement::default(),
+        };
+        for (made, index) in (0..spec.multiattack.len()).map(|k| (k, spec.multiattack[k])) {
+            let attack = self.attack_in_hand(arena, me, index, effects);
             let Some(target) = self.choose_target(rng, arena, me, attack.reach) else {
                 return;
             };
+            if let Some(p) = &positions {
+                let ready = if attack.reach == Reach::Melee {
+                    self.close_in(rng, arena, me, target, &mut movement, made > 0, out)
+                } else {
+                    self.step_back(rng, arena, me, p, &mut movement, out)
+                };
+                if !ready {
+                    return;
+                }
+            }
             if attack.spell && self.spell_fails(rng, arena, me) {
                 continue;
             }
-            self.attack(rng, arena, me, target, attack, out);
+            self.attack(rng, arena, me, target, &attack, out);
         }
+    }
+
+    /// Attack `index` of creature `me` as it can make it under `effects`: the one-handed
+    /// fall-back without the use of two hands, an improvised weapon (1d4,
+    /// same bonus) for a broken one.
+    pub(super) fn attack_in_hand(
+        &self,
+        arena: &Arena,
+        me: usize,
+        index: usize,
+        effects: u16,
+    ) -> Cow<'_, Attack> {
+        let creature = arena.fighters[me].spec;
+        let attack = if effects & effect::NO_TWO_HANDED != 0 {
+            &self.one_handed[creature][index]
+        } else {
+            &self.spec(creature).attacks[index]
+        };
+        if effects & effect::WEAPON_BROKEN != 0 && !attack.spell {
+            let mut a = attack.clone();
+            a.damage = DiceExpr {
+                count: 1,
+                sides: 4,
+                ..a.damage
+            };
+            a.two_handed = false;
+            return Cow::Owned(a);
+        }
+        Cow::Borrowed(attack)
     }
 }

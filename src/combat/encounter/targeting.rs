@@ -47,7 +47,10 @@ impl Encounter {
 
     /// The enemy `me` attacks with an attack of `reach`, if any. Scans the
     /// enemy side in index order (no allocation): the same choice, and the
-    /// same random draws, as picking from the list of candidates.
+    /// same random draws, as picking from the list of candidates. With
+    /// positions, a melee attacker picks only among the enemies it can
+    /// reach without passing a conscious one, unless it may move past the
+    /// front.
     pub(super) fn choose_target<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
@@ -55,10 +58,30 @@ impl Encounter {
         me: usize,
         reach: Reach,
     ) -> Option<usize> {
+        match self.rules.positions {
+            Some(p) if reach == Reach::Melee && !p.move_past_front => {
+                self.choose_among(rng, arena, me, reach, |t| !self.screened(arena, me, t))
+            }
+            _ => self.choose_among(rng, arena, me, reach, |_| true),
+        }
+    }
+
+    /// [`Encounter::choose_target`] among the enemies `reachable` accepts
+    /// (by index among all fighters).
+    #[inline]
+    fn choose_among<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &Arena,
+        me: usize,
+        reach: Reach,
+        reachable: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
         let range = self.enemies_of(arena, me);
         let enemies = &arena.fighters[range.clone()];
         let first = range.start;
         let monster = !arena.fighters[me].party;
+        let downed = |f: &Fighter| matches!(f.state, State::Dying | State::Stable);
         if monster && reach == Reach::Melee {
             let go_for_downed = match self.rules.attack_downed {
                 AttackDowned::Never => false,
@@ -66,37 +89,35 @@ impl Encounter {
                 AttackDowned::Sometimes(chance) => chance.sample(rng),
             };
             if go_for_downed {
-                if let Some(k) = enemies
-                    .iter()
-                    .position(|f| matches!(f.state, State::Dying | State::Stable))
+                if let Some(k) =
+                    (0..enemies.len()).position(|k| downed(&enemies[k]) && reachable(first + k))
                 {
                     return Some(first + k);
                 }
             }
         }
-        if let Some(k) = self.pick_conscious(rng, enemies, range) {
+        if let Some(k) = self.pick_conscious(rng, enemies, range, |k| reachable(first + k)) {
             return Some(first + k);
         }
         // No one is standing: monsters that stay finish the downed.
         if monster && self.rules.when_party_falls == WhenPartyFalls::FinishTheDowned {
-            return enemies
-                .iter()
-                .position(|f| matches!(f.state, State::Dying | State::Stable))
-                .map(|k| first + k);
+            return enemies.iter().position(downed).map(|k| first + k);
         }
         None
     }
 
     /// The conscious enemy (index within `enemies`, the fighters of
-    /// `range`) picked by the targeting policy, if any is conscious.
+    /// `range`) that `reachable` accepts (by that index), picked by the
+    /// targeting policy, if any.
     #[inline]
     pub(super) fn pick_conscious<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
         enemies: &[Fighter],
         range: std::ops::Range<usize>,
+        reachable: impl Fn(usize) -> bool,
     ) -> Option<usize> {
-        let up = |f: &Fighter| f.state == State::Up;
+        let up = |k: usize, f: &Fighter| f.state == State::Up && reachable(k);
         let k = match self.rules.targeting {
             Targeting::Random => {
                 // One branch-free pass lists the conscious enemies (write
@@ -106,18 +127,18 @@ impl Encounter {
                 let mut n = 0;
                 for (k, f) in enemies.iter().enumerate() {
                     listed[n] = k as u8;
-                    n += usize::from(up(f));
+                    n += usize::from(up(k, f));
                 }
                 if n == 0 {
                     return None;
                 }
                 usize::from(listed[crate::dice::uniform_below(rng, n as u64) as usize])
             }
-            Targeting::FocusFire => enemies.iter().position(up)?,
+            Targeting::FocusFire => (0..enemies.len()).position(|k| up(k, &enemies[k]))?,
             Targeting::LowestHp => {
                 let mut best: Option<(i32, usize)> = None;
                 for (k, f) in enemies.iter().enumerate() {
-                    if up(f) && best.is_none_or(|(hp, _)| f.hp < hp) {
+                    if up(k, f) && best.is_none_or(|(hp, _)| f.hp < hp) {
                         best = Some((f.hp, k));
                     }
                 }
@@ -127,7 +148,7 @@ impl Encounter {
                 let threat = &self.threat[range];
                 let mut best: Option<usize> = None;
                 for (k, f) in enemies.iter().enumerate() {
-                    if up(f) && best.is_none_or(|b| threat[k] > threat[b]) {
+                    if up(k, f) && best.is_none_or(|b| threat[k] > threat[b]) {
                         best = Some(k);
                     }
                 }

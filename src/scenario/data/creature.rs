@@ -267,6 +267,8 @@ pub struct RawCreature {
     xp: Option<Spanned<i64>>,
     proficiency_bonus: Option<Spanned<i64>>,
     speed: Option<RawSpeed>,
+    /// The line it starts in with positions.
+    line: Option<crate::combat::creature::Line>,
     condition_immune: Option<Vec<Condition>>,
     not_modelled: Option<Spanned<Vec<Spanned<String>>>>,
 }
@@ -537,6 +539,13 @@ impl RawCreature {
         if let Some(v) = self.reckless {
             spec.reckless = v;
         }
+        // Positions: it moves at its walking speed, or flies when faster.
+        if let Some(s) = self.speeds(loc, path)? {
+            spec.speed = s.walk.max(s.fly) as i32;
+        }
+        if let Some(line) = self.line {
+            spec.line = Some(line);
+        }
         if spec.name.is_empty() {
             spec.name = path.to_string();
         }
@@ -738,6 +747,28 @@ pub fn nearest_monsters(bestiary: &Bestiary, name: &str) -> Vec<String> {
 }
 
 impl RawCreature {
+    /// Its `speed = { walk = ..., fly = ... }`, validated.
+    fn speeds(&self, loc: &Locator, path: &str) -> Result<Option<Speed>, ScenarioError> {
+        let Some(s) = &self.speed else {
+            return Ok(None);
+        };
+        let feet = |v: &Option<Spanned<i64>>, key: &str| -> Result<u32, ScenarioError> {
+            v.as_ref()
+                .map_or(Ok(0), |v| {
+                    ranged(loc, v, &format!("{path}.speed.{key}"), 0..=1000)
+                })
+                .map(|f| f as u32)
+        };
+        Ok(Some(Speed {
+            walk: feet(&s.walk, "walk")?,
+            fly: feet(&s.fly, "fly")?,
+            swim: feet(&s.swim, "swim")?,
+            climb: feet(&s.climb, "climb")?,
+            burrow: feet(&s.burrow, "burrow")?,
+            hover: s.hover,
+        }))
+    }
+
     /// What the entry says beyond what a fight uses, validated.
     pub fn lore(&self, loc: &Locator, path: &str) -> Result<Lore, ScenarioError> {
         let at = |key: &str| format!("{path}.{key}");
@@ -757,26 +788,7 @@ impl RawCreature {
                 ));
             }
         };
-        let speed = match &self.speed {
-            None => None,
-            Some(s) => {
-                let feet = |v: &Option<Spanned<i64>>, key: &str| -> Result<u32, ScenarioError> {
-                    v.as_ref()
-                        .map_or(Ok(0), |v| {
-                            ranged(loc, v, &at(&format!("speed.{key}")), 0..=1000)
-                        })
-                        .map(|f| f as u32)
-                };
-                Some(Speed {
-                    walk: feet(&s.walk, "walk")?,
-                    fly: feet(&s.fly, "fly")?,
-                    swim: feet(&s.swim, "swim")?,
-                    climb: feet(&s.climb, "climb")?,
-                    burrow: feet(&s.burrow, "burrow")?,
-                    hover: s.hover,
-                })
-            }
-        };
+        let speed = self.speeds(loc, path)?;
         let not_modelled = match &self.not_modelled {
             None => Vec::new(),
             Some(list) => {

@@ -141,6 +141,9 @@ enum RawFeature {
     MartialArts {
         die: Vec<u32>,
     },
+    SpeedBonus {
+        feet: Vec<i32>,
+    },
     Evasion {
         from_level: u8,
     },
@@ -581,6 +584,17 @@ fn feature(
                 ));
             }
             Feature::MartialArts { die: die.clone() }
+        }
+        RawFeature::SpeedBonus { feet } => {
+            by_level("feet", feet.len())?;
+            if let Some(bad) = feet.iter().find(|f| !(0..=120).contains(*f)) {
+                return Err(loc.error(
+                    at,
+                    &format!("{path}.feet"),
+                    format!("a speed bonus is 0 to 120 feet, got {bad}"),
+                ));
+            }
+            Feature::SpeedBonus { feet: feet.clone() }
         }
         RawFeature::Evasion { from_level } => Feature::Evasion {
             from_level: level("from_level", *from_level)?,

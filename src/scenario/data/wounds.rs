@@ -25,6 +25,8 @@ struct RawExample {
     effects: Vec<Spanned<String>>,
     #[serde(default)]
     max_hp_per_level: bool,
+    speed_change: Option<Spanned<i64>>,
+    speed_at_most: Option<Spanned<i64>>,
 }
 
 /// Parses and validates a permanent-wound examples file.
@@ -89,10 +91,24 @@ fn example(loc: &Locator, path: &str, e: &RawExample) -> Result<WoundExample, Sc
             })?;
         effects |= bits;
     }
+    let feet = |v: &Option<Spanned<i64>>, key: &str, range: std::ops::RangeInclusive<i64>| {
+        v.as_ref()
+            .map(|v| {
+                crate::scenario::values::keyed_int(
+                    Some(crate::scenario::values::at(loc, v, format!("{path}.{key}"))),
+                    range,
+                    0,
+                )
+                .map(|f| f as i32)
+            })
+            .transpose()
+    };
     Ok(WoundExample {
         name: name.clone(),
         effects,
         max_hp_per_level: e.max_hp_per_level,
+        speed_change: feet(&e.speed_change, "speed_change", -1000..=0)?.unwrap_or(0),
+        speed_at_most: feet(&e.speed_at_most, "speed_at_most", 0..=1000)?,
     })
 }
 

@@ -13,7 +13,8 @@ use crate::combat::creature::CreatureSpec;
 use crate::combat::encounter::{Encounter, MAX_PCS, MAX_SIDE};
 use crate::combat::policy::{
     AidWhen, AttackDowned, Between, CalledShooters, CalledShots, CombatInjuries, DrinkWhen,
-    EncounterRules, HealWhen, LimbAim, SlotChoice, Spending, Stabilize, Targeting, WhenPartyFalls,
+    EncounterRules, HealWhen, LimbAim, Positions, RangedInMelee, SlotChoice, Spending, Stabilize,
+    Targeting, WhenPartyFalls,
 };
 use crate::dice::RollMode;
 use crate::model::Catalog;
@@ -86,6 +87,11 @@ pub struct RawSettings {
     called_shot_penalty: Option<Spanned<i64>>,
     called_shot_limb: Option<Spanned<LimbAim>>,
     piercing_severs: Option<Spanned<bool>>,
+    positions: Option<Spanned<bool>>,
+    start_distance: Option<Spanned<i64>>,
+    back_line_distance: Option<Spanned<i64>>,
+    move_past_front: Option<Spanned<bool>>,
+    ranged_in_melee: Option<Spanned<RangedInMelee>>,
 }
 
 crate::scenario::impl_named!(RawSettings);
@@ -345,7 +351,21 @@ fn rules(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<EncounterRules, S
             piercing_severs: or(get!(l, piercing_severs), false),
         }),
     };
+    // Positions (our approximation): their keys are read only when on.
+    let positions = if or(get!(l, positions), false) {
+        let d = Positions::DEFAULT;
+        Some(Positions {
+            start_distance: keyed_int(get!(l, start_distance), 0..=1000, d.start_distance.into())?
+                as i32,
+            back_line: keyed_int(get!(l, back_line_distance), 0..=1000, d.back_line.into())? as i32,
+            move_past_front: or(get!(l, move_past_front), d.move_past_front),
+            ranged_in_melee: or(get!(l, ranged_in_melee), d.ranged_in_melee),
+        })
+    } else {
+        None
+    };
     let rules = EncounterRules {
+        positions,
         called_shots,
         injuries,
         death_saves,

@@ -8,6 +8,7 @@ mod damage;
 mod dying;
 mod injuries;
 mod limbs;
+mod positions;
 mod round;
 mod setup;
 mod spells;
