@@ -1,6 +1,7 @@
 //! Throughput of the combat round loop (divan): the reference encounter of
 //! the combat issue, four level-5 PCs against six hobgoblins (RAW), one and
-//! two threads, fixed seed.
+//! two threads, fixed seed; and the same encounter with positions on
+//! (docs/combat.md, "Positions").
 //!
 //! `cargo bench --bench combat`
 
@@ -32,10 +33,14 @@ monsters = [{ creature = "hobgoblin", count = 6 }]
 "#;
 
 fn reference() -> Scenario {
+    parsed(REFERENCE.to_string())
+}
+
+fn parsed(text: String) -> Scenario {
     let mut s = woundsim::types::parse(
         &woundsim::scenario::data::builtin_catalog().expect("valid data"),
         "bench.toml",
-        REFERENCE,
+        &text,
     )
     .expect("valid reference scenario");
     s.header.trials = TRIALS;
@@ -45,6 +50,15 @@ fn reference() -> Scenario {
 #[divan::bench(args = [1, 2], sample_count = 5)]
 fn four_level_5_pcs_vs_six_hobgoblins(bencher: divan::Bencher, threads: usize) {
     let s = reference();
+    let engine = Engine::new(threads).expect("thread pool");
+    bencher
+        .counter(ItemsCount::new(TRIALS))
+        .bench(|| woundsim::types::simulate(&s, &engine, &NoProgress).expect("run"));
+}
+
+#[divan::bench(args = [1, 2], sample_count = 5)]
+fn the_same_with_positions(bencher: divan::Bencher, threads: usize) {
+    let s = parsed(format!("{REFERENCE}positions = true\n"));
     let engine = Engine::new(threads).expect("thread pool");
     bencher
         .counter(ItemsCount::new(TRIALS))

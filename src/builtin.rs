@@ -7,7 +7,7 @@ use crate::scenario::command::CommandLayers;
 use crate::types::{Scenario, parse_with};
 
 /// `(file name, text)` of every built-in scenario, in default-suite order.
-pub const BUILTIN: [(&str, &str); 13] = [
+pub const BUILTIN: [(&str, &str); 14] = [
     (
         "death-saves.toml",
         include_str!("../scenarios/death-saves.toml"),
@@ -59,6 +59,10 @@ pub const BUILTIN: [(&str, &str); 13] = [
     (
         "combat-healers.toml",
         include_str!("../scenarios/combat-healers.toml"),
+    ),
+    (
+        "combat-positions.toml",
+        include_str!("../scenarios/combat-positions.toml"),
     ),
 ];
 

@@ -64,7 +64,11 @@ pub fn render_monster(m: &Monster) -> String {
     }
     let _ = writeln!(out, "  Bestiary name `{}`: {source}", m.key);
     if let Some(s) = &l.speed {
-        let _ = writeln!(out, "  Speed {} (not used: no positions)", speeds(s));
+        let _ = writeln!(
+            out,
+            "  Speed {} (moves at the faster of walk and fly with positions)",
+            speeds(s)
+        );
     }
     if !l.condition_immunities.is_empty() {
         let _ = writeln!(
