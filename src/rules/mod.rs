@@ -16,3 +16,4 @@ pub mod lingering;
 pub mod permanent_wounds;
 pub mod prices;
 pub mod reattachment;
+pub mod wound_healing;

@@ -295,8 +295,9 @@ pub struct PriceList {
 impl Default for PriceList {
     /// Potions 50 gp; the organized-play services list (docs/rules.md, permanent wounds); the
     /// seeds' ritual material costs (standard setting: *lesser restoration*
-    /// 100 gp, *greater restoration* 500 gp; *resurrection* 1,000 gp, *true
-    /// resurrection* 25,000 gp diamonds); a longsword (15 gp), a shield
+    /// 100 gp, *greater restoration* 500 gp; *revivify* 300 gp, *raise dead*
+    /// 500 gp, *resurrection* 1,000 gp, *true resurrection* 25,000 gp
+    /// diamonds); a longsword (15 gp), a shield
     /// (10 gp) and a 2 gp sundry item as replacements.
     fn default() -> Self {
         let at = |n: &str| spell_index(n).unwrap_or(0);
@@ -313,6 +314,7 @@ impl Default for PriceList {
             materials: vec![
                 (at("lesser_restoration"), 100.0),
                 (at("greater_restoration"), 500.0),
+                (at("revivify"), 300.0),
                 (at("raise_dead"), 500.0),
                 (at("resurrection"), 1000.0),
                 (at("true_resurrection"), 25000.0),
