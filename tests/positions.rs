@@ -79,7 +79,7 @@ move_past_front = true
 "#,
     );
     let r = common::run(&s, 20_000, 2);
-    let v = |variant: &str, metric: &str| r.figure(variant, metric).unwrap().estimate.clone();
+    let v = |variant: &str, metric: &str| r.figure(variant, metric).unwrap().estimate;
     let (off, on) = (v("off", "p_pc_down_wizard"), v("on", "p_pc_down_wizard"));
     assert!(
         on.high < off.low,

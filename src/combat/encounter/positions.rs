@@ -30,11 +30,13 @@ pub const REACH: i32 = 5;
 /// attacks (docs/rules.md, permanent wounds: depth vision).
 pub const DEPTH_VISION: i32 = 30;
 
-/// The feet a creature can still move this turn, and whether it Dashed.
+/// The feet a creature can still move this turn, whether it Dashed, and
+/// whether it has made an attack this turn (then it cannot Dash).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Movement {
     pub(super) left: i32,
     pub(super) dashed: bool,
+    pub(super) attacked: bool,
 }
 
 /// The distance from `x` to the stretch between `a` and `b`.
@@ -90,6 +92,7 @@ impl Encounter {
         Movement {
             left,
             dashed: false,
+            attacked: false,
         }
     }
 
@@ -148,7 +151,6 @@ impl Encounter {
         me: usize,
         target: usize,
         movement: &mut Movement,
-        attacked: bool,
         out: &mut TrialOutcome,
     ) -> bool {
         let goal = stop_for(arena.fighters[me].x, arena.fighters[target].x);
@@ -156,7 +158,7 @@ impl Encounter {
         if arena.fighters[me].x == goal {
             return arena.fighters[me].state == State::Up;
         }
-        if !attacked && !movement.dashed && arena.fighters[me].state == State::Up {
+        if !movement.attacked && !movement.dashed && arena.fighters[me].state == State::Up {
             // Dash: the action buys another move of its speed.
             movement.dashed = true;
             movement.left += arena.fighters[me].speed;

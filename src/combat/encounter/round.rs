@@ -280,8 +280,9 @@ impl Encounter {
                 return;
             };
             if let Some(p) = &positions {
+                movement.attacked = made > 0;
                 let ready = if attack.reach == Reach::Melee {
-                    self.close_in(rng, arena, me, target, &mut movement, made > 0, out)
+                    self.close_in(rng, arena, me, target, &mut movement, out)
                 } else {
                     self.step_back(rng, arena, me, p, &mut movement, out)
                 };
