@@ -61,6 +61,33 @@ fn stop_for(from: i32, to: i32) -> i32 {
     }
 }
 
+/// The conscious enemies that could stand in a melee attacker's way, in one
+/// pass: a move from `from` toward `x` (ahead) stops 5 ft short, at `x − 5`,
+/// and leaves the reach of every enemy placed in `[from − 5, x − 10)`; the
+/// nearest enemy at or past `from − 5` is `ahead`, and symmetrically
+/// `behind`. So a target is screened exactly when that nearest enemy lies
+/// more than 10 ft short of it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Screen {
+    from: i32,
+    ahead: i32,
+    behind: i32,
+}
+
+impl Screen {
+    /// A target at `x` can be reached without leaving a conscious enemy's reach.
+    #[inline]
+    pub(super) fn lets_through(self, x: i32) -> bool {
+        if (x - self.from).abs() <= REACH {
+            true
+        } else if x > self.from {
+            self.ahead >= x - 2 * REACH
+        } else {
+            self.behind <= x + 2 * REACH
+        }
+    }
+}
+
 impl Encounter {
     /// Places every creature for the start of a fight: the party's front
     /// line at 0, its back line behind it, the monsters' front line
@@ -105,7 +132,9 @@ impl Encounter {
     }
 
     /// Moving from `me`'s place to reach `target` in melee would leave a
-    /// conscious enemy's reach (it would pass the front line to get there).
+    /// conscious enemy's reach (it would pass the front line to get there):
+    /// the definition, checked against the one-pass [`Screen`] in the tests.
+    #[cfg(test)]
     pub(super) fn screened(&self, arena: &Arena, me: usize, target: usize) -> bool {
         let from = arena.fighters[me].x;
         let stop = stop_for(from, arena.fighters[target].x);
@@ -120,6 +149,27 @@ impl Encounter {
                 && distance_to_path(from, stop, e.x) <= REACH
                 && (stop - e.x).abs() > REACH
         })
+    }
+
+    /// Who stands in `me`'s way, in one pass over its enemies.
+    pub(super) fn screen(&self, arena: &Arena, me: usize) -> Screen {
+        let from = arena.fighters[me].x;
+        let mut screen = Screen {
+            from,
+            ahead: i32::MAX,
+            behind: i32::MIN,
+        };
+        for e in &arena.fighters[self.enemies_of(arena, me)] {
+            if e.state == State::Up {
+                if e.x >= from - REACH {
+                    screen.ahead = screen.ahead.min(e.x);
+                }
+                if e.x <= from + REACH {
+                    screen.behind = screen.behind.max(e.x);
+                }
+            }
+        }
+        screen
     }
 
     /// Disadvantage an attack of `me` on `target` takes from positions: a

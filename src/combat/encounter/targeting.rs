@@ -60,7 +60,11 @@ impl Encounter {
     ) -> Option<usize> {
         match self.rules.positions {
             Some(p) if reach == Reach::Melee && !p.move_past_front => {
-                self.choose_among(rng, arena, me, reach, |t| !self.screened(arena, me, t))
+                let screen = self.screen(arena, me);
+                let fighters = &arena.fighters;
+                self.choose_among(rng, arena, me, reach, |t| {
+                    screen.lets_through(fighters[t].x)
+                })
             }
             _ => self.choose_among(rng, arena, me, reach, |_| true),
         }

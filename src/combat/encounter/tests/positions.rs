@@ -316,3 +316,39 @@ fn without_positions_nothing_moves_and_no_one_provokes() {
     assert_eq!(t.f(1).hp, 7);
     assert!(!t.f(0).prone);
 }
+
+#[test]
+fn the_one_pass_screen_agrees_with_the_definition() {
+    use crate::dice::uniform_below;
+    use rand::SeedableRng;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![goblin(), goblin(), goblin(), goblin()],
+        positions(),
+    );
+    for _ in 0..20_000 {
+        for who in 0..5 {
+            let x =
+                (uniform_below(&mut rng, 16) as i32 - 8) * 5 + uniform_below(&mut rng, 2) as i32;
+            t.at(who, x);
+            t.f_mut(who).state = if uniform_below(&mut rng, 10) < 7 {
+                State::Up
+            } else {
+                State::Dead
+            };
+        }
+        for me in [0, 1] {
+            let screen = t.enc.screen(&t.arena, me);
+            for target in t.enc.enemies_of(&t.arena, me) {
+                assert_eq!(
+                    screen.lets_through(t.f(target).x),
+                    !t.enc.screened(&t.arena, me, target),
+                    "mover {me} at {}, target {target}: {:?}",
+                    t.f(me).x,
+                    (0..5).map(|i| (t.f(i).x, t.f(i).state)).collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+}
