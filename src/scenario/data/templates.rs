@@ -658,14 +658,20 @@ mod tests {
                 let name = format!("{class}-{level}");
                 let spec = t.template(&name).unwrap_or_else(|| panic!("{name}"));
                 assert!(!spec.evasion && !spec.relentless_rage, "{name}");
-                // `evasion`, `relentless_rage`, potions by rarity and the
-                // spellbook came after the pinned creatures; none of them
-                // has the first two, and none carries potions.
+                // `evasion`, `relentless_rage`, potions by rarity, the
+                // spellbook, speed and line came after the pinned creatures;
+                // none of them has the first two, and none carries potions.
                 let caster = matches!(class, "cleric" | "wizard" | "paladin");
                 assert_eq!(spec.spellbook.is_some(), caster, "{name}");
+                // Speed (Fast Movement from barbarian 5) and the line came
+                // with positions.
+                let fast = class == "barbarian" && level >= 5;
+                assert_eq!(spec.speed, if fast { 40 } else { 30 }, "{name}");
+                assert_eq!(spec.line, None, "{name}");
                 let mut old = spec.clone();
                 old.spellbook = None;
                 let debug = format!("{old:?}")
+                    .replace(&format!(", speed: {}, line: None", spec.speed), "")
                     .replace(", evasion: false, relentless_rage: false", "")
                     .replace("potions: [0, 0, 0, 0], spellbook: None", "potions: 0");
                 assert_eq!(Some(debug.as_str()), lines.next(), "{name}");
