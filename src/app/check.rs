@@ -75,7 +75,7 @@ fn run_into(
         scenarios: args.scenarios.clone(),
         trials: args.trials,
         seed: args.seed,
-        threads: args.threads.unwrap_or(0),
+        threads: args.threads,
         confidence: None,
         out: dir.to_path_buf(),
         quiet: args.quiet,

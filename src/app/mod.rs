@@ -392,7 +392,7 @@ fn run(
             s.header.confidence = level;
         }
     }
-    let engine = Engine::new(args.threads)?;
+    let engine = Engine::new(args.threads.count)?;
     let sink = progress::ProgressBarSink::new(scenarios.len(), args.quiet, stop);
     testhook::at("simulating", stop);
     if let Some(path) = &args.state_out {

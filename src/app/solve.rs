@@ -265,7 +265,7 @@ pub fn solve(
     if tolerance.is_nan() || tolerance <= 0.0 {
         return Err(AppError::Usage("--tolerance must be above 0".into()));
     }
-    let engine = Engine::new(args.threads)?;
+    let engine = Engine::new(args.threads.count)?;
     // No bar (the evaluations are short and many); it carries the stop.
     let sink = super::progress::ProgressBarSink::new(1, true, stop);
     let mut header = plain.header.clone();

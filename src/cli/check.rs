@@ -4,8 +4,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::MAX_THREADS;
-
 /// Options of `woundsim check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -26,9 +24,9 @@ pub struct CheckArgs {
     /// compares bit for bit; another seed tests against noise.
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-    /// Worker threads of the run, 0 to 256 (0: one per core).
-    #[arg(long, value_name = "T", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_THREADS))]
-    pub threads: Option<usize>,
+    /// Worker threads of the run.
+    #[command(flatten)]
+    pub threads: super::Threads,
     /// Keep the run's reports in this folder [default: a temporary folder].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,

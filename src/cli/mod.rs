@@ -20,6 +20,22 @@ pub use check::CheckArgs;
 /// `--threads 0` uses every core of any machine.
 pub const MAX_THREADS: u64 = 256;
 
+/// `--threads`: the one definition of the option, flattened into every
+/// command that runs trials (`run`, `solve`, `check`).
+#[derive(Clone, Copy, Debug, Args)]
+pub struct Threads {
+    /// Worker threads, 0 to 256; 0 means one per available core. Never
+    /// changes the results.
+    #[arg(
+        id = "threads",
+        long = "threads",
+        value_name = "T",
+        default_value_t = 0,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_THREADS)
+    )]
+    pub count: usize,
+}
+
 /// The command-line definition, for completions and the man page.
 pub fn command() -> clap::Command {
     <Cli as clap::CommandFactory>::command()
@@ -152,15 +168,9 @@ pub struct RunArgs {
     /// scenario's `seed` [default: the scenario's].
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-    /// Worker threads, 0 to 256; 0 means one per available core. Never
-    /// changes the results.
-    #[arg(
-        long,
-        value_name = "T",
-        default_value_t = 0,
-        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_THREADS)
-    )]
-    pub threads: usize,
+    /// Worker threads.
+    #[command(flatten)]
+    pub threads: Threads,
     /// Confidence level of every interval, strictly between 0 and 1
     /// [default: the scenario's, else 0.95].
     #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
@@ -294,14 +304,9 @@ pub struct SolveArgs {
     /// Seed of every evaluation (common random numbers) [default: the scenario's].
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-    /// Worker threads (as for `woundsim run`; never changes the answer).
-    #[arg(
-        long,
-        value_name = "T",
-        default_value_t = 0,
-        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_THREADS)
-    )]
-    pub threads: usize,
+    /// Worker threads.
+    #[command(flatten)]
+    pub threads: Threads,
     /// As for `woundsim run --set`.
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
     pub set: Vec<Override>,
@@ -510,5 +515,37 @@ mod tests {
             e,
             "the following required arguments were not provided: --baseline <DIR> (see --help)"
         );
+    }
+
+    #[test]
+    fn every_command_that_runs_trials_takes_the_same_threads() {
+        let cli = super::command();
+        let threads = |sub: &str| {
+            let arg = cli
+                .find_subcommand(sub)
+                .and_then(|c| c.get_arguments().find(|a| a.get_id() == "threads"))
+                .unwrap_or_else(|| panic!("`{sub}` has no --threads"))
+                .clone();
+            (
+                arg.get_help().map(ToString::to_string),
+                arg.get_value_names().map(<[_]>::to_vec),
+                arg.get_default_values().to_vec(),
+            )
+        };
+        let run = threads("run");
+        assert!(
+            run.0.as_deref().unwrap_or("").contains("0 to 256"),
+            "{run:?}"
+        );
+        for sub in ["solve", "check"] {
+            assert_eq!(threads(sub), run, "`{sub} --threads` differs from `run`'s");
+        }
+        for sub in ["run", "solve", "check"] {
+            let e = error(&["woundsim", sub, "--threads", "257"]);
+            assert!(
+                e.contains("'--threads <T>': 257 is not in 0..=256"),
+                "{sub}: {e}"
+            );
+        }
     }
 }

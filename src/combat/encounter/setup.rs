@@ -85,20 +85,14 @@ impl Encounter {
 
     /// Resets monsters and rests the party between two fights.
     pub(super) fn between_fights(&self, arena: &mut Arena) {
-        let mut severed_monsters = false;
         for f in arena.fighters.iter_mut() {
             let spec = self.spec(f.spec);
             if !f.party {
-                f.hp = spec.max_hp;
-                f.state = State::Up;
-                f.breath_ready = spec.breath.is_some();
-                f.regen_blocked = false;
-                // Monsters anew: with every limb (called shots).
-                f.limb_hp = self.initial[f.spec].limb_hp;
-                if f.severed != 0 {
-                    f.severed = 0;
-                    severed_monsters = true;
-                }
+                // Monsters anew: every per-creature field as at the start
+                // of the trial (HP, state, limbs, lingering injuries and
+                // their effects, speed, resources); nothing of theirs
+                // persists from one fight to the next.
+                *f = self.initial[f.spec];
                 continue;
             }
             if f.state == State::Dead {
@@ -130,11 +124,6 @@ impl Encounter {
             }
             f.hp = f.hp.min(f.max_hp);
             f.raging = false;
-        }
-        if severed_monsters {
-            for who in self.party.len()..arena.fighters.len() {
-                self.recompute_effects(arena, who);
-            }
         }
     }
 }
