@@ -8,6 +8,7 @@ use rand::Rng;
 
 use super::damage::Blow;
 use super::fighter::{State, effect};
+use super::positions::REACH;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Ability, Attack, Breath, Reach};
 use crate::dice::{DiceExpr, RollMode};
@@ -102,7 +103,8 @@ impl Encounter {
             || (unconscious && melee)
             || (defender.raging && self.spec(defender.spec).reckless)
             || defender.effects & effect::BLINDED != 0
-            || (melee && defender.prone);
+            // Prone (positions only): advantage within 5 feet.
+            || (defender.prone && (defender.x - attacker.x).abs() <= REACH);
         let disadvantage = attacker.effects & effect::BLINDED != 0
             || if positions {
                 self.position_disadvantage(arena, me, target, melee)

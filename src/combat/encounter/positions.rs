@@ -92,7 +92,7 @@ impl Encounter {
     /// Places every creature for the start of a fight: the party's front
     /// line at 0, its back line behind it, the monsters' front line
     /// `start_distance` away and their back line behind that. Reactions are
-    /// fresh; nobody is prone.
+    /// fresh; only a creature at 0 HP is prone.
     pub(super) fn place(&self, arena: &mut Arena, p: &Positions) {
         for f in arena.fighters.iter_mut() {
             let back = self.spec(f.spec).line() == Line::Back;
@@ -173,8 +173,9 @@ impl Encounter {
     }
 
     /// Disadvantage an attack of `me` on `target` takes from positions: a
-    /// ranged attack with a conscious hostile within 5 feet or at a prone
-    /// target, any attack while prone; a lost eye only beyond 30 feet.
+    /// ranged attack with a conscious hostile within 5 feet, any attack on a
+    /// prone target from farther than 5 feet, any attack while prone; a
+    /// lost eye only beyond 30 feet.
     pub(super) fn position_disadvantage(
         &self,
         arena: &Arena,
@@ -184,9 +185,9 @@ impl Encounter {
     ) -> bool {
         let (a, t) = (&arena.fighters[me], &arena.fighters[target]);
         a.prone
+            || (t.prone && (t.x - a.x).abs() > REACH)
             || (!melee
-                && (t.prone
-                    || self.hostile_within(arena, me, REACH)
+                && (self.hostile_within(arena, me, REACH)
                     || (a.effects & effect::DIS_RANGED != 0 && (t.x - a.x).abs() > DEPTH_VISION)))
     }
 

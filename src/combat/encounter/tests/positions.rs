@@ -226,6 +226,11 @@ fn the_prone_are_hit_more_easily_up_close_and_stand_with_half_their_speed() {
     let bow = t.enc.all[1].attacks[1].clone();
     t.attack_with(1, 0, &bow, &[(19, 20), (2, 20)]);
     assert_eq!(t.f(0).hp, 1);
+    // Within 5 feet, a ranged attack on the prone has advantage, which the
+    // hostile within 5 feet cancels: one d20 (a 2 misses).
+    t.at(1, 5);
+    t.attack_with(1, 0, &bow, &[(2, 20)]);
+    assert_eq!(t.f(0).hp, 1);
     // Standing up costs half its speed: 15 of 30 ft left, not enough to reach.
     t.at(1, 60);
     let movement = t.enc.start_moving(&mut t.arena, 0);
