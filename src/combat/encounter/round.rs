@@ -274,7 +274,7 @@ impl Encounter {
             Some(_) => self.start_moving(arena, me),
             None => Movement::default(),
         };
-        for (made, index) in (0..spec.multiattack.len()).map(|k| (k, spec.multiattack[k])) {
+        for (made, &index) in spec.multiattack.iter().enumerate() {
             let attack = self.attack_in_hand(arena, me, index, effects);
             let Some(target) = self.choose_target(rng, arena, me, attack.reach) else {
                 return;
