@@ -85,7 +85,10 @@ impl Encounter {
         i32::from(RollMode::with(false, disadvantage).roll(rng)) + spec.save(ability) >= dc
     }
 
-    pub(super) fn attack<R: Rng + ?Sized>(
+    /// One attack of `me` on `target`. `POSITIONS` says whether the
+    /// scenario has positions (a constant, so the loop without them carries
+    /// none of their checks).
+    pub(super) fn attack<const POSITIONS: bool, R: Rng + ?Sized>(
         &self,
         rng: &mut R,
         arena: &mut Arena,
@@ -98,15 +101,14 @@ impl Encounter {
         let (attacker, defender) = (&arena.fighters[me], &arena.fighters[target]);
         let melee = attack.reach == Reach::Melee;
         let unconscious = matches!(defender.state, State::Dying | State::Stable);
-        let positions = self.rules.positions.is_some();
         let advantage = (melee && spec.reckless && attacker.raging)
             || (unconscious && melee)
             || (defender.raging && self.spec(defender.spec).reckless)
             || defender.effects & effect::BLINDED != 0
             // Prone (positions only): advantage within 5 feet.
-            || (defender.prone && (defender.x - attacker.x).abs() <= REACH);
+            || (POSITIONS && defender.prone && (defender.x - attacker.x).abs() <= REACH);
         let disadvantage = attacker.effects & effect::BLINDED != 0
-            || if positions {
+            || if POSITIONS {
                 self.position_disadvantage(arena, me, target, melee)
             } else {
                 !melee && attacker.effects & effect::DIS_RANGED != 0

@@ -267,19 +267,39 @@ impl Encounter {
                 return;
             }
         }
-        let positions = self.rules.positions;
+        // The positions code is compiled out of the loop without them.
+        if self.rules.positions.is_some() {
+            self.multiattack::<true, R>(rng, arena, me, out);
+        } else {
+            self.multiattack::<false, R>(rng, arena, me, out);
+        }
+    }
+
+    /// The attacks of `me`'s Attack action (its multiattack), each at the
+    /// target the policy picks; with `POSITIONS`, moving into reach first
+    /// (or stepping back for a ranged attack) as positions say.
+    #[inline]
+    fn multiattack<const POSITIONS: bool, R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        out: &mut TrialOutcome,
+    ) {
+        let spec = self.spec(arena.fighters[me].spec);
         // The effects as the turn starts (an injury taken mid-turn acts from the next).
         let effects = arena.fighters[me].effects;
-        let mut movement = match positions {
-            Some(_) => self.start_moving(arena, me),
-            None => Movement::default(),
+        let mut movement = if POSITIONS {
+            self.start_moving(arena, me)
+        } else {
+            Movement::default()
         };
         for (made, &index) in spec.multiattack.iter().enumerate() {
             let attack = self.attack_in_hand(arena, me, index, effects);
             let Some(target) = self.choose_target(rng, arena, me, attack.reach) else {
                 return;
             };
-            if let Some(p) = &positions {
+            if let (true, Some(p)) = (POSITIONS, &self.rules.positions) {
                 movement.attacked = made > 0;
                 let ready = if attack.reach == Reach::Melee {
                     self.close_in(rng, arena, me, target, &mut movement, out)
@@ -293,7 +313,7 @@ impl Encounter {
             if attack.spell && self.spell_fails(rng, arena, me) {
                 continue;
             }
-            self.attack(rng, arena, me, target, &attack, out);
+            self.attack::<POSITIONS, R>(rng, arena, me, target, &attack, out);
         }
     }
 

@@ -168,7 +168,11 @@ impl Table {
     ) {
         let Table { enc, arena, out } = self;
         with_dice(dice, |rng| {
-            enc.attack(rng, arena, attacker, target, attack, out)
+            if enc.rules.positions.is_some() {
+                enc.attack::<true, _>(rng, arena, attacker, target, attack, out)
+            } else {
+                enc.attack::<false, _>(rng, arena, attacker, target, attack, out)
+            }
         });
     }
 
