@@ -296,7 +296,8 @@ impl Encounter {
         };
         for (made, &index) in spec.multiattack.iter().enumerate() {
             let attack = self.attack_in_hand(arena, me, index, effects);
-            let Some(target) = self.choose_target(rng, arena, me, attack.reach) else {
+            let Some(target) = self.choose_target::<POSITIONS, R>(rng, arena, me, attack.reach)
+            else {
                 return;
             };
             if let (true, Some(p)) = (POSITIONS, &self.rules.positions) {
@@ -320,6 +321,7 @@ impl Encounter {
     /// Attack `index` of creature `me` as it can make it under `effects`: the one-handed
     /// fall-back without the use of two hands, an improvised weapon (1d4,
     /// same bonus) for a broken one.
+    #[inline]
     pub(super) fn attack_in_hand(
         &self,
         arena: &Arena,

@@ -50,14 +50,19 @@ impl Encounter {
     /// same random draws, as picking from the list of candidates. With
     /// positions, a melee attacker picks only among the enemies it can
     /// reach without passing a conscious one, unless it may move past the
-    /// front.
-    pub(super) fn choose_target<R: Rng + ?Sized>(
+    /// front; `POSITIONS` is whether the encounter has them (the loop's
+    /// constant: without them the filter is compiled out).
+    #[inline]
+    pub(super) fn choose_target<const POSITIONS: bool, R: Rng + ?Sized>(
         &self,
         rng: &mut R,
         arena: &Arena,
         me: usize,
         reach: Reach,
     ) -> Option<usize> {
+        if !POSITIONS {
+            return self.choose_among(rng, arena, me, reach, |_| true);
+        }
         match self.rules.positions {
             Some(p) if reach == Reach::Melee && !p.move_past_front => {
                 let screen = self.screen(arena, me);

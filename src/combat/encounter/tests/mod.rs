@@ -208,7 +208,13 @@ impl Table {
     /// The enemy `me` attacks with an attack of `reach`.
     fn target(&self, me: usize, reach: Reach, dice: &[(u64, u64)]) -> Option<usize> {
         with_dice(dice, |rng| {
-            self.enc.choose_target(rng, &self.arena, me, reach)
+            if self.enc.rules.positions.is_some() {
+                self.enc
+                    .choose_target::<true, _>(rng, &self.arena, me, reach)
+            } else {
+                self.enc
+                    .choose_target::<false, _>(rng, &self.arena, me, reach)
+            }
         })
     }
 
