@@ -99,10 +99,12 @@ impl Encounter {
     ) {
         let level = i32::from(self.spec(arena.fighters[me].spec).level);
         let examples = self.wound_examples.of(severity);
-        let example = &examples[crate::dice::uniform_below(rng, examples.len() as u64) as usize];
+        let drawn = crate::dice::uniform_below(rng, examples.len() as u64) as usize;
+        let example = &examples[drawn];
         let (bits, costs_hp) = (example.effects, example.max_hp_per_level);
         let f = &mut arena.fighters[me];
         f.wounds = f.wounds.with(severity);
+        f.wound_examples[severity as usize] = (drawn + 1).min(255) as u8;
         f.become_stable();
         f.hp = 0;
         if self.rules.wound_effects {

@@ -140,6 +140,9 @@ pub struct Fighter {
     pub(super) regen_blocked: bool,
     pub(super) once_used: bool,
     pub(super) wounds: WoundSlots,
+    /// Per severity, the example of the wound it carries (its index in the
+    /// examples of that severity, plus one; 0: none of that severity).
+    pub(super) wound_examples: [u8; 3],
     /// Effects that last: permanent wounds, broken weapon or armour.
     pub(super) lasting_effects: u16,
     /// All effects in force: permanent wounds plus lingering injuries.
@@ -221,6 +224,7 @@ impl Fighter {
             } else {
                 WoundSlots::EMPTY
             },
+            wound_examples: [0; 3],
             lasting_effects: 0,
             effects: 0,
             injuries: [0; REMEMBERED],

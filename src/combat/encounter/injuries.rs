@@ -11,7 +11,9 @@
 
 use rand::Rng;
 
-use super::fighter::{ALWAYS_PRONE, REMEMBERED, State, effect, severed_effects, severed_speed};
+use super::fighter::{
+    ALWAYS_PRONE, Fighter, REMEMBERED, State, effect, severed_effects, severed_speed,
+};
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::Ability;
 use crate::combat::policy::CombatInjuries;
@@ -134,7 +136,11 @@ impl Encounter {
     /// The effects in force: lasting ones, those of severed limbs (called
     /// shots) and those of the remembered injuries.
     pub(super) fn recompute_effects(&self, arena: &mut Arena, who: usize) {
-        let f = &mut arena.fighters[who];
+        self.recompute_effects_of(&mut arena.fighters[who]);
+    }
+
+    /// [`Encounter::recompute_effects`] of one fighter.
+    pub(super) fn recompute_effects_of(&self, f: &mut Fighter) {
         let mut effects = f.lasting_effects | severed_effects(f.severed);
         let mut eyes = 0u32;
         // Speed (positions): each severed leg as *lose a foot or leg*.

@@ -31,9 +31,11 @@
 //! (healing, potions, stabilising), `injuries.rs` (lingering injuries
 //! in a fight), `limbs.rs` (called shots on limbs, our extension) and
 //! `positions.rs` (places, movement and opportunity attacks, our
-//! approximation); the clause tests follow the same split under `tests/`.
+//! approximation), `career.rs` (a party carried between days of a
+//! campaign); the clause tests follow the same split under `tests/`.
 
 mod attack;
+mod career;
 mod damage;
 mod dying;
 mod fighter;
@@ -48,6 +50,7 @@ mod targeting;
 #[cfg(test)]
 mod tests;
 
+pub use career::PartyState;
 pub use fighter::effect;
 
 use super::creature::{Attack, CreatureSpec};
@@ -70,6 +73,10 @@ pub struct TrialOutcome {
     pub timed_out: bool,
     /// Rounds fought until each fight was decided, summed over the chain.
     pub rounds: u32,
+    /// Fights of the chain fought.
+    pub fights: u32,
+    /// Fights of the chain the party won.
+    pub fights_won: u32,
     /// Per PC: died.
     pub pc_dead: [bool; MAX_PCS],
     /// Per PC: dropped to 0 HP at least once.
@@ -98,6 +105,8 @@ impl Default for TrialOutcome {
             party_win: false,
             timed_out: false,
             rounds: 0,
+            fights: 0,
+            fights_won: 0,
             pc_dead: [false; MAX_PCS],
             pc_down: [false; MAX_PCS],
             pc_crits_taken: [0; MAX_PCS],

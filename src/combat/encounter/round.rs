@@ -52,6 +52,12 @@ impl Encounter {
     pub fn run<R: Rng + ?Sized>(&self, rng: &mut R, arena: &mut Arena) -> TrialOutcome {
         arena.fighters.clear();
         arena.fighters.extend_from_slice(&self.initial);
+        self.chain(rng, arena)
+    }
+
+    /// The chain of encounters from the fighters in `arena` (the party
+    /// first, in order, then this encounter's monsters).
+    pub(super) fn chain<R: Rng + ?Sized>(&self, rng: &mut R, arena: &mut Arena) -> TrialOutcome {
         let mut out = TrialOutcome {
             party_win: true,
             ..Default::default()
@@ -69,6 +75,8 @@ impl Encounter {
                 }
             }
             let (won, rounds, timed_out) = self.fight(rng, arena, &mut out);
+            out.fights += 1;
+            out.fights_won += u32::from(won);
             out.rounds += rounds;
             out.timed_out |= timed_out;
             if !won {

@@ -4,6 +4,7 @@
 //! encounter on scripted dice, and every scripted die must be used.
 
 mod attack;
+mod career;
 mod damage;
 mod dying;
 mod injuries;

@@ -1,0 +1,313 @@
+//! A party carried from one adventuring day to the next, for campaigns
+//! (docs/campaign.md): the fighters of the PCs leave a day's chain of fights
+//! as they are (hit points, wounds, lingering injuries, lost max HP, severed
+//! limbs, spent potions and diamonds, the dead) and come back for the next
+//! one after a long rest. A long rest on another level's encounter levels
+//! the party up: each PC takes the template of its slot in that encounter
+//! (the party comes first, in the same order, in every level's encounter)
+//! and keeps what lasts.
+//!
+//! What lasts through a long rest (SRD 5.1 "Long Rest"; docs/rules.md):
+//! permanent wounds and their effects, lingering injuries, max HP lost
+//! (a wound that costs 1 max HP per character level costs the new level's
+//! worth after levelling), severed limbs, potions drunk and diamonds used.
+//! What comes back: hit points, spell slots, features' uses; *aid* ends.
+//! The dead stay dead until raised ([`Encounter::raise`]) or replaced
+//! ([`Encounter::replace`]).
+
+use rand::Rng;
+
+use super::fighter::{Fighter, NEVER_REVIVED, State};
+use super::{Arena, Encounter, TrialOutcome};
+use crate::rules::permanent_wounds::{Severity, WoundSlots};
+
+/// The PCs between two days of a campaign.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartyState {
+    pub(super) fighters: Vec<Fighter>,
+    /// Each PC's character level (of the template it was built from).
+    pub(super) levels: Vec<u8>,
+}
+
+impl PartyState {
+    /// How many PCs (the dead included).
+    pub fn len(&self) -> usize {
+        self.fighters.len()
+    }
+
+    /// Whether the party has no member at all.
+    pub fn is_empty(&self) -> bool {
+        self.fighters.is_empty()
+    }
+
+    /// Whether PC `pc` is dead.
+    pub fn is_dead(&self, pc: usize) -> bool {
+        self.fighters[pc].state == State::Dead
+    }
+
+    /// Whether some PC is alive.
+    pub fn anyone_alive(&self) -> bool {
+        self.fighters.iter().any(|f| f.state != State::Dead)
+    }
+
+    /// The permanent wounds PC `pc` carries.
+    pub fn wounds(&self, pc: usize) -> WoundSlots {
+        self.fighters[pc].wounds
+    }
+
+    /// Lingering injuries PC `pc` carries, by injury-table entry index
+    /// (the first ones it took, as many as a fighter remembers).
+    pub fn injuries(&self, pc: usize) -> &[u8] {
+        let f = &self.fighters[pc];
+        &f.injuries[..usize::from(f.n_injuries).min(super::fighter::REMEMBERED)]
+    }
+
+    /// Max HP PC `pc` has lost (wounds, festering).
+    pub fn lost_max_hp(&self, pc: usize) -> i32 {
+        self.fighters[pc].lost_max_hp
+    }
+
+    /// PC `pc`'s hit points now.
+    pub fn hp(&self, pc: usize) -> i32 {
+        self.fighters[pc].hp
+    }
+
+    /// PC `pc`'s character level.
+    pub fn level(&self, pc: usize) -> u8 {
+        self.levels[pc]
+    }
+
+    /// Limbs PC `pc` has lost to called shots.
+    pub fn severed_limbs(&self, pc: usize) -> u32 {
+        self.fighters[pc].severed.count_ones()
+    }
+
+    /// Sets PC `pc`'s wounds (no example drawn) and whether it is dead, for
+    /// tests of what the campaign buys.
+    #[cfg(test)]
+    pub(crate) fn set_for_tests(&mut self, pc: usize, wounds: WoundSlots, dead: bool) {
+        let f = &mut self.fighters[pc];
+        f.wounds = wounds;
+        if dead {
+            f.state = State::Dead;
+            f.died_round = NEVER_REVIVED;
+        }
+    }
+
+    /// Takes `hp` more max HP from PC `pc` (a festering wound's day);
+    /// returns whether that killed it (max HP 0: RULES §1).
+    pub fn lose_max_hp(&mut self, pc: usize, hp: i32, template_max_hp: i32) -> bool {
+        let f = &mut self.fighters[pc];
+        f.lost_max_hp += hp;
+        f.max_hp = (template_max_hp - f.lost_max_hp).max(0);
+        f.hp = f.hp.min(f.max_hp);
+        if f.max_hp == 0 {
+            f.state = State::Dead;
+            f.died_round = NEVER_REVIVED;
+            return true;
+        }
+        false
+    }
+}
+
+impl Encounter {
+    /// The party at the start of a campaign: this encounter's PCs as they
+    /// start a trial.
+    pub fn fresh_party(&self) -> PartyState {
+        PartyState {
+            fighters: self.initial[..self.party.len()].to_vec(),
+            levels: self.party.iter().map(|c| c.level).collect(),
+        }
+    }
+
+    /// One day's chain of fights against this encounter's monsters with
+    /// the party as `party` has it, which is handed back as the chain left
+    /// it. The outcome's per-PC tallies (went down, critical hits and HP
+    /// taken) are this day's.
+    pub fn play<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        party: &mut PartyState,
+    ) -> TrialOutcome {
+        let n = party.fighters.len();
+        debug_assert_eq!(
+            n,
+            self.party.len(),
+            "a party plays its own level's encounter"
+        );
+        arena.fighters.clear();
+        arena.fighters.extend_from_slice(&party.fighters);
+        for f in &mut arena.fighters {
+            f.went_down = false;
+            f.crits_taken = 0;
+            f.hp_lost = 0;
+        }
+        arena.fighters.extend_from_slice(&self.initial[n..]);
+        let out = self.chain(rng, arena);
+        party.fighters.copy_from_slice(&arena.fighters[..n]);
+        out
+    }
+
+    /// Max HP the wounds of `f` cost at character `level` (1 per level
+    /// for each wound whose example costs max HP), with wound effects on.
+    fn wound_max_hp(&self, f: &Fighter, level: u8) -> i32 {
+        if !self.rules.wound_effects {
+            return 0;
+        }
+        Severity::ALL
+            .iter()
+            .filter(|&&s| f.wounds.has(s))
+            .filter_map(|&s| self.example_of(f, s))
+            .filter(|e| e.max_hp_per_level)
+            .count() as i32
+            * i32::from(level)
+    }
+
+    /// The example of the `severity` wound `f` carries.
+    fn example_of(
+        &self,
+        f: &Fighter,
+        severity: Severity,
+    ) -> Option<&crate::combat::wounds::WoundExample> {
+        let drawn = usize::from(f.wound_examples[severity as usize]).checked_sub(1)?;
+        self.wound_examples.of(severity).get(drawn)
+    }
+
+    /// A long rest, after which each PC of `party` is this encounter's
+    /// template of its slot (levelled up if this is a later level's
+    /// encounter) with what lasts kept (see the module's docs). The dead
+    /// stay dead, beyond *revivify*.
+    pub fn long_rest(&self, party: &mut PartyState) {
+        for (i, f) in party.fighters.iter_mut().enumerate() {
+            let spec = &self.party[i];
+            if f.state == State::Dead {
+                f.died_round = NEVER_REVIVED;
+                continue;
+            }
+            let kept = *f;
+            let old_level = party.levels[i];
+            *f = self.initial[i];
+            f.wounds = kept.wounds;
+            f.wound_examples = kept.wound_examples;
+            f.lasting_effects = kept.lasting_effects;
+            f.injuries = kept.injuries;
+            f.n_injuries = kept.n_injuries;
+            f.severed = kept.severed;
+            f.potions = kept.potions;
+            f.diamonds = kept.diamonds;
+            f.lost_max_hp = kept.lost_max_hp - self.wound_max_hp(&kept, old_level)
+                + self.wound_max_hp(f, spec.level);
+            // Speed: the template's, less what the wounds took.
+            f.base_speed = spec.speed;
+            if self.rules.wound_effects {
+                for s in Severity::ALL {
+                    if let Some(example) = f.wounds.has(s).then(|| self.example_of(f, s)).flatten()
+                    {
+                        f.base_speed = example.speed(f.base_speed);
+                    }
+                }
+            }
+            f.max_hp = (spec.max_hp - f.lost_max_hp).max(1);
+            f.hp = f.max_hp;
+            f.state = State::Up;
+            f.went_down = false;
+            self.recompute_effects_of(f);
+            party.levels[i] = spec.level;
+        }
+    }
+
+    /// PC `pc` of `party` raised from the dead (by whatever spell the
+    /// campaign paid for), then rested: alive at full HP on this
+    /// encounter's template, with the wounds and injuries it died with
+    /// (the caller heals those the spell heals, [`Encounter::heal_wounds`]).
+    pub fn raise(&self, party: &mut PartyState, pc: usize) {
+        let f = &mut party.fighters[pc];
+        if f.state != State::Dead {
+            return;
+        }
+        f.state = State::Up;
+        f.died_round = 0;
+        self.long_rest_one(party, pc);
+    }
+
+    /// A long rest of one PC only.
+    fn long_rest_one(&self, party: &mut PartyState, pc: usize) {
+        let others: Vec<(usize, State)> = party
+            .fighters
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != pc)
+            .map(|(i, f)| (i, f.state))
+            .collect();
+        // Rest a copy holding only `pc` alive, then take its fighter back.
+        let mut alone = party.clone();
+        for &(i, _) in &others {
+            alone.fighters[i].state = State::Dead;
+        }
+        self.long_rest(&mut alone);
+        party.fighters[pc] = alone.fighters[pc];
+        party.levels[pc] = alone.levels[pc];
+    }
+
+    /// Heals the permanent wounds `healed` of PC `pc`: they and their
+    /// effects are gone, and the max HP they cost comes back.
+    pub fn heal_wounds(&self, party: &mut PartyState, pc: usize, healed: WoundSlots) {
+        let level = party.levels[pc];
+        let f = &mut party.fighters[pc];
+        let before = self.wound_max_hp(f, level);
+        let mut removed_bits = 0;
+        let carried = f.wounds;
+        for s in Severity::ALL
+            .into_iter()
+            .filter(|&s| healed.has(s) && carried.has(s))
+        {
+            if let Some(example) = self.example_of(f, s) {
+                removed_bits |= example.effects;
+            }
+            f.wounds = WoundSlots::from_wounds(f.wounds.wounds().filter(|&w| w != s));
+            f.wound_examples[s as usize] = 0;
+        }
+        // The effects of the wounds still carried stay.
+        let mut still = 0;
+        for s in Severity::ALL.into_iter().filter(|&s| f.wounds.has(s)) {
+            if let Some(example) = self.example_of(f, s) {
+                still |= example.effects;
+            }
+        }
+        let f = &mut party.fighters[pc];
+        f.lasting_effects &= !(removed_bits & !still);
+        f.lost_max_hp -= before - self.wound_max_hp(f, level);
+        if f.state != State::Dead {
+            self.long_rest_one(party, pc);
+        }
+    }
+
+    /// Cures PC `pc`'s lingering injury of table entry `entry` (its first
+    /// remembered one): it and its effects are gone.
+    pub fn cure_injury(&self, party: &mut PartyState, pc: usize, entry: u8) {
+        let f = &mut party.fighters[pc];
+        let remembered = usize::from(f.n_injuries).min(super::fighter::REMEMBERED);
+        let Some(k) = f.injuries[..remembered].iter().position(|&e| e == entry) else {
+            return;
+        };
+        f.injuries.copy_within(k + 1..remembered, k);
+        f.injuries[remembered - 1] = 0;
+        f.n_injuries -= 1;
+        self.recompute_effects_of(f);
+    }
+
+    /// Kills PC `pc` outside a fight (a festering wound at 0 max HP).
+    pub fn kill(&self, party: &mut PartyState, pc: usize) {
+        let f = &mut party.fighters[pc];
+        f.state = State::Dead;
+        f.died_round = NEVER_REVIVED;
+    }
+
+    /// PC `pc` of `party` replaced by a new character: this encounter's
+    /// template of its slot, fresh.
+    pub fn replace(&self, party: &mut PartyState, pc: usize) {
+        party.fighters[pc] = self.initial[pc];
+        party.levels[pc] = self.party[pc].level;
+    }
+}
