@@ -7,7 +7,7 @@ use crate::scenario::command::CommandLayers;
 use crate::types::{Scenario, parse_with};
 
 /// `(file name, text)` of every built-in scenario, in default-suite order.
-pub const BUILTIN: [(&str, &str); 14] = [
+pub const BUILTIN: [(&str, &str); 16] = [
     (
         "death-saves.toml",
         include_str!("../scenarios/death-saves.toml"),
@@ -63,6 +63,14 @@ pub const BUILTIN: [(&str, &str); 14] = [
     (
         "combat-positions.toml",
         include_str!("../scenarios/combat-positions.toml"),
+    ),
+    (
+        "campaign-healing-settings.toml",
+        include_str!("../scenarios/campaign-healing-settings.toml"),
+    ),
+    (
+        "campaign-career.toml",
+        include_str!("../scenarios/campaign-career.toml"),
     ),
 ];
 

@@ -247,7 +247,7 @@ fn a_bestiary_for_another_scenario_type_or_from_the_command_line_is_refused() {
     );
     assert_eq!(
         e,
-        "s.toml:6:12: field `bestiary`: `bestiary` names monster files for combat scenarios; this is a `death_saves` scenario"
+        "s.toml:6:12: field `bestiary`: `bestiary` names monster files for combat and campaign scenarios; this is a `death_saves` scenario"
     );
     let o = woundsim::scenario::overrides::Override::parse("bestiary=[\"m.toml\"]").unwrap_err();
     assert!(o.contains("cannot be set from the command line"), "{o}");

@@ -18,6 +18,7 @@
 //! [`ScenarioResult`] ([`Model::finish`]).
 
 pub mod amputation;
+pub mod campaign;
 pub mod combat;
 pub mod death_saves;
 pub mod festering;
@@ -321,6 +322,8 @@ registry! {
     Amputation(amputation::Amputation),
     /// `type = "combat"`: a party against monsters, one encounter or a chain.
     Combat(combat::Combat),
+    /// `type = "campaign"`: a party's career under the standard or harsh healing setting.
+    Campaign(campaign::Campaign),
 }
 
 /// A validated scenario.
@@ -398,12 +401,15 @@ pub fn parse_with(
     let mut inputs = Vec::new();
     let catalog = match doc.bestiary() {
         None => catalog,
-        Some(list) if doc.kind() != <combat::Combat as ScenarioType>::NAME => {
+        Some(list)
+            if doc.kind() != <combat::Combat as ScenarioType>::NAME
+                && doc.kind() != <campaign::Campaign as ScenarioType>::NAME =>
+        {
             return Err(doc.locator().error(
                 list.span().start,
                 "bestiary",
                 format!(
-                    "`bestiary` names monster files for combat scenarios; this is a `{}` scenario",
+                    "`bestiary` names monster files for combat and campaign scenarios; this is a `{}` scenario",
                     doc.kind()
                 ),
             ));

@@ -61,8 +61,8 @@ pub struct RawSettings {
     crit_range: Option<Spanned<i64>>,
     critical_hits: Option<Spanned<bool>>,
     monsters_flee_below: Option<Spanned<f64>>,
-    encounters: Option<Spanned<i64>>,
-    between_encounters: Option<Spanned<Between>>,
+    pub(crate) encounters: Option<Spanned<i64>>,
+    pub(crate) between_encounters: Option<Spanned<Between>>,
     wound_effects: Option<Spanned<bool>>,
     wound_policy: Option<Spanned<WoundPolicy>>,
     existing_wounds: Option<Spanned<Vec<Spanned<Severity>>>>,
@@ -299,7 +299,10 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CombatVariant
 }
 
 /// The rules of one variant's fight (all but who fights).
-fn rules(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<EncounterRules, ScenarioError> {
+pub(crate) fn rules(
+    l: &Layers<RawSettings>,
+    catalog: &Catalog,
+) -> Result<EncounterRules, ScenarioError> {
     let d = EncounterRules::default();
     let targeting = or(get!(l, targeting), d.targeting);
     let chance = {

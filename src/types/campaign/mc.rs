@@ -1,0 +1,813 @@
+//! Monte Carlo campaigns: one career per trial and variant, on common
+//! random numbers (trial `t` takes one seed from its chunk's stream and
+//! every variant replays a generator seeded with it, so `standard` and
+//! `harsh` differ only where their healing does). A career: at each level,
+//! `days_per_level` adventuring days of `fights_per_day` fights each; after
+//! each day a long rest, the dead raised when the purse and a caster allow
+//! or replaced as the policy says, and a total party kill ends the trial;
+//! after each level (its downtime) the permanent wounds the policy and the
+//! purse allow are healed, then the party levels up. Metrics are exact
+//! integer moments per variant, with their paired differences to the first
+//! variant (`_diff`); per-level metrics are vectors of counters, so memory
+//! stays flat in trials.
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+
+use super::spending::{gold, healed_by, providers, raising, wound_healing};
+use super::{CampaignVariant, ReplaceDead};
+use crate::combat::encounter::{Arena, Encounter, MAX_PCS, PartyState};
+use crate::engine::Stop;
+use crate::engine::accum::IntMoments;
+use crate::engine::merge::mergeable;
+use crate::engine::paired::Baseline;
+use crate::engine::stats::{Estimate, wilson, z_for_level};
+use crate::model::{ScenarioHeader, Variant};
+use crate::results::{ChartSpec, ConstantTable, Figure, LinePoints, ScenarioResult, thousands};
+use crate::rules::healing::Plan;
+use crate::rules::permanent_wounds::{Severity, WoundSlots};
+use crate::rules::wound_healing::{DeadFor, Goal, PcState, SECONDS_PER_DAY, plan as healing_plan};
+
+/// What one career produced.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CareerOutcome {
+    /// The whole party died (the trial ended there).
+    pub tpk: bool,
+    /// PC deaths (a PC raised and killed again dies twice).
+    pub deaths: u32,
+    /// Dead PCs raised.
+    pub raises: u32,
+    /// Dead PCs replaced by new characters.
+    pub replacements: u32,
+    /// Fights fought.
+    pub fights: u32,
+    /// Permanent wounds taken, by severity.
+    pub wounds_taken: [u32; 3],
+    /// Lingering injuries taken by PCs.
+    pub injuries_taken: u32,
+    /// Gold found.
+    pub treasure: u64,
+    /// Gold spent healing permanent wounds.
+    pub gold_wounds: u64,
+    /// Gold spent raising the dead.
+    pub gold_raising: u64,
+    /// Gold spent curing lingering injuries.
+    pub gold_injuries: u64,
+    /// Days of downtime spent curing lingering injuries (summed over PCs).
+    pub downtime_days: u64,
+    /// Max HP lost to festering wounds while they were open.
+    pub festering_hp: u64,
+    /// PCs killed by a festering wound.
+    pub festering_deaths: u32,
+    /// Per level of the career: PCs alive after it.
+    pub alive: Vec<u8>,
+    /// Per level: PCs of the starting party alive (never replaced) after it.
+    pub originals: Vec<u8>,
+    /// Per level: PCs alive carrying a permanent wound, a lingering injury
+    /// or a lost limb after it.
+    pub maimed: Vec<u8>,
+    /// Per level: the party died by then.
+    pub tpk_by: Vec<bool>,
+    /// Per level: gold spent by then (wounds and raising).
+    pub spent: Vec<u64>,
+    /// At the end, each PC slot's state: healthy, carrying a minor, a
+    /// moderate, a severe wound as its worst, or dead.
+    pub end_states: [u8; 5],
+    /// At the end: living PCs carrying a lingering injury.
+    pub end_injured: u8,
+}
+
+impl CareerOutcome {
+    /// Gold spent on every purpose.
+    pub fn spent_total(&self) -> u64 {
+        self.gold_wounds + self.gold_raising + self.gold_injuries
+    }
+
+    fn reset(&mut self, levels: usize) {
+        let keep = (
+            std::mem::take(&mut self.alive),
+            std::mem::take(&mut self.originals),
+            std::mem::take(&mut self.maimed),
+            std::mem::take(&mut self.tpk_by),
+            std::mem::take(&mut self.spent),
+        );
+        *self = CareerOutcome {
+            alive: keep.0,
+            originals: keep.1,
+            maimed: keep.2,
+            tpk_by: keep.3,
+            spent: keep.4,
+            ..CareerOutcome::default()
+        };
+        for v in [&mut self.alive, &mut self.originals, &mut self.maimed] {
+            v.clear();
+            v.resize(levels, 0);
+        }
+        self.tpk_by.clear();
+        self.tpk_by.resize(levels, false);
+        self.spent.clear();
+        self.spent.resize(levels, 0);
+    }
+}
+
+/// Who is dead since when and who is still of the starting party.
+struct Track {
+    original: [bool; MAX_PCS],
+    counted_dead: [bool; MAX_PCS],
+    dead_days: [u64; MAX_PCS],
+}
+
+impl Default for Track {
+    fn default() -> Self {
+        Track {
+            original: [true; MAX_PCS],
+            counted_dead: [false; MAX_PCS],
+            dead_days: [0; MAX_PCS],
+        }
+    }
+}
+
+impl Track {
+    /// Counts the PCs dead since the last count, and a day more dead for each.
+    fn count_deaths(&mut self, party: &PartyState, out: &mut CareerOutcome) {
+        for pc in (0..party.len()).filter(|&pc| party.is_dead(pc)) {
+            self.dead_days[pc] += 1;
+            if !self.counted_dead[pc] {
+                self.counted_dead[pc] = true;
+                out.deaths += 1;
+            }
+        }
+    }
+}
+
+/// The dead of `party`: each raised if the purse and a caster allow, else
+/// replaced (or left dead) as the policy says.
+fn raise_or_replace(
+    v: &CampaignVariant,
+    enc: &Encounter,
+    party: &mut PartyState,
+    purse: &mut u64,
+    track: &mut Track,
+    out: &mut CareerOutcome,
+) {
+    for pc in 0..party.len() {
+        if !party.is_dead(pc) {
+            continue;
+        }
+        let casters = providers(v, party);
+        // Dead since some time during the day (half a day), plus whole days since.
+        let days = track.dead_days[pc].saturating_sub(1);
+        let dead_for = DeadFor(days * SECONDS_PER_DAY + SECONDS_PER_DAY / 2);
+        if let Some(p) = raising(v, party, pc, &casters, *purse, dead_for) {
+            let g = gold(&p);
+            *purse -= g;
+            out.gold_raising += g;
+            let healed = healed_by(v.healing, &p, party.wounds(pc));
+            enc.raise(party, pc);
+            if healed != WoundSlots::EMPTY {
+                enc.heal_wounds(party, pc, healed);
+            }
+            out.raises += 1;
+        } else if v.replace_dead == ReplaceDead::SameLevel {
+            enc.replace(party, pc);
+            track.original[pc] = false;
+            out.replacements += 1;
+        } else {
+            continue;
+        }
+        track.counted_dead[pc] = false;
+        track.dead_days[pc] = 0;
+    }
+}
+
+/// The worst wound state of a living PC carrying `wounds` (0 healthy,
+/// 1 minor, 2 moderate, 3 severe).
+fn worst(wounds: WoundSlots) -> usize {
+    Severity::ALL
+        .iter()
+        .rev()
+        .find(|&&s| wounds.has(s))
+        .map_or(0, |&s| s as usize + 1)
+}
+
+/// Plays one career of variant `v` into `out`; `false` when `stop` came
+/// first (polled before each day).
+pub fn career<R: Rng + ?Sized>(
+    v: &CampaignVariant,
+    rng: &mut R,
+    arena: &mut Arena,
+    out: &mut CareerOutcome,
+    stop: Stop<'_>,
+) -> bool {
+    out.reset(v.levels.len());
+    let Some(first) = v.levels.first() else {
+        return true;
+    };
+    let mut party = first.encounter.fresh_party();
+    let n = party.len();
+    let mut track = Track::default();
+    let mut purse = v.starting_gold;
+    'levels: for (li, plan) in v.levels.iter().enumerate() {
+        let enc = &plan.encounter;
+        if li > 0 {
+            // Milestone: the next level's templates, after the downtime.
+            enc.long_rest(&mut party);
+        }
+        for _ in 0..v.days_per_level {
+            if stop.requested() {
+                return false;
+            }
+            let day = enc.play(rng, arena, &mut party);
+            out.fights += day.fights;
+            let found = plan.treasure * u64::from(day.fights_won);
+            purse += found;
+            out.treasure += found;
+            for (taken, &w) in out.wounds_taken.iter_mut().zip(&day.wounds) {
+                *taken += w;
+            }
+            out.injuries_taken += day.injuries;
+            enc.long_rest(&mut party);
+            track.count_deaths(&party, out);
+            if !party.anyone_alive() {
+                out.tpk = true;
+                for later in li..v.levels.len() {
+                    out.tpk_by[later] = true;
+                    out.spent[later] = out.spent_total();
+                }
+                break 'levels;
+            }
+            raise_or_replace(v, enc, &mut party, &mut purse, &mut track, out);
+        }
+        // Downtime: heal the wounds the policy and the purse allow,
+        // keeping the price of one raising when raising comes first.
+        let casters = providers(v, &party);
+        let reserve = healing_plan(
+            v.healing,
+            &PcState {
+                dead_for: Some(DeadFor(SECONDS_PER_DAY / 2)),
+                ..PcState::default()
+            },
+            Goal::Raise,
+            &casters,
+            &v.prices,
+        )
+        .map_or(0, |p| gold(&p));
+        for pc in 0..n {
+            if let Some(p) = wound_healing(v, &party, pc, &casters, purse, reserve) {
+                let g = gold(&p);
+                purse -= g;
+                out.gold_wounds += g;
+                let healed = healed_by(v.healing, &p, party.wounds(pc));
+                enc.heal_wounds(&mut party, pc, healed);
+            }
+        }
+        if let Some(cures) = plan.cures.as_ref().filter(|_| v.cure_injuries) {
+            let healer_alive = v.healer.is_some_and(|h| !party.is_dead(h));
+            for pc in 0..n {
+                if party.is_dead(pc) {
+                    continue;
+                }
+                let mut k = 0;
+                while let Some(&entry) = party.injuries(pc).get(k) {
+                    let cure = cures.plan(healer_alive, pc, usize::from(entry));
+                    let (gp, days, cured) = cure.sample(rng);
+                    let gp = gp.max(0.0).round() as u64;
+                    if gp > purse || matches!(cure, Plan::Uncurable) {
+                        k += 1;
+                        continue;
+                    }
+                    purse -= gp;
+                    out.gold_injuries += gp;
+                    out.downtime_days += days.max(0.0).round() as u64;
+                    if let Plan::Tending(rules) = cure {
+                        // Max HP lost while the wound festered (it returns
+                        // after a long rest once closed).
+                        out.festering_hp += u64::from(rules.hp_per_day) * days.max(0.0) as u64;
+                    }
+                    if cured {
+                        enc.cure_injury(&mut party, pc, entry);
+                    } else {
+                        // The festering wound took its max HP first.
+                        out.festering_deaths += 1;
+                        enc.kill(&mut party, pc);
+                        break;
+                    }
+                }
+            }
+            track.count_deaths(&party, out);
+            if !party.anyone_alive() {
+                out.tpk = true;
+                for later in li..v.levels.len() {
+                    out.tpk_by[later] = true;
+                    out.spent[later] = out.spent_total();
+                }
+                break 'levels;
+            }
+            raise_or_replace(v, enc, &mut party, &mut purse, &mut track, out);
+        }
+        let mut alive = 0;
+        let mut originals = 0;
+        let mut maimed = 0;
+        for pc in (0..n).filter(|&pc| !party.is_dead(pc)) {
+            alive += 1;
+            originals += u8::from(track.original[pc]);
+            maimed += u8::from(
+                party.wounds(pc) != WoundSlots::EMPTY
+                    || !party.injuries(pc).is_empty()
+                    || party.severed_limbs(pc) > 0,
+            );
+        }
+        out.alive[li] = alive;
+        out.originals[li] = originals;
+        out.maimed[li] = maimed;
+        out.spent[li] = out.spent_total();
+    }
+    for pc in 0..n {
+        let state = if party.is_dead(pc) {
+            4
+        } else {
+            worst(party.wounds(pc))
+        };
+        out.end_states[state] += 1;
+        out.end_injured += u8::from(!party.is_dead(pc) && !party.injuries(pc).is_empty());
+    }
+    true
+}
+
+/// What a metric measures of one career (levels by index in the career).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Measure {
+    Tpk,
+    AnyDeath,
+    Deaths,
+    Raises,
+    Replacements,
+    Fights,
+    WoundsTaken(usize),
+    Injuries,
+    Treasure,
+    GoldWounds,
+    GoldRaising,
+    GoldInjuries,
+    DowntimeDays,
+    FesteringHp,
+    FesteringDeaths,
+    GoldSpent,
+    Alive(usize),
+    Originals(usize),
+    Maimed(usize),
+    TpkBy(usize),
+    SpentBy(usize),
+    EndState(usize),
+    EndInjured,
+}
+
+impl Measure {
+    #[inline]
+    fn value(self, o: &CareerOutcome) -> i64 {
+        match self {
+            Measure::Tpk => i64::from(o.tpk),
+            Measure::AnyDeath => i64::from(o.deaths > 0),
+            Measure::Deaths => i64::from(o.deaths),
+            Measure::Raises => i64::from(o.raises),
+            Measure::Replacements => i64::from(o.replacements),
+            Measure::Fights => i64::from(o.fights),
+            Measure::WoundsTaken(s) => i64::from(o.wounds_taken[s]),
+            Measure::Injuries => i64::from(o.injuries_taken),
+            Measure::Treasure => o.treasure as i64,
+            Measure::GoldWounds => o.gold_wounds as i64,
+            Measure::GoldRaising => o.gold_raising as i64,
+            Measure::GoldInjuries => o.gold_injuries as i64,
+            Measure::DowntimeDays => o.downtime_days as i64,
+            Measure::FesteringHp => o.festering_hp as i64,
+            Measure::FesteringDeaths => i64::from(o.festering_deaths),
+            Measure::GoldSpent => o.spent_total() as i64,
+            Measure::Alive(l) => i64::from(o.alive[l]),
+            Measure::Originals(l) => i64::from(o.originals[l]),
+            Measure::Maimed(l) => i64::from(o.maimed[l]),
+            Measure::TpkBy(l) => i64::from(o.tpk_by[l]),
+            Measure::SpentBy(l) => o.spent[l] as i64,
+            Measure::EndState(k) => i64::from(o.end_states[k]),
+            Measure::EndInjured => i64::from(o.end_injured),
+        }
+    }
+}
+
+/// How a metric's per-trial value becomes its figure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    /// A 0/1 event: Wilson interval.
+    Proportion,
+    /// A count or gold per trial, divided by `per` (the party's size for
+    /// per-PC figures and shares of PCs; 1 otherwise).
+    Mean { per: f64 },
+}
+
+/// A metric: its name, how it is estimated and what it measures.
+#[derive(Clone, Debug, PartialEq)]
+struct MetricDef {
+    name: String,
+    kind: Kind,
+    measure: Measure,
+}
+
+/// The `wound state` names of [`CareerOutcome::end_states`].
+const END_STATES: [(&str, &str); 5] = [
+    ("healthy", "no permanent wound"),
+    ("minor", "a minor wound at worst"),
+    ("moderate", "a moderate wound at worst"),
+    ("severe", "a severe wound"),
+    ("dead", "dead"),
+];
+
+/// The metric list of a variant with `pcs` PCs over character `levels`.
+fn metric_defs(pcs: usize, levels: &[u8], injuries: bool) -> Vec<MetricDef> {
+    let per_pc = Kind::Mean { per: pcs as f64 };
+    let whole = Kind::Mean { per: 1.0 };
+    let d = |name: String, kind, measure| MetricDef {
+        name,
+        kind,
+        measure,
+    };
+    let mut defs = vec![
+        d("p_tpk".into(), Kind::Proportion, Measure::Tpk),
+        d("p_pc_death".into(), Kind::Proportion, Measure::AnyDeath),
+        d("deaths_per_pc".into(), per_pc, Measure::Deaths),
+        d("raises_per_pc".into(), per_pc, Measure::Raises),
+        d("replacements_per_pc".into(), per_pc, Measure::Replacements),
+        d("mean_fights".into(), whole, Measure::Fights),
+    ];
+    for s in Severity::ALL {
+        defs.push(d(
+            format!("wounds_taken_per_pc_{}", s.name()),
+            per_pc,
+            Measure::WoundsTaken(s as usize),
+        ));
+    }
+    defs.push(d("injuries_taken_per_pc".into(), per_pc, Measure::Injuries));
+    defs.push(d("treasure_per_pc".into(), per_pc, Measure::Treasure));
+    defs.push(d("gold_spent_per_pc".into(), per_pc, Measure::GoldSpent));
+    defs.push(d("gold_wounds_per_pc".into(), per_pc, Measure::GoldWounds));
+    defs.push(d(
+        "gold_raising_per_pc".into(),
+        per_pc,
+        Measure::GoldRaising,
+    ));
+    if injuries {
+        let m = [
+            ("gold_injuries_per_pc", Measure::GoldInjuries),
+            ("downtime_days_per_pc", Measure::DowntimeDays),
+            ("festering_max_hp_lost_per_pc", Measure::FesteringHp),
+            ("festering_deaths_per_pc", Measure::FesteringDeaths),
+        ];
+        for (name, measure) in m {
+            defs.push(d(name.into(), per_pc, measure));
+        }
+    }
+    for (k, (state, _)) in END_STATES.iter().enumerate() {
+        defs.push(d(
+            format!("share_end_{state}"),
+            per_pc,
+            Measure::EndState(k),
+        ));
+    }
+    defs.push(d("share_end_injured".into(), per_pc, Measure::EndInjured));
+    for (l, level) in levels.iter().enumerate() {
+        defs.push(d(
+            format!("share_alive_level_{level}"),
+            per_pc,
+            Measure::Alive(l),
+        ));
+        defs.push(d(
+            format!("share_original_level_{level}"),
+            per_pc,
+            Measure::Originals(l),
+        ));
+        defs.push(d(
+            format!("share_maimed_level_{level}"),
+            per_pc,
+            Measure::Maimed(l),
+        ));
+        defs.push(d(
+            format!("p_tpk_by_level_{level}"),
+            Kind::Proportion,
+            Measure::TpkBy(l),
+        ));
+        defs.push(d(
+            format!("gold_spent_per_pc_by_level_{level}"),
+            per_pc,
+            Measure::SpentBy(l),
+        ));
+    }
+    defs
+}
+
+mergeable! {
+    /// Per-chunk accumulator: per variant, the moments of each metric and
+    /// of its difference to the first variant.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct CampaignAcc {
+        metrics: Vec<Vec<IntMoments>>,
+        diffs: Vec<Vec<IntMoments>>,
+    }
+}
+
+/// The variants and their metric lists, compiled for the hot loop.
+pub struct Prepared<'a> {
+    variants: &'a [Variant<CampaignVariant>],
+    defs: Vec<Vec<MetricDef>>,
+    /// Some variant has lingering injuries.
+    injuries: bool,
+}
+
+impl<'a> Prepared<'a> {
+    /// Compiles the variants.
+    pub fn new(variants: &'a [Variant<CampaignVariant>]) -> Self {
+        // The injury metrics for every variant when some variant has them.
+        let injuries = variants
+            .iter()
+            .any(|v| v.rules.levels.iter().any(|l| l.cures.is_some()));
+        let defs = variants
+            .iter()
+            .map(|v| {
+                let levels: Vec<u8> = v.rules.levels.iter().map(|l| l.level).collect();
+                metric_defs(v.rules.pc_names.len(), &levels, injuries)
+            })
+            .collect();
+        Prepared {
+            variants,
+            defs,
+            injuries,
+        }
+    }
+
+    /// An empty accumulator.
+    pub fn new_acc(&self) -> CampaignAcc {
+        let widest = self.defs.iter().map(Vec::len).max().unwrap_or(0);
+        CampaignAcc {
+            metrics: vec![vec![IntMoments::default(); widest]; self.variants.len()],
+            diffs: vec![vec![IntMoments::default(); widest]; self.variants.len()],
+        }
+    }
+}
+
+/// Runs one chunk of careers for every variant; returns early (with `acc`
+/// incomplete) once `stop` is requested.
+pub fn simulate_chunk<R: Rng + ?Sized>(
+    prepared: &Prepared<'_>,
+    rng: &mut R,
+    count: u64,
+    acc: &mut CampaignAcc,
+    stop: Stop<'_>,
+) {
+    let mut arena = Arena::default();
+    let mut baseline = Baseline::default();
+    let mut outcome = CareerOutcome::default();
+    let mut vals: Vec<i64> = Vec::new();
+    for _ in 0..count {
+        let seed = rng.next_u64();
+        for (v, variant) in prepared.variants.iter().enumerate() {
+            let mut trial_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            if !career(
+                &variant.rules,
+                &mut trial_rng,
+                &mut arena,
+                &mut outcome,
+                stop,
+            ) {
+                return;
+            }
+            vals.clear();
+            vals.extend(prepared.defs[v].iter().map(|d| d.measure.value(&outcome)));
+            for (m, &x) in acc.metrics[v].iter_mut().zip(&vals) {
+                m.push(x);
+            }
+            baseline.record(v, &vals, &mut acc.diffs[v]);
+        }
+    }
+}
+
+/// `e` divided by `per`.
+fn per(e: Estimate, per: f64) -> Estimate {
+    Estimate {
+        value: e.value / per,
+        low: e.low / per,
+        high: e.high / per,
+    }
+}
+
+/// A metric's figure from its moments.
+fn estimate(def: &MetricDef, m: &IntMoments, z: f64) -> Estimate {
+    match def.kind {
+        Kind::Proportion => wilson(m.sum() as u64, m.count(), z),
+        Kind::Mean { per: by } => per(m.estimate(z), by),
+    }
+}
+
+/// The figures and charts of the merged counts.
+pub fn finish(
+    header: &ScenarioHeader,
+    variants: &[Variant<CampaignVariant>],
+    prepared: &Prepared<'_>,
+    acc: &CampaignAcc,
+) -> ScenarioResult {
+    let defs = &prepared.defs;
+    let z = z_for_level(header.confidence);
+    let mut figures = Vec::new();
+    for (v, variant) in variants.iter().enumerate() {
+        for (i, def) in defs[v].iter().enumerate() {
+            figures.push(Figure {
+                variant: variant.name.clone(),
+                metric: def.name.clone(),
+                estimate: estimate(def, &acc.metrics[v][i], z),
+                trials: None,
+            });
+        }
+    }
+    // Paired differences where a metric means the same in both variants.
+    for (v, variant) in variants.iter().enumerate().skip(1) {
+        for (i, def) in defs[v].iter().enumerate() {
+            if defs[0].get(i) != Some(def) {
+                continue;
+            }
+            let diff = match def.kind {
+                Kind::Proportion => acc.diffs[v][i].estimate(z),
+                Kind::Mean { per: by } => per(acc.diffs[v][i].estimate(z), by),
+            };
+            figures.push(Figure {
+                variant: variant.name.clone(),
+                metric: format!("{}_diff", def.name),
+                estimate: diff,
+                trials: None,
+            });
+        }
+    }
+    let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
+    ScenarioResult {
+        figures,
+        tables: vec![encounters_table(variants)],
+        charts: charts(header, variants, prepared.injuries),
+        ..ScenarioResult::for_header(header, names)
+    }
+}
+
+/// `encounters.csv`: per variant and level, the monsters of the level's
+/// encounter, their XP and the party's budgets (constants of the scenario).
+fn encounters_table(variants: &[Variant<CampaignVariant>]) -> ConstantTable {
+    let mut rows = Vec::new();
+    for v in variants {
+        for plan in &v.rules.levels {
+            let e = &plan.difficulty;
+            let budget = e.budget().ok();
+            rows.push(vec![
+                v.name.clone(),
+                plan.level.to_string(),
+                e.monsters
+                    .iter()
+                    .map(|(n, name)| format!("{n} {name}"))
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+                e.xp.as_ref().map_or(String::new(), u64::to_string),
+                budget.map_or(String::new(), |b| b.low.to_string()),
+                budget.map_or(String::new(), |b| b.moderate.to_string()),
+                budget.map_or(String::new(), |b| b.high.to_string()),
+                e.built_for.clone().unwrap_or_default(),
+                plan.treasure.to_string(),
+            ]);
+        }
+    }
+    let columns = [
+        "variant",
+        "level",
+        "monsters",
+        "encounter_xp",
+        "low_budget",
+        "moderate_budget",
+        "high_budget",
+        "built_for",
+        "treasure_per_fight_gp",
+    ];
+    ConstantTable {
+        file: "encounters".into(),
+        columns: columns.iter().map(|c| c.to_string()).collect(),
+        rows,
+        shown: Vec::new(),
+    }
+}
+
+/// The campaign's charts: survival and gold over the levels (when every
+/// variant plays the same levels), wound states at the end, gold by purpose.
+fn charts(
+    header: &ScenarioHeader,
+    variants: &[Variant<CampaignVariant>],
+    injuries: bool,
+) -> Vec<ChartSpec> {
+    let how = format!("{} careers per variant", thousands(header.trials));
+    let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
+    let mut charts = Vec::new();
+    let levels: Option<Vec<u8>> = variants
+        .first()
+        .map(|v| v.rules.levels.iter().map(|l| l.level).collect());
+    let same_levels = variants
+        .iter()
+        .all(|v| Some(v.rules.levels.iter().map(|l| l.level).collect::<Vec<_>>()) == levels);
+    if let (true, Some(levels)) = (same_levels, levels) {
+        let curve = |metric: &str| -> LinePoints {
+            LinePoints::Metrics(
+                levels
+                    .iter()
+                    .map(|&l| (f64::from(l), format!("{metric}_level_{l}")))
+                    .collect(),
+            )
+        };
+        charts.push(ChartSpec::Lines {
+            file: "survival".into(),
+            title: format!("{}: PCs alive after each level ({how})", header.name),
+            x_label: "Character level (after its adventures and downtime)".into(),
+            y_label: "PCs alive, raised or replaced included (% of the party)".into(),
+            variants: names.clone(),
+            points: curve("share_alive"),
+            percent: true,
+        });
+        charts.push(ChartSpec::Lines {
+            file: "original-pcs".into(),
+            title: format!("{}: starting PCs still playing ({how})", header.name),
+            x_label: "Character level (after its adventures and downtime)".into(),
+            y_label: "Starting PCs alive and never replaced (% of the party)".into(),
+            variants: names.clone(),
+            points: curve("share_original"),
+            percent: true,
+        });
+        charts.push(ChartSpec::Lines {
+            file: "maimed".into(),
+            title: format!("{}: PCs maimed after each level ({how})", header.name),
+            x_label: "Character level (after its adventures and downtime)".into(),
+            y_label: "PCs alive with an uncured wound or injury (% of the party)".into(),
+            variants: names.clone(),
+            points: curve("share_maimed"),
+            percent: true,
+        });
+        charts.push(ChartSpec::Lines {
+            file: "tpk".into(),
+            title: format!("{}: total party kills by level ({how})", header.name),
+            x_label: "Character level".into(),
+            y_label: "Careers ended by a total party kill (%)".into(),
+            variants: names.clone(),
+            points: LinePoints::Metrics(
+                levels
+                    .iter()
+                    .map(|&l| (f64::from(l), format!("p_tpk_by_level_{l}")))
+                    .collect(),
+            ),
+            percent: true,
+        });
+        charts.push(ChartSpec::Lines {
+            file: "gold-spent".into(),
+            title: format!("{}: gold spent on healing by level ({how})", header.name),
+            x_label: "Character level".into(),
+            y_label: "Gold spent per PC, cumulative (gp)".into(),
+            variants: names.clone(),
+            points: LinePoints::Metrics(
+                levels
+                    .iter()
+                    .map(|&l| (f64::from(l), format!("gold_spent_per_pc_by_level_{l}")))
+                    .collect(),
+            ),
+            percent: false,
+        });
+    }
+    charts.push(ChartSpec::Bars {
+        file: "wound-states".into(),
+        title: format!(
+            "{}: PCs' state at the end of the career ({how})",
+            header.name
+        ),
+        value_label: "PC slots in that state at the end (% of the party)".into(),
+        categories: END_STATES
+            .iter()
+            .map(|(state, label)| (format!("share_end_{state}"), label.to_string()))
+            .collect(),
+        percent: true,
+    });
+    charts.push(ChartSpec::Bars {
+        file: "gold-by-purpose".into(),
+        title: format!("{}: gold per PC by purpose ({how})", header.name),
+        value_label: "Gold per PC over the career (gp)".into(),
+        categories: [
+            ("treasure_per_pc", "treasure found"),
+            ("gold_wounds_per_pc", "healing permanent wounds"),
+            ("gold_raising_per_pc", "raising the dead"),
+            ("gold_injuries_per_pc", "curing lingering injuries"),
+        ]
+        .iter()
+        .filter(|(m, _)| injuries || *m != "gold_injuries_per_pc")
+        .map(|(m, l)| (m.to_string(), l.to_string()))
+        .collect(),
+        percent: false,
+    });
+    charts
+}
+
+#[cfg(test)]
+mod tests;

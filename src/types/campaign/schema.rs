@@ -1,0 +1,424 @@
+//! Schema of `type = "campaign"` scenarios (docs/campaign.md): the party
+//! by class, the level range and its calendar, the encounters built for a
+//! difficulty at each level from a monster pool, the healing setting, the
+//! temple, the purse and the spending policies; the fights' own rules in a
+//! nested `fights` table with the keys of `type = "combat"` (validated by
+//! the combat schema).
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{CampaignVariant, Caster, First, HealWounds, InjuryCures, LevelPlan, ReplaceDead};
+use crate::combat::encounter::{Encounter, MAX_PCS};
+use crate::combat::policy::Between;
+use crate::model::Catalog;
+use crate::rules::healing::{Plan, Resources};
+use crate::rules::prices::{PriceList, spell_index};
+use crate::rules::wound_healing::{HealingSetting, Progression};
+use crate::scenario::ScenarioError;
+use crate::scenario::layers::{Layers, get};
+use crate::scenario::values::{self, keyed_int, or};
+use crate::scenario::wording::did_you_mean;
+use crate::types::combat::difficulty::build_monsters;
+use crate::types::combat::schema::{RawSettings as RawFights, rules as fight_rules};
+
+/// Most fights in one career (levels × days × fights per day): a trial's
+/// length is bounded.
+pub const MAX_CAREER_FIGHTS: i64 = 2_000;
+
+/// Most gold a purse starts with or a fight yields (gp).
+pub const MAX_GOLD: i64 = 1_000_000_000;
+
+/// Gold found per fight won, by character level 1 to 20 (gp; **ours**, a
+/// documented default by tier of play: 100 gp a fight at levels 1–4, 500
+/// at 5–10, 5,000 at 11–16, 25,000 at 17–20; `treasure` replaces it).
+pub const DEFAULT_TREASURE: [u64; 20] = [
+    100, 100, 100, 100, 500, 500, 500, 500, 500, 500, 5_000, 5_000, 5_000, 5_000, 5_000, 5_000,
+    25_000, 25_000, 25_000, 25_000,
+];
+
+/// The temple's highest spell level by default: a city temple whose
+/// priests cast up to 5th-level spells (**ours**; `temple_spell_level`).
+pub const DEFAULT_TEMPLE_SPELL_LEVEL: u8 = 5;
+
+/// One party member as written: its class and name.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMember {
+    class: Spanned<String>,
+    name: Option<Spanned<String>>,
+}
+
+/// One `[options]` or `[[variant]]` table, as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSettings {
+    name: Option<Spanned<String>>,
+    description: Option<Spanned<String>>,
+    party: Option<Spanned<Vec<Spanned<RawMember>>>>,
+    start_level: Option<Spanned<i64>>,
+    end_level: Option<Spanned<i64>>,
+    days_per_level: Option<Spanned<i64>>,
+    fights_per_day: Option<Spanned<i64>>,
+    difficulty: Option<Spanned<toml::Value>>,
+    monster_pool: Option<Spanned<Vec<Spanned<String>>>>,
+    healing: Option<Spanned<HealingSetting>>,
+    temple_spell_level: Option<Spanned<i64>>,
+    starting_gold: Option<Spanned<i64>>,
+    treasure: Option<Spanned<Vec<Spanned<i64>>>>,
+    heal_wounds: Option<Spanned<HealWounds>>,
+    first: Option<Spanned<First>>,
+    replace_dead: Option<Spanned<ReplaceDead>>,
+    raise_dead: Option<Spanned<bool>>,
+    cure_injuries: Option<Spanned<bool>>,
+    fights: Option<Spanned<RawFights>>,
+}
+
+crate::scenario::impl_named!(RawSettings);
+
+/// A class's spells among those that heal permanent wounds or raise the
+/// dead (SRD 5.1 class spell lists), with its progression; `None` for a
+/// class that casts none of them.
+pub fn class_healing_spells(class: &str) -> Option<(Progression, &'static [&'static str])> {
+    Some(match class {
+        "cleric" => (
+            Progression::Full,
+            &[
+                "lesser_restoration",
+                "greater_restoration",
+                "revivify",
+                "raise_dead",
+                "resurrection",
+                "true_resurrection",
+            ],
+        ),
+        "bard" => (
+            Progression::Full,
+            &[
+                "lesser_restoration",
+                "greater_restoration",
+                "raise_dead",
+                "resurrection",
+            ],
+        ),
+        "druid" => (
+            Progression::Full,
+            &[
+                "lesser_restoration",
+                "greater_restoration",
+                "true_resurrection",
+            ],
+        ),
+        "paladin" => (
+            Progression::Half,
+            &[
+                "lesser_restoration",
+                "revivify",
+                "greater_restoration",
+                "raise_dead",
+            ],
+        ),
+        "ranger" => (Progression::Half, &["lesser_restoration"]),
+        _ => return None,
+    })
+}
+
+/// A class's spells that cure lingering injuries (SRD 5.1 class spell
+/// lists, among those the cost model knows).
+pub fn class_injury_spells(class: &str) -> &'static [&'static str] {
+    match class {
+        "cleric" | "druid" => &[
+            "cure_wounds",
+            "lesser_restoration",
+            "greater_restoration",
+            "heal",
+            "regenerate",
+        ],
+        "bard" => &[
+            "cure_wounds",
+            "lesser_restoration",
+            "greater_restoration",
+            "regenerate",
+        ],
+        "paladin" => &["cure_wounds", "lesser_restoration", "greater_restoration"],
+        "ranger" => &["cure_wounds", "lesser_restoration"],
+        _ => &[],
+    }
+}
+
+/// The cheapest cure of each injury-table entry for each PC of `party`
+/// (templates at one level), with the healer `healer` (class, its
+/// progression) alive and without it.
+fn injury_cures(
+    table: &crate::rules::lingering::InjuryTable,
+    party: &[crate::combat::creature::CreatureSpec],
+    healer: Option<(&str, Progression)>,
+    temple: bool,
+    prices: &PriceList,
+) -> InjuryCures {
+    let medicine = party.iter().map(|c| c.medicine).max().unwrap_or(0);
+    let level = party.first().map_or(1, |c| c.level);
+    let resources = |alive: bool, max_hp: i32| {
+        let mut r = Resources {
+            temple,
+            medicine_bonus: Some(medicine.clamp(-20, 40) as i8),
+            max_hp: max_hp.max(1) as u32,
+            ..Resources::default()
+        };
+        if let (true, Some((class, progression))) = (alive, healer) {
+            r.healer_spells = class_injury_spells(class)
+                .iter()
+                .filter_map(|s| spell_index(s))
+                .collect();
+            let top = usize::from(progression.max_spell_level(level)).min(9);
+            r.spell_slots[..top].fill(1);
+        }
+        r
+    };
+    let plans = [false, true].map(|alive| {
+        party
+            .iter()
+            .map(|pc| {
+                let r = resources(alive, pc.max_hp);
+                table
+                    .entries
+                    .iter()
+                    .map(|entry| Plan::cheapest(entry, &r, prices))
+                    .collect()
+            })
+            .collect()
+    });
+    InjuryCures { plans }
+}
+
+/// The party as validated: each member's class and name.
+fn party(
+    l: &Layers<RawSettings>,
+    anchor: usize,
+    catalog: &Catalog,
+    levels: std::ops::RangeInclusive<u8>,
+) -> Result<Vec<(String, String)>, ScenarioError> {
+    let Some(list) = get!(l, party) else {
+        return Err(l.loc().error(
+            anchor,
+            "party",
+            "a campaign needs `party = [{ class = \"fighter\", name = \"...\" }, ...]` in [options] or in every variant",
+        ));
+    };
+    if list.get().is_empty() {
+        return Err(list.error("`party` is empty"));
+    }
+    if list.get().len() > MAX_PCS {
+        return Err(list.error(format!(
+            "a party has at most {MAX_PCS} members, got {}",
+            list.get().len()
+        )));
+    }
+    let classes: Vec<&str> = catalog
+        .templates
+        .classes
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut errors = Vec::new();
+    for (i, member) in list.get().iter().enumerate() {
+        let item = list.item(i, member);
+        let m = member.get_ref();
+        let class = m.class.get_ref().trim().to_ascii_lowercase();
+        let class_at = item.child("class", &m.class);
+        let Some(template) = catalog.templates.classes.iter().find(|c| c.name == class) else {
+            errors.push(class_at.error(format!(
+                "unknown class `{}`{}; the classes are {}",
+                m.class.get_ref(),
+                did_you_mean(&class, &classes),
+                classes.join(", ")
+            )));
+            continue;
+        };
+        if *levels.end() > template.levels {
+            errors.push(class_at.error(format!(
+                "class `{class}` has templates up to level {}, and the career goes to level {}",
+                template.levels,
+                levels.end()
+            )));
+            continue;
+        }
+        let name = match &m.name {
+            Some(n) => {
+                values::text(&item.child("name", n), "a party member's name", 64)?.to_string()
+            }
+            None => format!("{class}-{}", i + 1),
+        };
+        let part = crate::results::metric_part(&name);
+        if part.is_empty() {
+            errors.push(item.error(format!(
+                "party member `{name}` needs a name with a letter or digit: it names metrics"
+            )));
+            continue;
+        }
+        if out
+            .iter()
+            .any(|(_, other)| crate::results::metric_part(other) == part)
+        {
+            errors.push(item.error(format!(
+                "two party members are named `{name}`: give each its own `name`"
+            )));
+            continue;
+        }
+        out.push((class, name));
+    }
+    match ScenarioError::from_all(errors) {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+/// Validates one variant's settings.
+pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVariant, ScenarioError> {
+    let anchor = l
+        .own()
+        .and_then(|t| t.table.name.as_ref())
+        .map_or(0, |n| n.span().start);
+    let start = keyed_int(get!(l, start_level), 1..=20, 1)? as u8;
+    let end_setting = get!(l, end_level);
+    let end = keyed_int(end_setting.clone(), 1..=20, i64::from(start))? as u8;
+    if end < start {
+        let at = end_setting.map_or_else(
+            || {
+                l.loc()
+                    .error(anchor, "end_level", "`end_level` is before `start_level`")
+            },
+            |e| e.error(format!("end_level ({end}) is before start_level ({start})")),
+        );
+        return Err(at);
+    }
+    let days = keyed_int(get!(l, days_per_level), 1..=100, 2)? as u32;
+    let fights_per_day = keyed_int(get!(l, fights_per_day), 1..=20, 2)? as u32;
+    let career_fights = i64::from(end - start + 1) * i64::from(days) * i64::from(fights_per_day);
+    if career_fights > MAX_CAREER_FIGHTS {
+        return Err(l.loc().error(
+            anchor,
+            "days_per_level",
+            format!(
+                "the career has {career_fights} fights (levels × days_per_level × fights_per_day), more than the {MAX_CAREER_FIGHTS} a campaign may have"
+            ),
+        ));
+    }
+    let members = party(l, anchor, catalog, start..=end)?;
+    let temple_spell_level = keyed_int(
+        get!(l, temple_spell_level),
+        0..=9,
+        DEFAULT_TEMPLE_SPELL_LEVEL.into(),
+    )? as u8;
+    let starting_gold = keyed_int(get!(l, starting_gold), 0..=MAX_GOLD, 0)? as u64;
+    let mut treasure = DEFAULT_TREASURE;
+    if let Some(list) = get!(l, treasure) {
+        if list.get().len() != 20 {
+            return Err(list.error(format!(
+                "`treasure` gives the gold per fight won at each level 1 to 20: 20 numbers, got {}",
+                list.get().len()
+            )));
+        }
+        for (i, gp) in list.get().iter().enumerate() {
+            treasure[i] = keyed_int(Some(list.item(i, gp)), 0..=MAX_GOLD, 0)? as u64;
+        }
+    }
+    // The fights: the combat schema's rules, one day's chain at a time.
+    let fights = l.nested("fights", |r| &r.fights);
+    if let Some(e) = get!(fights, encounters) {
+        return Err(e.error(
+            "a campaign sets the fights of a day with `fights_per_day`, not `fights.encounters`",
+        ));
+    }
+    let between_given = get!(fights, between_encounters).is_some();
+    let mut rules = fight_rules(&fights, catalog)?;
+    rules.encounters = fights_per_day;
+    if !between_given {
+        // The fights of one adventuring day follow each other without a
+        // long rest (one comes after the day).
+        rules.between = Between::NoRest;
+    }
+    let Some(difficulty) = get!(l, difficulty) else {
+        return Err(l.loc().error(
+            anchor,
+            "difficulty",
+            "a campaign needs `difficulty` (e.g. \"moderate\") and `monster_pool`: its encounters are built for the party's level",
+        ));
+    };
+    let pool = get!(l, monster_pool);
+    let prices = PriceList::default();
+    let healer = members.iter().enumerate().find_map(|(pc, (class, _))| {
+        class_healing_spells(class).map(|(p, _)| (pc, class.as_str(), p))
+    });
+    let mut levels = Vec::new();
+    for level in start..=end {
+        let templates: Vec<_> = members
+            .iter()
+            .map(|(class, name)| {
+                let mut spec = catalog
+                    .templates
+                    .template(&format!("{class}-{level}"))
+                    .expect("validated: every class has templates to the end level");
+                spec.name = name.clone();
+                spec
+            })
+            .collect();
+        let (monsters, xp) = build_monsters(
+            difficulty.clone(),
+            pool.clone(),
+            Ok(vec![level; members.len()]),
+            &catalog.bestiary,
+        )?;
+        let cures = rules.injuries.as_ref().map(|i| {
+            injury_cures(
+                &i.table,
+                &templates,
+                healer.map(|(_, class, p)| (class, p)),
+                temple_spell_level > 0,
+                &prices,
+            )
+        });
+        levels.push(LevelPlan {
+            level,
+            cures,
+            encounter: Encounter::new(
+                templates,
+                monsters,
+                rules.clone(),
+                catalog.wound_examples.clone(),
+            ),
+            difficulty: xp,
+            treasure: treasure[usize::from(level) - 1],
+        });
+    }
+    let casters = members
+        .iter()
+        .enumerate()
+        .filter_map(|(pc, (class, _))| {
+            let (progression, spells) = class_healing_spells(class)?;
+            Some(Caster {
+                pc,
+                progression,
+                spells: spells.iter().filter_map(|s| spell_index(s)).collect(),
+            })
+        })
+        .collect();
+    Ok(CampaignVariant {
+        levels,
+        days_per_level: days,
+        fights_per_day,
+        healing: or(get!(l, healing), HealingSetting::Standard),
+        temple_spell_level,
+        prices,
+        starting_gold,
+        heal_wounds: or(get!(l, heal_wounds), HealWounds::default()),
+        first: or(get!(l, first), First::default()),
+        replace_dead: or(get!(l, replace_dead), ReplaceDead::default()),
+        raise_dead: or(get!(l, raise_dead), true),
+        casters,
+        healer: healer.map(|(pc, _, _)| pc),
+        cure_injuries: or(get!(l, cure_injuries), true),
+        pc_names: members.into_iter().map(|(_, n)| n).collect(),
+    })
+}
