@@ -15,7 +15,9 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
-use super::spending::{gold, healed_by, providers, raising, wound_healing};
+use super::spending::{
+    cached_reserve, cached_wound_healing, gold, healed_by, providers, raising, wounds_to_heal,
+};
 use super::{CampaignVariant, ReplaceDead};
 use crate::combat::encounter::{Arena, Encounter, MAX_PCS, PartyState};
 use crate::engine::Stop;
@@ -27,7 +29,7 @@ use crate::model::{ScenarioHeader, Variant};
 use crate::results::{ChartSpec, ConstantTable, Figure, LinePoints, ScenarioResult, thousands};
 use crate::rules::healing::Plan;
 use crate::rules::permanent_wounds::{Severity, WoundSlots};
-use crate::rules::wound_healing::{DeadFor, Goal, PcState, SECONDS_PER_DAY, plan as healing_plan};
+use crate::rules::wound_healing::{DeadFor, SECONDS_PER_DAY};
 
 /// What one career produced.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -241,25 +243,23 @@ pub fn career<R: Rng + ?Sized>(
         }
         // Downtime: heal the wounds the policy and the purse allow,
         // keeping the price of one raising when raising comes first.
-        let casters = providers(v, &party);
-        let reserve = healing_plan(
-            v.healing,
-            &PcState {
-                dead_for: Some(DeadFor(SECONDS_PER_DAY / 2)),
-                ..PcState::default()
-            },
-            Goal::Raise,
-            &casters,
-            &v.prices,
-        )
-        .map_or(0, |p| gold(&p));
-        for pc in 0..n {
-            if let Some(p) = wound_healing(v, &party, pc, &casters, purse, reserve) {
-                let g = gold(&p);
-                purse -= g;
-                out.gold_wounds += g;
-                let healed = healed_by(v.healing, &p, party.wounds(pc));
-                enc.heal_wounds(&mut party, pc, healed);
+        // (The planner runs only when some PC has a wound to heal and
+        // there is gold: most downtimes have neither.)
+        let wanted = (0..n).any(|pc| {
+            !party.is_dead(pc)
+                && wounds_to_heal(v.heal_wounds, party.wounds(pc)) != WoundSlots::EMPTY
+        });
+        if wanted && purse > 0 {
+            let reserve = cached_reserve(v, &plan.healing, &party);
+            for pc in 0..n {
+                if let Some(p) = cached_wound_healing(v, &plan.healing, &party, pc, purse, reserve)
+                {
+                    let g = gold(&p);
+                    purse -= g;
+                    out.gold_wounds += g;
+                    let healed = healed_by(v.healing, &p, party.wounds(pc));
+                    enc.heal_wounds(&mut party, pc, healed);
+                }
             }
         }
         if let Some(cures) = plan.cures.as_ref().filter(|_| v.cure_injuries) {

@@ -46,6 +46,8 @@ pub struct LevelPlan {
     /// How each lingering injury is cured in downtime at this level, when
     /// the fights have lingering injuries.
     pub cures: Option<InjuryCures>,
+    /// The healing planner's answers at this level, tabulated.
+    pub healing: spending::HealingCache,
 }
 
 /// The cheapest cure of each lingering-injury table entry for each PC at

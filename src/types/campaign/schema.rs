@@ -19,6 +19,7 @@ use crate::scenario::ScenarioError;
 use crate::scenario::layers::{Layers, get};
 use crate::scenario::values::{self, keyed_int, or};
 use crate::scenario::wording::did_you_mean;
+use crate::types::campaign::spending::HealingCache;
 use crate::types::combat::difficulty::build_monsters;
 use crate::types::combat::schema::{RawSettings as RawFights, rules as fight_rules};
 
@@ -382,6 +383,7 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
         levels.push(LevelPlan {
             level,
             cures,
+            healing: HealingCache::default(),
             encounter: Encounter::new(
                 templates,
                 monsters,
@@ -392,7 +394,7 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
             treasure: treasure[usize::from(level) - 1],
         });
     }
-    let casters = members
+    let casters: Vec<Caster> = members
         .iter()
         .enumerate()
         .filter_map(|(pc, (class, _))| {
@@ -404,11 +406,16 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
             })
         })
         .collect();
+    let healing = or(get!(l, healing), HealingSetting::Standard);
+    for plan in &mut levels {
+        plan.healing =
+            HealingCache::new(healing, &casters, plan.level, temple_spell_level, &prices);
+    }
     Ok(CampaignVariant {
         levels,
         days_per_level: days,
         fights_per_day,
-        healing: or(get!(l, healing), HealingSetting::Standard),
+        healing,
         temple_spell_level,
         prices,
         starting_gold,

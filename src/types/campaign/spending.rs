@@ -8,9 +8,10 @@
 //! Every decision here is the scenario's policy ([`HealWounds`],
 //! [`First`], [`ReplaceDead`]); none is hard-coded.
 
-use super::{CampaignVariant, First, HealWounds};
+use super::{CampaignVariant, Caster, First, HealWounds};
 use crate::combat::encounter::PartyState;
 use crate::rules::permanent_wounds::{Severity, WoundSlots};
+use crate::rules::prices::PriceList;
 use crate::rules::prices::SPELLS;
 use crate::rules::wound_healing::{
     CastingPurpose, DeadFor, Goal, HealingPlan, HealingSetting, PcState, Provider, Target, plan,
@@ -24,20 +25,156 @@ pub fn gold(plan: &HealingPlan) -> u64 {
 /// Who can cast for the party now: each living caster at its level, then
 /// the temple when there is one.
 pub fn providers(v: &CampaignVariant, party: &PartyState) -> Vec<Provider> {
-    let mut out: Vec<Provider> = v
-        .casters
+    providers_of(
+        &v.casters,
+        |c| (!party.is_dead(c.pc)).then(|| party.level(c.pc)),
+        v.temple_spell_level,
+        &v.prices,
+    )
+}
+
+/// The providers of `casters` that `level` gives a level (the living),
+/// then a temple of `temple_spell_level` (0: none).
+fn providers_of(
+    casters: &[Caster],
+    level: impl Fn(&Caster) -> Option<u8>,
+    temple_spell_level: u8,
+    prices: &PriceList,
+) -> Vec<Provider> {
+    let mut out: Vec<Provider> = casters
         .iter()
-        .filter(|c| !party.is_dead(c.pc))
-        .map(|c| Provider::Party {
-            level: party.level(c.pc),
-            progression: c.progression,
-            spells: c.spells.clone(),
+        .filter_map(|c| {
+            Some(Provider::Party {
+                level: level(c)?,
+                progression: c.progression,
+                spells: c.spells.clone(),
+            })
         })
         .collect();
-    if v.temple_spell_level > 0 {
-        out.push(Provider::temple(v.temple_spell_level, &v.prices));
+    if temple_spell_level > 0 {
+        out.push(Provider::temple(temple_spell_level, prices));
     }
     out
+}
+
+/// Index of a set of wounds (minor 1, moderate 2, severe 4).
+fn wound_set(wounds: WoundSlots) -> usize {
+    Severity::ALL
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| wounds.has(**s))
+        .map(|(i, _)| 1 << i)
+        .sum()
+}
+
+/// Most casters whose living subsets a [`HealingCache`] tabulates; beyond
+/// them the planner runs each time.
+pub const MAX_CACHED_CASTERS: usize = 6;
+
+/// The planner's answers at one level, tabulated once per scenario: for
+/// each subset of living casters, the cheapest castings that heal each set
+/// of wounds, and the price of the cheapest raising (the reserve).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HealingCache {
+    /// `[living-caster mask][wound set]`.
+    heal: Vec<[Option<HealingPlan>; 8]>,
+    /// `[living-caster mask]`: gold of the cheapest raising of a PC with
+    /// no wound, dead for half a day (0: none possible).
+    reserve: Vec<u64>,
+}
+
+impl HealingCache {
+    /// Tabulates the plans of a party whose casters are `casters`, at
+    /// character `level` (empty beyond [`MAX_CACHED_CASTERS`]).
+    pub fn new(
+        setting: HealingSetting,
+        casters: &[Caster],
+        level: u8,
+        temple_spell_level: u8,
+        prices: &PriceList,
+    ) -> Self {
+        if casters.len() > MAX_CACHED_CASTERS {
+            return HealingCache::default();
+        }
+        let mut cache = HealingCache::default();
+        for mask in 0..1usize << casters.len() {
+            let alive = |c: &Caster| {
+                let k = casters.iter().position(|x| x.pc == c.pc)?;
+                (mask & (1 << k) != 0).then_some(level)
+            };
+            let providers = providers_of(casters, alive, temple_spell_level, prices);
+            let heal = std::array::from_fn(|set| {
+                let wounds = WoundSlots::from_wounds(
+                    Severity::ALL
+                        .into_iter()
+                        .filter(|&s| set & (1 << s as usize) != 0),
+                );
+                let state = PcState {
+                    wounds,
+                    ..PcState::default()
+                };
+                if set == 0 {
+                    return None;
+                }
+                plan(setting, &state, Goal::HealWounds, &providers, prices)
+            });
+            cache.heal.push(heal);
+            cache.reserve.push(reserve(setting, &providers, prices));
+        }
+        cache
+    }
+
+    /// The row of the casters of `v` living in `party`, if tabulated.
+    fn row(&self, v: &CampaignVariant, party: &PartyState) -> Option<usize> {
+        let mask = v
+            .casters
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !party.is_dead(c.pc))
+            .map(|(k, _)| 1 << k)
+            .sum();
+        (mask < self.heal.len()).then_some(mask)
+    }
+}
+
+/// Gold of the cheapest raising of a PC with no wound dead for half a day
+/// by `providers` (0: none can).
+fn reserve(setting: HealingSetting, providers: &[Provider], prices: &PriceList) -> u64 {
+    let state = PcState {
+        dead_for: Some(DeadFor(crate::rules::wound_healing::SECONDS_PER_DAY / 2)),
+        ..PcState::default()
+    };
+    plan(setting, &state, Goal::Raise, providers, prices).map_or(0, |p| gold(&p))
+}
+
+/// The reserve the policy keeps for raising, and [`wound_healing`] of PC
+/// `pc`, from the level's tabulated plans (the planner itself when the
+/// party has more casters than are tabulated).
+pub fn cached_reserve(v: &CampaignVariant, cache: &HealingCache, party: &PartyState) -> u64 {
+    if v.first == First::Heal {
+        return 0;
+    }
+    match cache.row(v, party) {
+        Some(row) => cache.reserve[row],
+        None => reserve(v.healing, &providers(v, party), &v.prices),
+    }
+}
+
+/// [`wound_healing`] from the level's tabulated plans.
+pub fn cached_wound_healing(
+    v: &CampaignVariant,
+    cache: &HealingCache,
+    party: &PartyState,
+    pc: usize,
+    gold_left: u64,
+    reserve: u64,
+) -> Option<HealingPlan> {
+    let Some(row) = cache.row(v, party) else {
+        return wound_healing(v, party, pc, &providers(v, party), gold_left, reserve);
+    };
+    healing_within(v, party, pc, gold_left, reserve, |wounds| {
+        cache.heal[row][wound_set(wounds)].clone()
+    })
 }
 
 /// The cheapest castings that raise dead PC `pc`, dead for `dead_for`
@@ -88,6 +225,26 @@ pub fn wound_healing(
     gold_left: u64,
     reserve: u64,
 ) -> Option<HealingPlan> {
+    healing_within(v, party, pc, gold_left, reserve, |wounds| {
+        let state = PcState {
+            wounds,
+            dead_for: None,
+            missing_vital_part: false,
+        };
+        plan(v.healing, &state, Goal::HealWounds, providers, &v.prices)
+    })
+}
+
+/// [`wound_healing`] with `cheapest` giving the cheapest castings that heal
+/// a set of wounds.
+fn healing_within(
+    v: &CampaignVariant,
+    party: &PartyState,
+    pc: usize,
+    gold_left: u64,
+    reserve: u64,
+    cheapest: impl Fn(WoundSlots) -> Option<HealingPlan>,
+) -> Option<HealingPlan> {
     let wanted = wounds_to_heal(v.heal_wounds, party.wounds(pc));
     if wanted == WoundSlots::EMPTY || party.is_dead(pc) {
         return None;
@@ -96,15 +253,7 @@ pub fn wound_healing(
         First::Raise => gold_left.saturating_sub(reserve),
         First::Heal => gold_left,
     };
-    let cheapest = |wounds: WoundSlots| {
-        let state = PcState {
-            wounds,
-            dead_for: None,
-            missing_vital_part: false,
-        };
-        plan(v.healing, &state, Goal::HealWounds, providers, &v.prices)
-            .filter(|p| gold(p) <= budget)
-    };
+    let cheapest = |wounds: WoundSlots| cheapest(wounds).filter(|p| gold(p) <= budget);
     if let Some(p) = cheapest(wanted) {
         return Some(p);
     }

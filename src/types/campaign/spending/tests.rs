@@ -236,3 +236,43 @@ fn the_purchase_policies() {
     let p = wound_healing(&v9, &party, 0, &providers(&v9, &party), 550, 0).unwrap();
     assert_eq!(spells(&p), ["greater_restoration"]);
 }
+
+#[test]
+fn the_tabulated_plans_are_the_planners_for_every_wound_set_and_living_caster() {
+    for (extra, level) in [
+        ("", 9),
+        ("healing = \"harsh\"", 13),
+        ("temple_spell_level = 0", 17),
+    ] {
+        let v = variant(&["cleric", "paladin", "fighter"], level, extra);
+        let cache = &v.levels[0].healing;
+        for dead in 0..4 {
+            for set in 1..8usize {
+                let wounds: Vec<Severity> = Severity::ALL
+                    .into_iter()
+                    .filter(|&s| set & (1 << s as usize) != 0)
+                    .collect();
+                let mut party = party_with(&v, 2, &wounds, false);
+                for caster in 0..2 {
+                    if dead & (1 << caster) != 0 {
+                        party.set_for_tests(caster, WoundSlots::EMPTY, true);
+                    }
+                }
+                let casters = providers(&v, &party);
+                assert_eq!(
+                    cached_reserve(&v, cache, &party),
+                    reserve(v.healing, &casters, &v.prices)
+                );
+                for gold_left in [0, 300, 450, 1_000, 12_000, 100_000] {
+                    for keep in [0, 500] {
+                        assert_eq!(
+                            cached_wound_healing(&v, cache, &party, 2, gold_left, keep),
+                            wound_healing(&v, &party, 2, &casters, gold_left, keep),
+                            "level {level} {extra}, dead {dead}, wounds {set}, {gold_left} gp"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
