@@ -713,69 +713,66 @@ fn charts(
         .iter()
         .all(|v| Some(v.rules.levels.iter().map(|l| l.level).collect::<Vec<_>>()) == levels);
     if let (true, Some(levels)) = (same_levels, levels) {
-        let curve = |metric: &str| -> LinePoints {
-            LinePoints::Metrics(
-                levels
-                    .iter()
-                    .map(|&l| (f64::from(l), format!("{metric}_level_{l}")))
-                    .collect(),
-            )
-        };
-        charts.push(ChartSpec::Lines {
-            file: "survival".into(),
-            title: format!("{}: PCs alive after each level ({how})", header.name),
-            x_label: "Character level (after its adventures and downtime)".into(),
-            y_label: "PCs alive, raised or replaced included (% of the party)".into(),
-            variants: names.clone(),
-            points: curve("share_alive"),
-            percent: true,
-        });
-        charts.push(ChartSpec::Lines {
-            file: "original-pcs".into(),
-            title: format!("{}: starting PCs still playing ({how})", header.name),
-            x_label: "Character level (after its adventures and downtime)".into(),
-            y_label: "Starting PCs alive and never replaced (% of the party)".into(),
-            variants: names.clone(),
-            points: curve("share_original"),
-            percent: true,
-        });
-        charts.push(ChartSpec::Lines {
-            file: "maimed".into(),
-            title: format!("{}: PCs maimed after each level ({how})", header.name),
-            x_label: "Character level (after its adventures and downtime)".into(),
-            y_label: "PCs alive with an uncured wound or injury (% of the party)".into(),
-            variants: names.clone(),
-            points: curve("share_maimed"),
-            percent: true,
-        });
-        charts.push(ChartSpec::Lines {
-            file: "tpk".into(),
-            title: format!("{}: total party kills by level ({how})", header.name),
-            x_label: "Character level".into(),
-            y_label: "Careers ended by a total party kill (%)".into(),
-            variants: names.clone(),
-            points: LinePoints::Metrics(
-                levels
-                    .iter()
-                    .map(|&l| (f64::from(l), format!("p_tpk_by_level_{l}")))
-                    .collect(),
+        let after = "Character level (after its adventures and downtime)";
+        // (file, title, y label, metric of level L as `{prefix}L`, percent)
+        let curves = [
+            (
+                "survival",
+                "PCs alive after each level",
+                after,
+                "PCs alive, raised or replaced included (% of the party)",
+                "share_alive_level_",
+                true,
             ),
-            percent: true,
-        });
-        charts.push(ChartSpec::Lines {
-            file: "gold-spent".into(),
-            title: format!("{}: gold spent on healing by level ({how})", header.name),
-            x_label: "Character level".into(),
-            y_label: "Gold spent per PC, cumulative (gp)".into(),
-            variants: names.clone(),
-            points: LinePoints::Metrics(
-                levels
-                    .iter()
-                    .map(|&l| (f64::from(l), format!("gold_spent_per_pc_by_level_{l}")))
-                    .collect(),
+            (
+                "original-pcs",
+                "starting PCs still playing",
+                after,
+                "Starting PCs alive and never replaced (% of the party)",
+                "share_original_level_",
+                true,
             ),
-            percent: false,
-        });
+            (
+                "maimed",
+                "PCs maimed after each level",
+                after,
+                "PCs alive with an uncured wound or injury (% of the party)",
+                "share_maimed_level_",
+                true,
+            ),
+            (
+                "tpk",
+                "total party kills by level",
+                "Character level",
+                "Careers ended by a total party kill (%)",
+                "p_tpk_by_level_",
+                true,
+            ),
+            (
+                "gold-spent",
+                "gold spent on healing by level",
+                "Character level",
+                "Gold spent per PC, cumulative (gp)",
+                "gold_spent_per_pc_by_level_",
+                false,
+            ),
+        ];
+        for (file, title, x_label, y_label, prefix, percent) in curves {
+            charts.push(ChartSpec::Lines {
+                file: file.into(),
+                title: format!("{}: {title} ({how})", header.name),
+                x_label: x_label.into(),
+                y_label: y_label.into(),
+                variants: names.clone(),
+                points: LinePoints::Metrics(
+                    levels
+                        .iter()
+                        .map(|&l| (f64::from(l), format!("{prefix}{l}")))
+                        .collect(),
+                ),
+                percent,
+            });
+        }
     }
     charts.push(ChartSpec::Bars {
         file: "wound-states".into(),
