@@ -77,6 +77,17 @@ impl PartyState {
         self.levels[pc]
     }
 
+    /// Common potions of healing PC `pc` carries.
+    pub fn common_potions(&self, pc: usize) -> u8 {
+        self.fighters[pc].potions[0]
+    }
+
+    /// PC `pc` buys `n` common potions of healing.
+    pub fn buy_common_potions(&mut self, pc: usize, n: u8) {
+        let p = &mut self.fighters[pc].potions[0];
+        *p = p.saturating_add(n);
+    }
+
     /// Limbs PC `pc` has lost to called shots.
     pub fn severed_limbs(&self, pc: usize) -> u32 {
         self.fighters[pc].severed.count_ones()

@@ -56,6 +56,8 @@ pub struct CareerOutcome {
     pub gold_raising: u64,
     /// Gold spent curing lingering injuries.
     pub gold_injuries: u64,
+    /// Gold spent on potions of healing.
+    pub gold_potions: u64,
     /// Days of downtime spent curing lingering injuries (summed over PCs).
     pub downtime_days: u64,
     /// Max HP lost to festering wounds while they were open.
@@ -83,7 +85,7 @@ pub struct CareerOutcome {
 impl CareerOutcome {
     /// Gold spent on every purpose.
     pub fn spent_total(&self) -> u64 {
-        self.gold_wounds + self.gold_raising + self.gold_injuries
+        self.gold_wounds + self.gold_raising + self.gold_injuries + self.gold_potions
     }
 
     fn reset(&mut self, levels: usize) {
@@ -306,6 +308,20 @@ pub fn career<R: Rng + ?Sized>(
             }
             raise_or_replace(v, enc, &mut party, &mut purse, &mut track, out);
         }
+        // Potions for the next level: each living PC's common potions of
+        // healing restocked, in party order, while the purse pays.
+        let price = v.prices.potion_of_healing.max(0.0).round() as u64;
+        for pc in 0..n {
+            if party.is_dead(pc) {
+                continue;
+            }
+            let short = v.restock_potions.saturating_sub(party.common_potions(pc));
+            let affordable = purse.checked_div(price).unwrap_or(u64::MAX);
+            let buy = u64::from(short).min(affordable);
+            purse -= buy * price;
+            out.gold_potions += buy * price;
+            party.buy_common_potions(pc, buy as u8);
+        }
         let mut alive = 0;
         let mut originals = 0;
         let mut maimed = 0;
@@ -350,6 +366,7 @@ enum Measure {
     GoldWounds,
     GoldRaising,
     GoldInjuries,
+    GoldPotions,
     DowntimeDays,
     FesteringHp,
     FesteringDeaths,
@@ -379,6 +396,7 @@ impl Measure {
             Measure::GoldWounds => o.gold_wounds as i64,
             Measure::GoldRaising => o.gold_raising as i64,
             Measure::GoldInjuries => o.gold_injuries as i64,
+            Measure::GoldPotions => o.gold_potions as i64,
             Measure::DowntimeDays => o.downtime_days as i64,
             Measure::FesteringHp => o.festering_hp as i64,
             Measure::FesteringDeaths => i64::from(o.festering_deaths),
@@ -422,7 +440,7 @@ const END_STATES: [(&str, &str); 5] = [
 ];
 
 /// The metric list of a variant with `pcs` PCs over character `levels`.
-fn metric_defs(pcs: usize, levels: &[u8], injuries: bool) -> Vec<MetricDef> {
+fn metric_defs(pcs: usize, levels: &[u8], injuries: bool, potions: bool) -> Vec<MetricDef> {
     let per_pc = Kind::Mean { per: pcs as f64 };
     let whole = Kind::Mean { per: 1.0 };
     let d = |name: String, kind, measure| MetricDef {
@@ -454,6 +472,13 @@ fn metric_defs(pcs: usize, levels: &[u8], injuries: bool) -> Vec<MetricDef> {
         per_pc,
         Measure::GoldRaising,
     ));
+    if potions {
+        defs.push(d(
+            "gold_potions_per_pc".into(),
+            per_pc,
+            Measure::GoldPotions,
+        ));
+    }
     if injuries {
         let m = [
             ("gold_injuries_per_pc", Measure::GoldInjuries),
@@ -519,6 +544,8 @@ pub struct Prepared<'a> {
     defs: Vec<Vec<MetricDef>>,
     /// Some variant has lingering injuries.
     injuries: bool,
+    /// Some variant buys potions.
+    potions: bool,
 }
 
 impl<'a> Prepared<'a> {
@@ -528,17 +555,20 @@ impl<'a> Prepared<'a> {
         let injuries = variants
             .iter()
             .any(|v| v.rules.levels.iter().any(|l| l.cures.is_some()));
+        // The potion metric for every variant when some variant buys them.
+        let potions = variants.iter().any(|v| v.rules.restock_potions > 0);
         let defs = variants
             .iter()
             .map(|v| {
                 let levels: Vec<u8> = v.rules.levels.iter().map(|l| l.level).collect();
-                metric_defs(v.rules.pc_names.len(), &levels, injuries)
+                metric_defs(v.rules.pc_names.len(), &levels, injuries, potions)
             })
             .collect();
         Prepared {
             variants,
             defs,
             injuries,
+            potions,
         }
     }
 
@@ -647,7 +677,7 @@ pub fn finish(
     ScenarioResult {
         figures,
         tables: vec![encounters_table(variants)],
-        charts: charts(header, variants, prepared.injuries),
+        charts: charts(header, variants, prepared),
         ..ScenarioResult::for_header(header, names)
     }
 }
@@ -701,7 +731,7 @@ fn encounters_table(variants: &[Variant<CampaignVariant>]) -> ConstantTable {
 fn charts(
     header: &ScenarioHeader,
     variants: &[Variant<CampaignVariant>],
-    injuries: bool,
+    prepared: &Prepared<'_>,
 ) -> Vec<ChartSpec> {
     let how = format!("{} careers per variant", thousands(header.trials));
     let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
@@ -796,9 +826,14 @@ fn charts(
             ("gold_wounds_per_pc", "healing permanent wounds"),
             ("gold_raising_per_pc", "raising the dead"),
             ("gold_injuries_per_pc", "curing lingering injuries"),
+            ("gold_potions_per_pc", "potions of healing"),
         ]
         .iter()
-        .filter(|(m, _)| injuries || *m != "gold_injuries_per_pc")
+        .filter(|(m, _)| match *m {
+            "gold_injuries_per_pc" => prepared.injuries,
+            "gold_potions_per_pc" => prepared.potions,
+            _ => true,
+        })
         .map(|(m, l)| (m.to_string(), l.to_string()))
         .collect(),
         percent: false,

@@ -146,6 +146,9 @@ pub struct CampaignVariant {
     pub healer: Option<usize>,
     /// Whether the party cures lingering injuries in downtime.
     pub cure_injuries: bool,
+    /// Common potions of healing each PC carries after downtime, bought
+    /// at the price list's price when the purse allows (0: none bought).
+    pub restock_potions: u8,
     /// The PCs' names, in party order.
     pub pc_names: Vec<String>,
 }

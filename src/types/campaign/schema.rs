@@ -72,6 +72,7 @@ pub struct RawSettings {
     replace_dead: Option<Spanned<ReplaceDead>>,
     raise_dead: Option<Spanned<bool>>,
     cure_injuries: Option<Spanned<bool>>,
+    restock_potions: Option<Spanned<i64>>,
     fights: Option<Spanned<RawFights>>,
 }
 
@@ -426,6 +427,7 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
         casters,
         healer: healer.map(|(pc, _, _)| pc),
         cure_injuries: or(get!(l, cure_injuries), true),
+        restock_potions: keyed_int(get!(l, restock_potions), 0..=20, 0)? as u8,
         pc_names: members.into_iter().map(|(_, n)| n).collect(),
     })
 }

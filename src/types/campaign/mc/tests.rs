@@ -109,3 +109,26 @@ fn a_party_that_never_dies_or_is_wounded_spends_nothing() {
     // 2 days of 2 fights, all won, at 500 gp a fight (the default table at level 10), 2 PCs.
     assert_eq!(k("treasure_per_pc"), 4.0 * 500.0 / 2.0);
 }
+
+#[test]
+fn potions_are_restocked_in_party_order_while_the_purse_pays() {
+    // Two level-10 PCs against one goblin warrior: nobody drops, so nobody
+    // is fed a potion; no treasure, so only the starting purse pays.
+    let text = |gold: u64| {
+        format!(
+            "{HEADER}type = \"campaign\"\n[options]\n\
+             party = [{{ class = \"fighter\", name = \"a\" }}, {{ class = \"paladin\", name = \"b\" }}]\n\
+             start_level = 10\nend_level = 11\ndifficulty = 50\nmonster_pool = [\"goblin-warrior\"]\n\
+             treasure = [{}]\nstarting_gold = {gold}\nrestock_potions = 3\n",
+            ["0"; 20].join(", ")
+        )
+    };
+    // Enough gold: three 50 gp potions each after level 10, none after 11.
+    let r = run(&text(1_000), 1);
+    assert_eq!(figure(&r, "base", "p_pc_death"), 0.0);
+    assert_eq!(figure(&r, "base", "gold_potions_per_pc"), 150.0);
+    assert_eq!(figure(&r, "base", "gold_spent_per_pc"), 150.0);
+    // 120 gp: two for the first PC (100 gp), none for the second.
+    let r = run(&text(120), 1);
+    assert_eq!(figure(&r, "base", "gold_potions_per_pc"), 50.0);
+}
