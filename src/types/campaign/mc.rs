@@ -208,12 +208,12 @@ pub fn career<R: Rng + ?Sized>(
     let Some(first) = v.levels.first() else {
         return true;
     };
-    let mut party = first.encounter.fresh_party();
+    let mut party = first.party().fresh_party();
     let n = party.len();
     let mut track = Track::default();
     let mut purse = v.starting_gold;
     'levels: for (li, plan) in v.levels.iter().enumerate() {
-        let enc = &plan.encounter;
+        let enc = plan.party();
         if li > 0 {
             // Milestone: the next level's templates, after the downtime.
             enc.long_rest(&mut party);
@@ -222,7 +222,7 @@ pub fn career<R: Rng + ?Sized>(
             if stop.requested() {
                 return false;
             }
-            let day = enc.play(rng, arena, &mut party);
+            let day = plan.pick(rng).play(rng, arena, &mut party);
             out.fights += day.fights;
             let found = plan.treasure * u64::from(day.fights_won);
             purse += found;
@@ -687,8 +687,12 @@ pub fn finish(
 fn encounters_table(variants: &[Variant<CampaignVariant>]) -> ConstantTable {
     let mut rows = Vec::new();
     for v in variants {
-        for plan in &v.rules.levels {
-            let e = &plan.difficulty;
+        for (plan, e) in v
+            .rules
+            .levels
+            .iter()
+            .flat_map(|p| p.fights.iter().map(move |f| (p, &f.difficulty)))
+        {
             let budget = e.budget().ok();
             rows.push(vec![
                 v.name.clone(),

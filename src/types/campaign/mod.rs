@@ -32,15 +32,15 @@ use crate::scenario::layers::Layers;
 pub struct Campaign;
 
 /// One level of a career: the party's templates at that level against the
-/// monsters built for it, fought `fights_per_day` at a time.
+/// monsters built for it (or drawn from the pool, a day at a time), fought
+/// `fights_per_day` at a time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LevelPlan {
     /// Character level.
     pub level: u8,
-    /// The day's chain of fights at this level.
-    pub encounter: Encounter,
-    /// The encounter's XP against the party's budgets.
-    pub difficulty: EncounterXp,
+    /// The encounters of this level (at least one), each a day's chain of
+    /// fights; with several, each day draws one by weight.
+    pub fights: Vec<LevelFight>,
     /// Gold found per fight won at this level.
     pub treasure: u64,
     /// How each lingering injury is cured in downtime at this level, when
@@ -48,6 +48,43 @@ pub struct LevelPlan {
     pub cures: Option<InjuryCures>,
     /// The healing planner's answers at this level, tabulated.
     pub healing: spending::HealingCache,
+}
+
+/// One encounter a level's days may fight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelFight {
+    /// Its weight among the level's encounters.
+    pub weight: u32,
+    /// The day's chain of fights (the party first: its PCs are the same
+    /// in every encounter of the level).
+    pub encounter: Encounter,
+    /// Its XP against the party's budgets.
+    pub difficulty: EncounterXp,
+}
+
+impl LevelPlan {
+    /// The encounter whose templates the party has at this level (for
+    /// resting, levelling, raising and replacing).
+    pub fn party(&self) -> &Encounter {
+        &self.fights[0].encounter
+    }
+
+    /// The encounter of one day: the only one, or one drawn by weight
+    /// (one die from `rng` only when there are several).
+    pub fn pick<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> &Encounter {
+        if self.fights.len() == 1 {
+            return &self.fights[0].encounter;
+        }
+        let total: u64 = self.fights.iter().map(|f| u64::from(f.weight)).sum();
+        let mut x = crate::dice::uniform_below(rng, total.max(1));
+        for f in &self.fights {
+            if x < u64::from(f.weight) {
+                return &f.encounter;
+            }
+            x -= u64::from(f.weight);
+        }
+        self.party()
+    }
 }
 
 /// The cheapest cure of each lingering-injury table entry for each PC at

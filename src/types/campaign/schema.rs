@@ -8,19 +8,23 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{CampaignVariant, Caster, First, HealWounds, InjuryCures, LevelPlan, ReplaceDead};
-use crate::combat::encounter::{Encounter, MAX_PCS};
+use super::{
+    CampaignVariant, Caster, First, HealWounds, InjuryCures, LevelFight, LevelPlan, ReplaceDead,
+};
+use crate::combat::creature::CreatureSpec;
+use crate::combat::encounter::{Encounter, MAX_PCS, MAX_SIDE};
 use crate::combat::policy::Between;
 use crate::model::Catalog;
 use crate::rules::healing::{Plan, Resources};
 use crate::rules::prices::{PriceList, spell_index};
 use crate::rules::wound_healing::{HealingSetting, Progression};
 use crate::scenario::ScenarioError;
-use crate::scenario::layers::{Layers, get};
-use crate::scenario::values::{self, keyed_int, or};
+use crate::scenario::data::creature::RawCreature;
+use crate::scenario::layers::{Layers, Setting, get};
+use crate::scenario::values::{self, at_most, keyed_int, or};
 use crate::scenario::wording::did_you_mean;
 use crate::types::campaign::spending::HealingCache;
-use crate::types::combat::difficulty::build_monsters;
+use crate::types::combat::difficulty::{EncounterXp, build_monsters, copies};
 use crate::types::combat::schema::{RawSettings as RawFights, rules as fight_rules};
 
 /// Most fights in one career (levels × days × fights per day): a trial's
@@ -50,6 +54,118 @@ pub struct RawMember {
     name: Option<Spanned<String>>,
 }
 
+/// One entry of `encounters` as written: its monsters, weight and levels.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPoolEntry {
+    monsters: Spanned<Vec<Spanned<RawCreature>>>,
+    weight: Option<Spanned<i64>>,
+    levels: Option<Spanned<Vec<Spanned<i64>>>>,
+}
+
+/// Most entries in `encounters`.
+pub const MAX_POOL_ENTRIES: usize = 64;
+
+/// A validated entry of `encounters`.
+struct PoolEntry {
+    weight: u32,
+    levels: std::ops::RangeInclusive<u8>,
+    monsters: Vec<CreatureSpec>,
+    groups: Vec<(usize, String)>,
+    xp: Result<u64, String>,
+}
+
+/// The entries of `encounters`, each validated (every entry's errors).
+fn encounter_pool(
+    list: &Setting<'_, Vec<Spanned<RawPoolEntry>>>,
+    catalog: &Catalog,
+) -> Result<Vec<PoolEntry>, ScenarioError> {
+    at_most(list, "entries in `encounters`", MAX_POOL_ENTRIES)?;
+    if list.get().is_empty() {
+        return Err(list.error("`encounters` is empty: give at least one `{ monsters = [...] }`"));
+    }
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for (i, entry) in list.get().iter().enumerate() {
+        match pool_entry(&list.item(i, entry), catalog) {
+            Ok(e) => out.push(e),
+            Err(e) => errors.push(e),
+        }
+    }
+    match ScenarioError::from_all(errors) {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+/// One entry of `encounters`.
+fn pool_entry(
+    item: &Setting<'_, RawPoolEntry>,
+    catalog: &Catalog,
+) -> Result<PoolEntry, ScenarioError> {
+    let e = item.get();
+    let list = item.child("monsters", &e.monsters);
+    if list.get().is_empty() {
+        return Err(list.error("an `encounters` entry needs at least one monster"));
+    }
+    let mut monsters = Vec::new();
+    let mut groups = Vec::new();
+    let mut xp = Ok(0);
+    for (j, raw) in list.get().iter().enumerate() {
+        let path = format!("{}[{j}]", list.field);
+        let raw = raw.get_ref();
+        let count = raw.count(&list.loc, &path)?;
+        if monsters.len() + count > MAX_SIDE {
+            return Err(list.error(format!("an encounter has at most {MAX_SIDE} monsters")));
+        }
+        let spec = raw.build(
+            &list.loc,
+            &path,
+            false,
+            &catalog.bestiary,
+            &catalog.templates,
+        )?;
+        xp = match (xp, raw.xp(&list.loc, &path, &catalog.bestiary)?) {
+            (Ok(sum), Some(x)) => Ok(sum + x * count as u64),
+            (Ok(_), None) => Err(format!(
+                "monster `{}` has no XP (give it `xp = N`)",
+                spec.name
+            )),
+            (why, _) => why,
+        };
+        groups.push((count, spec.name.clone()));
+        copies(&spec, count, &mut monsters);
+    }
+    let weight = match &e.weight {
+        None => 1,
+        Some(w) => values::int(Some(item.child("weight", w)), 1..=1000, "weight", 1)? as u32,
+    };
+    let levels = match &e.levels {
+        None => 1..=20,
+        Some(range) => {
+            let at = item.child("levels", range);
+            let bounds: Vec<i64> = range.get_ref().iter().map(|v| *v.get_ref()).collect();
+            match bounds[..] {
+                [lo, hi] if (1..=20).contains(&lo) && (lo..=20).contains(&hi) => {
+                    lo as u8..=hi as u8
+                }
+                _ => {
+                    return Err(at.error(
+                        "`levels` is `[lowest, highest]`, two character levels from 1 to 20, the lowest first",
+                    ));
+                }
+            }
+        }
+    };
+    Ok(PoolEntry {
+        weight,
+        levels,
+        monsters,
+        groups,
+        xp,
+    })
+}
+
 /// One `[options]` or `[[variant]]` table, as written.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -63,6 +179,7 @@ pub struct RawSettings {
     fights_per_day: Option<Spanned<i64>>,
     difficulty: Option<Spanned<toml::Value>>,
     monster_pool: Option<Spanned<Vec<Spanned<String>>>>,
+    encounters: Option<Spanned<Vec<Spanned<RawPoolEntry>>>>,
     healing: Option<Spanned<HealingSetting>>,
     temple_spell_level: Option<Spanned<i64>>,
     starting_gold: Option<Spanned<i64>>,
@@ -341,12 +458,34 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
         // long rest (one comes after the day).
         rules.between = Between::NoRest;
     }
-    let Some(difficulty) = get!(l, difficulty) else {
-        return Err(l.loc().error(
-            anchor,
-            "difficulty",
-            "a campaign needs `difficulty` (e.g. \"moderate\") and `monster_pool`: its encounters are built for the party's level",
-        ));
+    // The encounters: built for a difficulty at each level, or drawn
+    // from the `encounters` pool (not both).
+    let built = get!(l, difficulty);
+    let drawn = match get!(l, encounters) {
+        Some(list) => {
+            if let Some(d) = &built {
+                return Err(d.error(
+                    "give either `difficulty` (with `monster_pool`) or `encounters`, not both",
+                ));
+            }
+            let entries = encounter_pool(&list, catalog)?;
+            if let Some(level) =
+                (start..=end).find(|l| !entries.iter().any(|e| e.levels.contains(l)))
+            {
+                return Err(list.error(format!(
+                    "no entry of `encounters` covers level {level} of the career (give entries `levels = [lowest, highest]` that cover {start} to {end})"
+                )));
+            }
+            Some(entries)
+        }
+        None if built.is_none() => {
+            return Err(l.loc().error(
+                anchor,
+                "difficulty",
+                "a campaign needs `difficulty` (e.g. \"moderate\") with `monster_pool`, or an `encounters` pool: its encounters are built for, or drawn at, the party's level",
+            ));
+        }
+        None => None,
     };
     let pool = get!(l, monster_pool);
     let prices = PriceList::default();
@@ -366,12 +505,40 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
                 spec
             })
             .collect();
-        let (monsters, xp) = build_monsters(
-            difficulty.clone(),
-            pool.clone(),
-            Ok(vec![level; members.len()]),
-            &catalog.bestiary,
-        )?;
+        let mut fights = Vec::new();
+        let fight = |weight, monsters, difficulty| LevelFight {
+            weight,
+            encounter: Encounter::new(
+                templates.clone(),
+                monsters,
+                rules.clone(),
+                catalog.wound_examples.clone(),
+            ),
+            difficulty,
+        };
+        match (&drawn, &built) {
+            (Some(entries), _) => {
+                for e in entries.iter().filter(|e| e.levels.contains(&level)) {
+                    let xp = EncounterXp {
+                        xp: e.xp.clone(),
+                        monsters: e.groups.clone(),
+                        levels: Ok(vec![level; members.len()]),
+                        built_for: None,
+                    };
+                    fights.push(fight(e.weight, e.monsters.clone(), xp));
+                }
+            }
+            (None, Some(difficulty)) => {
+                let (monsters, xp) = build_monsters(
+                    difficulty.clone(),
+                    pool.clone(),
+                    Ok(vec![level; members.len()]),
+                    &catalog.bestiary,
+                )?;
+                fights.push(fight(1, monsters, xp));
+            }
+            (None, None) => unreachable!("checked above: one way or the other"),
+        }
         let cures = rules.injuries.as_ref().map(|i| {
             injury_cures(
                 &i.table,
@@ -385,13 +552,7 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
             level,
             cures,
             healing: HealingCache::default(),
-            encounter: Encounter::new(
-                templates,
-                monsters,
-                rules.clone(),
-                catalog.wound_examples.clone(),
-            ),
-            difficulty: xp,
+            fights,
             treasure: treasure[usize::from(level) - 1],
         });
     }

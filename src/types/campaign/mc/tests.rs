@@ -132,3 +132,48 @@ fn potions_are_restocked_in_party_order_while_the_purse_pays() {
     let r = run(&text(120), 1);
     assert_eq!(figure(&r, "base", "gold_potions_per_pc"), 50.0);
 }
+
+#[test]
+fn a_pool_offers_each_level_its_entries_and_draws_them_by_weight() {
+    let text = format!(
+        "{HEADER}type = \"campaign\"\n[options]\n{PARTY}\nstart_level = 1\nend_level = 2\n\
+         encounters = [\n\
+           {{ monsters = [{{ creature = \"goblin-warrior\", count = 3 }}], weight = 3, levels = [1, 1] }},\n\
+           {{ monsters = [{{ creature = \"ogre\" }}] }},\n\
+         ]\n"
+    );
+    let scenario = crate::types::parse(crate::fixtures::catalog(), "t.toml", &text)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let crate::types::Model::Campaign(v) = &scenario.model else {
+        panic!("a campaign");
+    };
+    let levels = &v[0].rules.levels;
+    let sizes: Vec<Vec<usize>> = levels
+        .iter()
+        .map(|l| {
+            l.fights
+                .iter()
+                .map(|f| f.encounter.monsters.len())
+                .collect()
+        })
+        .collect();
+    // Level 1: three goblins (weight 3) or an ogre; level 2: only the ogre.
+    assert_eq!(sizes, [vec![3, 1], vec![1]]);
+    assert_eq!(levels[0].fights[0].difficulty.xp, Ok(150));
+    // The draw by weight: 3 in 4 days are the goblins' (4.5 sigma).
+    let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(5);
+    let n = 40_000;
+    let goblins = (0..n)
+        .filter(|_| levels[0].pick(&mut rng).monsters.len() == 3)
+        .count() as f64;
+    let sigma = (0.75f64 * 0.25 / n as f64).sqrt();
+    assert!((goblins / n as f64 - 0.75).abs() < 4.5 * sigma, "{goblins}");
+    // One encounter: no die is rolled.
+    let mut a = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(9);
+    let b = a.clone();
+    levels[1].pick(&mut a);
+    assert_eq!(a, b);
+    // And the careers run.
+    let r = run(&text, 1);
+    assert!(figure(&r, "base", "mean_fights") > 0.0);
+}

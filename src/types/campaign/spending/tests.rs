@@ -32,7 +32,7 @@ pub(crate) fn variant(party: &[&str], level: u8, extra: &str) -> CampaignVariant
 /// The party of `v` at its first level, PC `pc` carrying `wounds`
 /// (and dead when `dead`).
 fn party_with(v: &CampaignVariant, pc: usize, wounds: &[Severity], dead: bool) -> PartyState {
-    let enc = &v.levels[0].encounter;
+    let enc = v.levels[0].party();
     let mut party = enc.fresh_party();
     party.set_for_tests(pc, WoundSlots::from_wounds(wounds.iter().copied()), dead);
     party
