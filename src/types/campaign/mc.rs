@@ -88,6 +88,17 @@ impl CareerOutcome {
         self.gold_wounds + self.gold_raising + self.gold_injuries + self.gold_potions
     }
 
+    /// The whole party died during level `level` (an index): that level
+    /// and every later one count it as dead.
+    fn end_in_tpk(&mut self, level: usize) {
+        self.tpk = true;
+        let spent = self.spent_total();
+        for later in level..self.tpk_by.len() {
+            self.tpk_by[later] = true;
+            self.spent[later] = spent;
+        }
+    }
+
     fn reset(&mut self, levels: usize) {
         let keep = (
             std::mem::take(&mut self.alive),
@@ -234,11 +245,7 @@ pub fn career<R: Rng + ?Sized>(
             enc.long_rest(&mut party);
             track.count_deaths(&party, out);
             if !party.anyone_alive() {
-                out.tpk = true;
-                for later in li..v.levels.len() {
-                    out.tpk_by[later] = true;
-                    out.spent[later] = out.spent_total();
-                }
+                out.end_in_tpk(li);
                 break 'levels;
             }
             raise_or_replace(v, enc, &mut party, &mut purse, &mut track, out);
@@ -299,11 +306,7 @@ pub fn career<R: Rng + ?Sized>(
             }
             track.count_deaths(&party, out);
             if !party.anyone_alive() {
-                out.tpk = true;
-                for later in li..v.levels.len() {
-                    out.tpk_by[later] = true;
-                    out.spent[later] = out.spent_total();
-                }
+                out.end_in_tpk(li);
                 break 'levels;
             }
             raise_or_replace(v, enc, &mut party, &mut purse, &mut track, out);
