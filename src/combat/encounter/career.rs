@@ -97,27 +97,18 @@ impl PartyState {
     /// tests of what the campaign buys.
     #[cfg(test)]
     pub(crate) fn set_for_tests(&mut self, pc: usize, wounds: WoundSlots, dead: bool) {
-        let f = &mut self.fighters[pc];
-        f.wounds = wounds;
+        self.fighters[pc].wounds = wounds;
         if dead {
-            f.state = State::Dead;
-            f.died_round = NEVER_REVIVED;
+            self.kill(pc);
         }
     }
 
-    /// Takes `hp` more max HP from PC `pc` (a festering wound's day);
-    /// returns whether that killed it (max HP 0: RULES §1).
-    pub fn lose_max_hp(&mut self, pc: usize, hp: i32, template_max_hp: i32) -> bool {
+    /// Kills PC `pc` outside a fight (a festering wound at 0 max HP),
+    /// beyond *revivify*.
+    pub fn kill(&mut self, pc: usize) {
         let f = &mut self.fighters[pc];
-        f.lost_max_hp += hp;
-        f.max_hp = (template_max_hp - f.lost_max_hp).max(0);
-        f.hp = f.hp.min(f.max_hp);
-        if f.max_hp == 0 {
-            f.state = State::Dead;
-            f.died_round = NEVER_REVIVED;
-            return true;
-        }
-        false
+        f.state = State::Dead;
+        f.died_round = NEVER_REVIVED;
     }
 }
 
@@ -190,42 +181,47 @@ impl Encounter {
     /// encounter) with what lasts kept (see the module's docs). The dead
     /// stay dead, beyond *revivify*.
     pub fn long_rest(&self, party: &mut PartyState) {
-        for (i, f) in party.fighters.iter_mut().enumerate() {
-            let spec = &self.party[i];
-            if f.state == State::Dead {
-                f.died_round = NEVER_REVIVED;
-                continue;
-            }
-            let kept = *f;
-            let old_level = party.levels[i];
-            *f = self.initial[i];
-            f.wounds = kept.wounds;
-            f.wound_examples = kept.wound_examples;
-            f.lasting_effects = kept.lasting_effects;
-            f.injuries = kept.injuries;
-            f.n_injuries = kept.n_injuries;
-            f.severed = kept.severed;
-            f.potions = kept.potions;
-            f.diamonds = kept.diamonds;
-            f.lost_max_hp = kept.lost_max_hp - self.wound_max_hp(&kept, old_level)
-                + self.wound_max_hp(f, spec.level);
-            // Speed: the template's, less what the wounds took.
-            f.base_speed = spec.speed;
-            if self.rules.wound_effects {
-                for s in Severity::ALL {
-                    if let Some(example) = f.wounds.has(s).then(|| self.example_of(f, s)).flatten()
-                    {
-                        f.base_speed = example.speed(f.base_speed);
-                    }
+        for pc in 0..party.fighters.len() {
+            self.rest_one(party, pc);
+        }
+    }
+
+    /// [`Encounter::long_rest`] of PC `pc` alone.
+    fn rest_one(&self, party: &mut PartyState, pc: usize) {
+        let spec = &self.party[pc];
+        let f = &mut party.fighters[pc];
+        if f.state == State::Dead {
+            f.died_round = NEVER_REVIVED;
+            return;
+        }
+        let kept = *f;
+        let old_level = party.levels[pc];
+        *f = self.initial[pc];
+        f.wounds = kept.wounds;
+        f.wound_examples = kept.wound_examples;
+        f.lasting_effects = kept.lasting_effects;
+        f.injuries = kept.injuries;
+        f.n_injuries = kept.n_injuries;
+        f.severed = kept.severed;
+        f.potions = kept.potions;
+        f.diamonds = kept.diamonds;
+        f.lost_max_hp = kept.lost_max_hp - self.wound_max_hp(&kept, old_level)
+            + self.wound_max_hp(f, spec.level);
+        // Speed: the template's, less what the wounds took.
+        f.base_speed = spec.speed;
+        if self.rules.wound_effects {
+            for s in Severity::ALL {
+                if let Some(example) = f.wounds.has(s).then(|| self.example_of(f, s)).flatten() {
+                    f.base_speed = example.speed(f.base_speed);
                 }
             }
-            f.max_hp = (spec.max_hp - f.lost_max_hp).max(1);
-            f.hp = f.max_hp;
-            f.state = State::Up;
-            f.went_down = false;
-            self.recompute_effects_of(f);
-            party.levels[i] = spec.level;
         }
+        f.max_hp = (spec.max_hp - f.lost_max_hp).max(1);
+        f.hp = f.max_hp;
+        f.state = State::Up;
+        f.went_down = false;
+        self.recompute_effects_of(f);
+        party.levels[pc] = spec.level;
     }
 
     /// PC `pc` of `party` raised from the dead (by whatever spell the
@@ -239,26 +235,7 @@ impl Encounter {
         }
         f.state = State::Up;
         f.died_round = 0;
-        self.long_rest_one(party, pc);
-    }
-
-    /// A long rest of one PC only.
-    fn long_rest_one(&self, party: &mut PartyState, pc: usize) {
-        let others: Vec<(usize, State)> = party
-            .fighters
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != pc)
-            .map(|(i, f)| (i, f.state))
-            .collect();
-        // Rest a copy holding only `pc` alive, then take its fighter back.
-        let mut alone = party.clone();
-        for &(i, _) in &others {
-            alone.fighters[i].state = State::Dead;
-        }
-        self.long_rest(&mut alone);
-        party.fighters[pc] = alone.fighters[pc];
-        party.levels[pc] = alone.levels[pc];
+        self.rest_one(party, pc);
     }
 
     /// Heals the permanent wounds `healed` of PC `pc`: they and their
@@ -267,30 +244,23 @@ impl Encounter {
         let level = party.levels[pc];
         let f = &mut party.fighters[pc];
         let before = self.wound_max_hp(f, level);
-        let mut removed_bits = 0;
-        let carried = f.wounds;
-        for s in Severity::ALL
-            .into_iter()
-            .filter(|&s| healed.has(s) && carried.has(s))
-        {
-            if let Some(example) = self.example_of(f, s) {
-                removed_bits |= example.effects;
-            }
-            f.wounds = WoundSlots::from_wounds(f.wounds.wounds().filter(|&w| w != s));
+        let effects = |f: &Fighter, wounds: WoundSlots| {
+            wounds
+                .wounds()
+                .filter_map(|s| self.example_of(f, s))
+                .fold(0, |bits, e| bits | e.effects)
+        };
+        let gone = WoundSlots::from_wounds(f.wounds.wounds().filter(|&s| healed.has(s)));
+        let kept = WoundSlots::from_wounds(f.wounds.wounds().filter(|&s| !healed.has(s)));
+        // The effects of the wounds still carried stay.
+        f.lasting_effects &= !(effects(f, gone) & !effects(f, kept));
+        for s in gone.wounds() {
             f.wound_examples[s as usize] = 0;
         }
-        // The effects of the wounds still carried stay.
-        let mut still = 0;
-        for s in Severity::ALL.into_iter().filter(|&s| f.wounds.has(s)) {
-            if let Some(example) = self.example_of(f, s) {
-                still |= example.effects;
-            }
-        }
-        let f = &mut party.fighters[pc];
-        f.lasting_effects &= !(removed_bits & !still);
+        f.wounds = kept;
         f.lost_max_hp -= before - self.wound_max_hp(f, level);
         if f.state != State::Dead {
-            self.long_rest_one(party, pc);
+            self.rest_one(party, pc);
         }
     }
 
@@ -306,13 +276,6 @@ impl Encounter {
         f.injuries[remembered - 1] = 0;
         f.n_injuries -= 1;
         self.recompute_effects_of(f);
-    }
-
-    /// Kills PC `pc` outside a fight (a festering wound at 0 max HP).
-    pub fn kill(&self, party: &mut PartyState, pc: usize) {
-        let f = &mut party.fighters[pc];
-        f.state = State::Dead;
-        f.died_round = NEVER_REVIVED;
     }
 
     /// PC `pc` of `party` replaced by a new character: this encounter's

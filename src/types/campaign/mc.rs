@@ -299,7 +299,7 @@ pub fn career<R: Rng + ?Sized>(
                     } else {
                         // The festering wound took its max HP first.
                         out.festering_deaths += 1;
-                        enc.kill(&mut party, pc);
+                        party.kill(pc);
                         break;
                     }
                 }

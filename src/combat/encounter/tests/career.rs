@@ -254,14 +254,3 @@ fn the_raised_come_back_rested_with_their_wounds_and_the_replaced_come_fresh() {
     assert_eq!(party.fighters[1], t.enc.initial[1]);
     assert_eq!(party.injuries(1), &[] as &[u8]);
 }
-
-#[test]
-fn max_hp_drained_to_zero_kills() {
-    let enc = encounter(&["fighter-1"], 1, EncounterRules::default());
-    let mut party = enc.fresh_party();
-    let max = enc.party[0].max_hp;
-    assert!(!party.lose_max_hp(0, max - 1, max));
-    assert_eq!(party.hp(0), 1);
-    assert!(party.lose_max_hp(0, 1, max));
-    assert!(party.is_dead(0));
-}
