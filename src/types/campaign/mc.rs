@@ -696,19 +696,15 @@ fn encounters_table(variants: &[Variant<CampaignVariant>]) -> ConstantTable {
             .iter()
             .flat_map(|p| p.fights.iter().map(move |f| (p, &f.difficulty)))
         {
-            let budget = e.budget().ok();
+            let [low, moderate, high] = e.budget_cells();
             rows.push(vec![
                 v.name.clone(),
                 plan.level.to_string(),
-                e.monsters
-                    .iter()
-                    .map(|(n, name)| format!("{n} {name}"))
-                    .collect::<Vec<_>>()
-                    .join(" + "),
-                e.xp.as_ref().map_or(String::new(), u64::to_string),
-                budget.map_or(String::new(), |b| b.low.to_string()),
-                budget.map_or(String::new(), |b| b.moderate.to_string()),
-                budget.map_or(String::new(), |b| b.high.to_string()),
+                e.monsters_cell(),
+                e.xp_cell(),
+                low,
+                moderate,
+                high,
                 e.built_for.clone().unwrap_or_default(),
                 plan.treasure.to_string(),
             ]);

@@ -12,7 +12,7 @@ use super::{
     CampaignVariant, Caster, First, HealWounds, InjuryCures, LevelFight, LevelPlan, ReplaceDead,
 };
 use crate::combat::creature::CreatureSpec;
-use crate::combat::encounter::{Encounter, MAX_PCS, MAX_SIDE};
+use crate::combat::encounter::{Encounter, MAX_PCS};
 use crate::combat::policy::Between;
 use crate::model::Catalog;
 use crate::rules::healing::{Plan, Resources};
@@ -24,8 +24,8 @@ use crate::scenario::layers::{Layers, Setting, get};
 use crate::scenario::values::{self, at_most, keyed_int, or};
 use crate::scenario::wording::did_you_mean;
 use crate::types::campaign::spending::HealingCache;
-use crate::types::combat::difficulty::{EncounterXp, build_monsters, copies};
-use crate::types::combat::schema::{RawSettings as RawFights, rules as fight_rules};
+use crate::types::combat::difficulty::{EncounterXp, build_monsters};
+use crate::types::combat::schema::{RawSettings as RawFights, rules as fight_rules, side};
 
 /// Most fights in one career (levels × days × fights per day): a trial's
 /// length is bounded.
@@ -108,34 +108,7 @@ fn pool_entry(
     if list.get().is_empty() {
         return Err(list.error("an `encounters` entry needs at least one monster"));
     }
-    let mut monsters = Vec::new();
-    let mut groups = Vec::new();
-    let mut xp = Ok(0);
-    for (j, raw) in list.get().iter().enumerate() {
-        let path = format!("{}[{j}]", list.field);
-        let raw = raw.get_ref();
-        let count = raw.count(&list.loc, &path)?;
-        if monsters.len() + count > MAX_SIDE {
-            return Err(list.error(format!("an encounter has at most {MAX_SIDE} monsters")));
-        }
-        let spec = raw.build(
-            &list.loc,
-            &path,
-            false,
-            &catalog.bestiary,
-            &catalog.templates,
-        )?;
-        xp = match (xp, raw.xp(&list.loc, &path, &catalog.bestiary)?) {
-            (Ok(sum), Some(x)) => Ok(sum + x * count as u64),
-            (Ok(_), None) => Err(format!(
-                "monster `{}` has no XP (give it `xp = N`)",
-                spec.name
-            )),
-            (why, _) => why,
-        };
-        groups.push((count, spec.name.clone()));
-        copies(&spec, count, &mut monsters);
-    }
+    let side = side(&list, false, catalog)?;
     let weight = match &e.weight {
         None => 1,
         Some(w) => values::int(Some(item.child("weight", w)), 1..=1000, "weight", 1)? as u32,
@@ -160,9 +133,9 @@ fn pool_entry(
     Ok(PoolEntry {
         weight,
         levels,
-        monsters,
-        groups,
-        xp,
+        monsters: side.creatures.into_iter().map(|(c, _)| c).collect(),
+        groups: side.groups,
+        xp: side.xp,
     })
 }
 

@@ -49,6 +49,32 @@ impl EncounterXp {
     pub fn budget(&self) -> Result<Budget, String> {
         budget_of(&self.levels)
     }
+
+    /// The monsters as a table cell: `count name` groups joined by ` + `.
+    pub fn monsters_cell(&self) -> String {
+        self.monsters
+            .iter()
+            .map(|(n, name)| format!("{n} {name}"))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+
+    /// The XP as a table cell (empty: not available).
+    pub fn xp_cell(&self) -> String {
+        self.xp.as_ref().map_or(String::new(), u64::to_string)
+    }
+
+    /// The party's Low, Moderate and High budgets as table cells (empty:
+    /// not available).
+    pub fn budget_cells(&self) -> [String; 3] {
+        let budget = self.budget().ok();
+        [
+            |b: &Budget| b.low,
+            |b: &Budget| b.moderate,
+            |b: &Budget| b.high,
+        ]
+        .map(|f| budget.as_ref().map_or(String::new(), |b| f(b).to_string()))
+    }
 }
 
 /// The budget of the characters' `levels`, or why there is none.
@@ -213,27 +239,22 @@ pub fn table(variants: &[Variant<CombatVariant>]) -> ConstantTable {
         .map(|v| {
             let e = &v.rules.difficulty;
             let budget = e.budget();
-            let cell =
-                |f: fn(&Budget) -> u64| budget.as_ref().map_or(String::new(), |b| f(b).to_string());
             let notes: Vec<&str> = [e.xp.as_ref().err(), budget.as_ref().err()]
                 .into_iter()
                 .flatten()
                 .map(String::as_str)
                 .collect();
+            let [low, moderate, high] = e.budget_cells();
             vec![
                 v.name.clone(),
-                e.monsters
-                    .iter()
-                    .map(|(n, name)| format!("{n} {name}"))
-                    .collect::<Vec<_>>()
-                    .join(" + "),
-                e.xp.as_ref().map_or(String::new(), u64::to_string),
+                e.monsters_cell(),
+                e.xp_cell(),
                 e.levels.as_ref().map_or(String::new(), |l| {
                     l.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
                 }),
-                cell(|b| b.low),
-                cell(|b| b.moderate),
-                cell(|b| b.high),
+                low,
+                moderate,
+                high,
                 match (&e.xp, &budget) {
                     (Ok(xp), Ok(b)) => rate(*xp, *b).label().to_string(),
                     _ => String::new(),

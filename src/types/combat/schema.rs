@@ -106,10 +106,10 @@ fn share(v: Option<Setting<'_, f64>>, default: f64) -> Result<f64, ScenarioError
 /// One side's creatures as validated: each with whether its entry states
 /// its level, the `count name` groups of the entries, and the side's XP
 /// (or why it is not available).
-struct Side {
-    creatures: Vec<(CreatureSpec, bool)>,
-    groups: Vec<(usize, String)>,
-    xp: Result<u64, String>,
+pub(crate) struct Side {
+    pub(crate) creatures: Vec<(CreatureSpec, bool)>,
+    pub(crate) groups: Vec<(usize, String)>,
+    pub(crate) xp: Result<u64, String>,
 }
 
 /// One side's creatures: `party` or `monsters`, each entry counted and
@@ -136,6 +136,19 @@ fn creatures(
             ),
         ));
     };
+    side(&list, party, catalog)
+}
+
+/// The creatures of the list `list` (a party's when `party`), each entry
+/// counted and validated against the catalog: every entry's error, a side
+/// of at most [`MAX_SIDE`] monsters or [`MAX_PCS`] party members, party
+/// members with distinct metric names.
+pub(crate) fn side(
+    list: &Setting<'_, Vec<Spanned<RawCreature>>>,
+    party: bool,
+    catalog: &Catalog,
+) -> Result<Side, ScenarioError> {
+    let key = if party { "party" } else { "monsters" };
     let (loc, field) = (&list.loc, &list.field);
     // Count first, so that no oversized side is ever built. Every entry's
     // error is reported, not only the first.
