@@ -195,6 +195,25 @@ pub enum ChartSpec {
         /// Proportions drawn in percent (else the raw value).
         percent: bool,
     },
+    /// Stacked shares: one panel per variant, the layers' shares stacked
+    /// over numeric x values (in percent, 0–100%) — e.g. PCs by wound
+    /// state after each level of a campaign. The note gives the widest
+    /// interval; every interval is in `summary.csv`.
+    Stacked {
+        /// File stem.
+        file: String,
+        /// Chart title.
+        title: String,
+        /// X-axis caption, with units.
+        x_label: String,
+        /// Y-axis caption, with units.
+        y_label: String,
+        /// Variants to draw, one panel each (in this order).
+        variants: Vec<String>,
+        /// `(label, points (x, metric))` of each layer, bottom to top; every
+        /// layer has the same x values.
+        layers: Vec<(String, Vec<(f64, String)>)>,
+    },
 }
 
 /// The points of a [`ChartSpec::Lines`] curve.

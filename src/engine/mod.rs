@@ -26,6 +26,7 @@ pub mod frontier;
 pub mod merge;
 pub mod paired;
 pub mod quantile;
+pub mod ratio;
 pub mod rng;
 pub mod shard;
 pub mod stats;

@@ -1,6 +1,6 @@
 //! Charts (plotters): grouped bars with interval whiskers (`grouped`),
-//! horizontal bars (`hbars`) and line charts with interval bands
-//! (`lines`), as PNG and SVG. They share one layout — title on top, a note
+//! horizontal bars (`hbars`), line charts with interval bands (`lines`)
+//! and stacked shares in one panel per variant (`stacked`), as PNG and SVG. They share one layout — title on top, a note
 //! under it (what was left out, what a marker means), legend in its own
 //! column right of the plot (`frame`) — one rule for value axes: from 0,
 //! never above 100% for a proportion, tick labels with thousands separators
@@ -21,6 +21,7 @@ mod grouped;
 mod hbars;
 mod lines;
 pub mod palette;
+mod stacked;
 
 use std::sync::OnceLock;
 
@@ -116,6 +117,7 @@ enum Drawing {
     Grouped(grouped::GroupedBars),
     Bars(hbars::HBars),
     Lines(lines::Lines),
+    Stacked(stacked::Stacked),
 }
 
 impl Drawing {
@@ -149,6 +151,19 @@ impl Drawing {
                 file.clone(),
                 Drawing::Lines(lines::Lines::new(
                     result, title, x_label, y_label, variants, points, *percent,
+                )),
+            ),
+            ChartSpec::Stacked {
+                file,
+                title,
+                x_label,
+                y_label,
+                variants,
+                layers,
+            } => (
+                file.clone(),
+                Drawing::Stacked(stacked::Stacked::new(
+                    result, title, x_label, y_label, variants, layers,
                 )),
             ),
             ChartSpec::Shares {
@@ -194,6 +209,7 @@ impl Drawing {
             Drawing::Grouped(g) => g.draw(root),
             Drawing::Bars(b) => b.draw(root),
             Drawing::Lines(l) => l.draw(root),
+            Drawing::Stacked(s) => s.draw(root),
         }
     }
 }

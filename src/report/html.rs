@@ -222,7 +222,8 @@ fn chart_title(spec: &ChartSpec) -> (&str, &str) {
         ChartSpec::Shares { file, title, .. }
         | ChartSpec::Distribution { file, title, .. }
         | ChartSpec::Bars { file, title, .. }
-        | ChartSpec::Lines { file, title, .. } => (file, title),
+        | ChartSpec::Lines { file, title, .. }
+        | ChartSpec::Stacked { file, title, .. } => (file, title),
     }
 }
 

@@ -82,7 +82,9 @@ impl Encounter {
             Ability::Dex => f.effects & effect::DIS_DEX_SAVES != 0,
             _ => false,
         };
-        i32::from(RollMode::with(false, disadvantage).roll(rng)) + spec.save(ability) >= dc
+        i32::from(RollMode::with(false, disadvantage).roll(rng)) + spec.save(ability)
+            - i32::from(f.return_penalty)
+            >= dc
     }
 
     /// One attack of `me` on `target`. `POSITIONS` says whether the
@@ -124,7 +126,7 @@ impl Encounter {
         let natural = RollMode::with(advantage, disadvantage).roll(rng);
         let armor_broken = defender.effects & effect::ARMOR_BROKEN != 0;
         let roll = AttackRoll {
-            bonus: attack.to_hit - penalty,
+            bonus: attack.to_hit - penalty - i32::from(attacker.return_penalty),
             ac: self.spec(defender.spec).ac - if armor_broken { 2 } else { 0 },
             crit_range: self.rules.crit_range.unwrap_or(spec.crit_range),
             // Any hit within 5 ft on an unconscious creature is a critical

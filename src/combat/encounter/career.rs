@@ -88,6 +88,12 @@ impl PartyState {
         *p = p.saturating_add(n);
     }
 
+    /// PC `pc`'s penalty to attack rolls and saving throws after a return
+    /// from the dead (0: none).
+    pub fn return_penalty(&self, pc: usize) -> u8 {
+        self.fighters[pc].return_penalty
+    }
+
     /// Limbs PC `pc` has lost to called shots.
     pub fn severed_limbs(&self, pc: usize) -> u32 {
         self.fighters[pc].severed.count_ones()
@@ -205,6 +211,9 @@ impl Encounter {
         f.severed = kept.severed;
         f.potions = kept.potions;
         f.diamonds = kept.diamonds;
+        // A return penalty drops by 1 each long rest.
+        f.return_penalty = kept.return_penalty.saturating_sub(1);
+        f.death_save_penalty = kept.death_save_penalty.saturating_sub(1);
         f.lost_max_hp = kept.lost_max_hp - self.wound_max_hp(&kept, old_level)
             + self.wound_max_hp(f, spec.level);
         // Speed: the template's, less what the wounds took.
@@ -227,8 +236,11 @@ impl Encounter {
     /// PC `pc` of `party` raised from the dead (by whatever spell the
     /// campaign paid for), then rested: alive at full HP on this
     /// encounter's template, with the wounds and injuries it died with
-    /// (the caller heals those the spell heals, [`Encounter::heal_wounds`]).
-    pub fn raise(&self, party: &mut PartyState, pc: usize) {
+    /// (the caller heals those the spell heals, [`Encounter::heal_wounds`]),
+    /// and the spell's `penalty` to attack rolls and saving throws, less 1
+    /// per later long rest (SRD *raise dead*, *resurrection*: 4); its
+    /// death saves take it too when `on_death_saves`.
+    pub fn raise(&self, party: &mut PartyState, pc: usize, penalty: u8, on_death_saves: bool) {
         let f = &mut party.fighters[pc];
         if f.state != State::Dead {
             return;
@@ -236,6 +248,9 @@ impl Encounter {
         f.state = State::Up;
         f.died_round = 0;
         self.rest_one(party, pc);
+        let f = &mut party.fighters[pc];
+        f.return_penalty = penalty;
+        f.death_save_penalty = if on_death_saves { penalty } else { 0 };
     }
 
     /// Heals the permanent wounds `healed` of PC `pc`: they and their

@@ -59,6 +59,12 @@ impl Encounter {
         let rules = &self.rules.death_saves;
         let natural = rules.roll.roll(rng);
         let f = &mut arena.fighters[me];
+        // A return penalty lowers the total, never the die: a natural 20
+        // still revives and only a natural 1 counts twice.
+        let natural = match (f.death_save_penalty, natural) {
+            (0, n) | (_, n @ (1 | 20)) => n,
+            (p, n) => n.saturating_sub(p).max(2),
+        };
         let rules = crate::rules::death_saves::DeathSaveRules {
             existing_wounds: f.wounds,
             ..*rules

@@ -170,6 +170,13 @@ pub struct Fighter {
     pub(super) reaction: bool,
     /// Prone (positions only): knocked to 0 HP, or fallen after a Dash.
     pub(super) prone: bool,
+    /// Penalty to its attack rolls, saving throws and ability checks
+    /// (the Medicine check to stabilise) after a return from the dead (SRD *raise dead*, *resurrection*: 4, less 1 per long
+    /// rest; campaigns only).
+    pub(super) return_penalty: u8,
+    /// The part of [`Fighter::return_penalty`] its death saves take (0
+    /// when the campaign reads death saves as outside the penalty).
+    pub(super) death_save_penalty: u8,
     // Per-trial tallies.
     pub(super) went_down: bool,
     pub(super) crits_taken: u32,
@@ -239,6 +246,8 @@ impl Fighter {
             x: 0,
             reaction: true,
             prone: false,
+            return_penalty: 0,
+            death_save_penalty: 0,
             went_down: state == State::Dying,
             crits_taken: 0,
             hp_lost: 0,

@@ -150,7 +150,10 @@ impl Encounter {
                 .position(|f| f.state == State::Dying)
             {
                 let t = allies.start + k;
-                if i32::from(roll_die(rng, 20) as u8) + spec.medicine >= 10 {
+                // A return from the dead's penalty takes from ability
+                // checks too (SRD 5.1 *raise dead*).
+                let penalty = i32::from(arena.fighters[me].return_penalty);
+                if i32::from(roll_die(rng, 20) as u8) + spec.medicine - penalty >= 10 {
                     arena.fighters[t].become_stable();
                 }
                 return true;

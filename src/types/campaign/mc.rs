@@ -16,17 +16,21 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
 use super::spending::{
-    cached_reserve, cached_wound_healing, gold, healed_by, providers, raising, wounds_to_heal,
+    cached_reserve, cached_wound_healing, gold, healed_by, providers, raising, return_penalty,
+    wounds_to_heal,
 };
-use super::{CampaignVariant, ReplaceDead};
+use super::{CampaignVariant, ReplaceDead, ReturnPenalty};
 use crate::combat::encounter::{Arena, Encounter, MAX_PCS, PartyState};
 use crate::engine::Stop;
-use crate::engine::accum::IntMoments;
+use crate::engine::accum::{Histogram, IntMoments};
 use crate::engine::merge::mergeable;
 use crate::engine::paired::Baseline;
+use crate::engine::ratio::PairedRatio;
 use crate::engine::stats::{Estimate, wilson, z_for_level};
 use crate::model::{ScenarioHeader, Variant};
-use crate::results::{ChartSpec, ConstantTable, Figure, LinePoints, ScenarioResult, thousands};
+use crate::results::{
+    ChartSpec, ConstantTable, DistributionRow, Figure, LinePoints, ScenarioResult, thousands,
+};
 use crate::rules::healing::Plan;
 use crate::rules::permanent_wounds::{Severity, WoundSlots};
 use crate::rules::wound_healing::{DeadFor, SECONDS_PER_DAY};
@@ -73,8 +77,18 @@ pub struct CareerOutcome {
     pub maimed: Vec<u8>,
     /// Per level: the party died by then.
     pub tpk_by: Vec<bool>,
-    /// Per level: gold spent by then (wounds and raising).
+    /// Per level: gold spent by then (every purpose).
     pub spent: Vec<u64>,
+    /// Per adventuring day of the career (levels × days per level): gold
+    /// spent by the end of it (the level's downtime included on its last
+    /// day).
+    pub spent_by_day: Vec<u64>,
+    /// Per level: each PC slot's wound state after it, as
+    /// [`CareerOutcome::end_states`].
+    pub states: Vec<[u8; 5]>,
+    /// Max HP each PC slot lost to festering wounds over the career
+    /// (a replacement adds to its slot).
+    pub festering_by_pc: [u64; MAX_PCS],
     /// At the end, each PC slot's state: healthy, carrying a minor, a
     /// moderate, a severe wound as its worst, or dead.
     pub end_states: [u8; 5],
@@ -88,24 +102,30 @@ impl CareerOutcome {
         self.gold_wounds + self.gold_raising + self.gold_injuries + self.gold_potions
     }
 
-    /// The whole party died during level `level` (an index): that level
-    /// and every later one count it as dead.
-    fn end_in_tpk(&mut self, level: usize) {
+    /// The whole party of `pcs` died during level `level` and day `day`
+    /// (indices): that level and day and every later one count it as dead.
+    fn end_in_tpk(&mut self, level: usize, day: usize, pcs: u8) {
         self.tpk = true;
         let spent = self.spent_total();
         for later in level..self.tpk_by.len() {
             self.tpk_by[later] = true;
             self.spent[later] = spent;
+            self.states[later] = [0, 0, 0, 0, pcs];
+        }
+        for later in &mut self.spent_by_day[day..] {
+            *later = spent;
         }
     }
 
-    fn reset(&mut self, levels: usize) {
+    fn reset(&mut self, levels: usize, days: usize) {
         let keep = (
             std::mem::take(&mut self.alive),
             std::mem::take(&mut self.originals),
             std::mem::take(&mut self.maimed),
             std::mem::take(&mut self.tpk_by),
             std::mem::take(&mut self.spent),
+            std::mem::take(&mut self.spent_by_day),
+            std::mem::take(&mut self.states),
         );
         *self = CareerOutcome {
             alive: keep.0,
@@ -113,6 +133,8 @@ impl CareerOutcome {
             maimed: keep.2,
             tpk_by: keep.3,
             spent: keep.4,
+            spent_by_day: keep.5,
+            states: keep.6,
             ..CareerOutcome::default()
         };
         for v in [&mut self.alive, &mut self.originals, &mut self.maimed] {
@@ -123,6 +145,10 @@ impl CareerOutcome {
         self.tpk_by.resize(levels, false);
         self.spent.clear();
         self.spent.resize(levels, 0);
+        self.spent_by_day.clear();
+        self.spent_by_day.resize(days, 0);
+        self.states.clear();
+        self.states.resize(levels, [0; 5]);
     }
 }
 
@@ -179,7 +205,12 @@ fn raise_or_replace(
             *purse -= g;
             out.gold_raising += g;
             let healed = healed_by(v.healing, &p, party.wounds(pc));
-            enc.raise(party, pc);
+            let penalty = match v.return_penalty {
+                ReturnPenalty::None => 0,
+                _ => return_penalty(v.healing, &p),
+            };
+            let on_death_saves = v.return_penalty == ReturnPenalty::EverySave;
+            enc.raise(party, pc, penalty, on_death_saves);
             if healed != WoundSlots::EMPTY {
                 enc.heal_wounds(party, pc, healed);
             }
@@ -215,7 +246,8 @@ pub fn career<R: Rng + ?Sized>(
     out: &mut CareerOutcome,
     stop: Stop<'_>,
 ) -> bool {
-    out.reset(v.levels.len());
+    let per_level = v.days_per_level as usize;
+    out.reset(v.levels.len(), v.levels.len() * per_level);
     let Some(first) = v.levels.first() else {
         return true;
     };
@@ -229,7 +261,10 @@ pub fn career<R: Rng + ?Sized>(
             // Milestone: the next level's templates, after the downtime.
             enc.long_rest(&mut party);
         }
-        for _ in 0..v.days_per_level {
+        // (A level has at least one day: the schema's limit.)
+        let last_day = (li + 1) * per_level - 1;
+        for d in 0..per_level {
+            let day_index = li * per_level + d;
             if stop.requested() {
                 return false;
             }
@@ -245,10 +280,11 @@ pub fn career<R: Rng + ?Sized>(
             enc.long_rest(&mut party);
             track.count_deaths(&party, out);
             if !party.anyone_alive() {
-                out.end_in_tpk(li);
+                out.end_in_tpk(li, day_index, n as u8);
                 break 'levels;
             }
             raise_or_replace(v, enc, &mut party, &mut purse, &mut track, out);
+            out.spent_by_day[day_index] = out.spent_total();
         }
         // Downtime: heal the wounds the policy and the purse allow,
         // keeping the price of one raising when raising comes first.
@@ -279,8 +315,15 @@ pub fn career<R: Rng + ?Sized>(
                 }
                 let mut k = 0;
                 while let Some(&entry) = party.injuries(pc).get(k) {
-                    let cure = cures.plan(healer_alive, pc, usize::from(entry));
-                    let (gp, days, cured) = cure.sample(rng);
+                    // The cheapest cure; when the purse cannot pay it, the
+                    // cheapest without the temple and the market (the
+                    // party's own spells, rest, Medicine, tending).
+                    let mut cure = cures.plan(healer_alive, pc, usize::from(entry));
+                    let (mut gp, mut days, mut cured) = cure.sample(rng);
+                    if gp.max(0.0).round() as u64 > purse {
+                        cure = cures.unpaid_plan(healer_alive, pc, usize::from(entry));
+                        (gp, days, cured) = cure.sample(rng);
+                    }
                     let gp = gp.max(0.0).round() as u64;
                     if gp > purse || matches!(cure, Plan::Uncurable) {
                         k += 1;
@@ -292,7 +335,9 @@ pub fn career<R: Rng + ?Sized>(
                     if let Plan::Tending(rules) = cure {
                         // Max HP lost while the wound festered (it returns
                         // after a long rest once closed).
-                        out.festering_hp += u64::from(rules.hp_per_day) * days.max(0.0) as u64;
+                        let lost = u64::from(rules.hp_per_day) * days.max(0.0) as u64;
+                        out.festering_hp += lost;
+                        out.festering_by_pc[pc] += lost;
                     }
                     if cured {
                         enc.cure_injury(&mut party, pc, entry);
@@ -306,7 +351,7 @@ pub fn career<R: Rng + ?Sized>(
             }
             track.count_deaths(&party, out);
             if !party.anyone_alive() {
-                out.end_in_tpk(li);
+                out.end_in_tpk(li, last_day, n as u8);
                 break 'levels;
             }
             raise_or_replace(v, enc, &mut party, &mut purse, &mut track, out);
@@ -328,6 +373,10 @@ pub fn career<R: Rng + ?Sized>(
         let mut alive = 0;
         let mut originals = 0;
         let mut maimed = 0;
+        let mut states = [0; 5];
+        for pc in 0..n {
+            states[state_of(&party, pc)] += 1;
+        }
         for pc in (0..n).filter(|&pc| !party.is_dead(pc)) {
             alive += 1;
             originals += u8::from(track.original[pc]);
@@ -341,17 +390,24 @@ pub fn career<R: Rng + ?Sized>(
         out.originals[li] = originals;
         out.maimed[li] = maimed;
         out.spent[li] = out.spent_total();
+        out.spent_by_day[last_day] = out.spent_total();
+        out.states[li] = states;
     }
+    out.end_states = out.states.last().copied().unwrap_or_default();
     for pc in 0..n {
-        let state = if party.is_dead(pc) {
-            4
-        } else {
-            worst(party.wounds(pc))
-        };
-        out.end_states[state] += 1;
         out.end_injured += u8::from(!party.is_dead(pc) && !party.injuries(pc).is_empty());
     }
     true
+}
+
+/// PC `pc`'s wound state: 0 healthy, 1 minor, 2 moderate, 3 severe
+/// (its worst wound), 4 dead.
+fn state_of(party: &PartyState, pc: usize) -> usize {
+    if party.is_dead(pc) {
+        4
+    } else {
+        worst(party.wounds(pc))
+    }
 }
 
 /// What a metric measures of one career (levels by index in the career).
@@ -379,6 +435,8 @@ enum Measure {
     Maimed(usize),
     TpkBy(usize),
     SpentBy(usize),
+    SpentByDay(usize),
+    StateBy(usize, usize),
     EndState(usize),
     EndInjured,
 }
@@ -409,6 +467,8 @@ impl Measure {
             Measure::Maimed(l) => i64::from(o.maimed[l]),
             Measure::TpkBy(l) => i64::from(o.tpk_by[l]),
             Measure::SpentBy(l) => o.spent[l] as i64,
+            Measure::SpentByDay(d) => o.spent_by_day[d] as i64,
+            Measure::StateBy(l, k) => i64::from(o.states[l][k]),
             Measure::EndState(k) => i64::from(o.end_states[k]),
             Measure::EndInjured => i64::from(o.end_injured),
         }
@@ -433,6 +493,11 @@ struct MetricDef {
     measure: Measure,
 }
 
+/// Width of a bin of the festering distribution, HP.
+const FESTERING_BIN: u64 = 5;
+/// Bins of the festering distribution (0 to 200 HP; more is overflow).
+const FESTERING_BINS: usize = 41;
+
 /// The `wound state` names of [`CareerOutcome::end_states`].
 const END_STATES: [(&str, &str); 5] = [
     ("healthy", "no permanent wound"),
@@ -442,8 +507,15 @@ const END_STATES: [(&str, &str); 5] = [
     ("dead", "dead"),
 ];
 
-/// The metric list of a variant with `pcs` PCs over character `levels`.
-fn metric_defs(pcs: usize, levels: &[u8], injuries: bool, potions: bool) -> Vec<MetricDef> {
+/// The metric list of a variant with `pcs` PCs over character `levels`
+/// and their adventuring days (`days` a level, `fights` a day).
+fn metric_defs(
+    pcs: usize,
+    levels: &[u8],
+    (days, fights): (u32, u32),
+    injuries: bool,
+    potions: bool,
+) -> Vec<MetricDef> {
     let per_pc = Kind::Mean { per: pcs as f64 };
     let whole = Kind::Mean { per: 1.0 };
     let d = |name: String, kind, measure| MetricDef {
@@ -527,8 +599,31 @@ fn metric_defs(pcs: usize, levels: &[u8], injuries: bool, potions: bool) -> Vec<
             per_pc,
             Measure::SpentBy(l),
         ));
+        for (k, (state, _)) in END_STATES.iter().enumerate() {
+            defs.push(d(
+                format!("share_{state}_level_{level}"),
+                per_pc,
+                Measure::StateBy(l, k),
+            ));
+        }
+    }
+    for day in 0..levels.len() * days as usize {
+        defs.push(d(
+            format!(
+                "gold_spent_per_pc_by_encounter_{}",
+                encounters_by_day(day, fights)
+            ),
+            per_pc,
+            Measure::SpentByDay(day),
+        ));
     }
     defs
+}
+
+/// The encounters planned by the end of adventuring day `day` (an index)
+/// of `fights` fights each.
+fn encounters_by_day(day: usize, fights: u32) -> u64 {
+    (day as u64 + 1) * u64::from(fights)
 }
 
 mergeable! {
@@ -538,6 +633,12 @@ mergeable! {
     pub struct CampaignAcc {
         metrics: Vec<Vec<IntMoments>>,
         diffs: Vec<Vec<IntMoments>>,
+        /// Per variant: gold spent and treasure found, with the first
+        /// variant's on the same careers.
+        share_of_treasure: Vec<PairedRatio>,
+        /// Per variant: max HP each PC lost to festering wounds, over the
+        /// PCs that lost any, in bins of [`FESTERING_BIN`] HP.
+        festering: Vec<Histogram>,
     }
 }
 
@@ -564,7 +665,8 @@ impl<'a> Prepared<'a> {
             .iter()
             .map(|v| {
                 let levels: Vec<u8> = v.rules.levels.iter().map(|l| l.level).collect();
-                metric_defs(v.rules.pc_names.len(), &levels, injuries, potions)
+                let calendar = (v.rules.days_per_level, v.rules.fights_per_day);
+                metric_defs(v.rules.pc_names.len(), &levels, calendar, injuries, potions)
             })
             .collect();
         Prepared {
@@ -578,9 +680,12 @@ impl<'a> Prepared<'a> {
     /// An empty accumulator.
     pub fn new_acc(&self) -> CampaignAcc {
         let widest = self.defs.iter().map(Vec::len).max().unwrap_or(0);
+        let n = self.variants.len();
         CampaignAcc {
-            metrics: vec![vec![IntMoments::default(); widest]; self.variants.len()],
-            diffs: vec![vec![IntMoments::default(); widest]; self.variants.len()],
+            metrics: vec![vec![IntMoments::default(); widest]; n],
+            diffs: vec![vec![IntMoments::default(); widest]; n],
+            share_of_treasure: vec![PairedRatio::default(); n],
+            festering: vec![Histogram::new(0, FESTERING_BINS); n],
         }
     }
 }
@@ -598,6 +703,7 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
     let mut baseline = Baseline::default();
     let mut outcome = CareerOutcome::default();
     let mut vals: Vec<i64> = Vec::new();
+    let mut first_gold = [0; 2];
     for _ in 0..count {
         let seed = rng.next_u64();
         for (v, variant) in prepared.variants.iter().enumerate() {
@@ -617,6 +723,18 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
                 m.push(x);
             }
             baseline.record(v, &vals, &mut acc.diffs[v]);
+            let gold = [outcome.spent_total() as i64, outcome.treasure as i64];
+            if v == 0 {
+                first_gold = gold;
+            }
+            acc.share_of_treasure[v].push(gold, first_gold);
+            if prepared.injuries {
+                for &hp in &outcome.festering_by_pc[..variant.rules.pc_names.len()] {
+                    if hp > 0 {
+                        acc.festering[v].add((hp / FESTERING_BIN) as i64, 1);
+                    }
+                }
+            }
         }
     }
 }
@@ -676,14 +794,58 @@ pub fn finish(
             });
         }
     }
+    // Gold spent as a share of treasure found: a ratio of means over the
+    // careers, with the paired difference of the ratios.
+    for (v, variant) in variants.iter().enumerate() {
+        let m = &acc.share_of_treasure[v];
+        figures.push(Figure {
+            variant: variant.name.clone(),
+            metric: SHARE_OF_TREASURE.into(),
+            estimate: m.ratio(z),
+            trials: None,
+        });
+        if v > 0 {
+            figures.push(Figure {
+                variant: variant.name.clone(),
+                metric: format!("{SHARE_OF_TREASURE}_diff"),
+                estimate: m.diff(z),
+                trials: None,
+            });
+        }
+    }
+    let mut distributions = Vec::new();
+    if prepared.injuries {
+        for (v, variant) in variants.iter().enumerate() {
+            let h = &acc.festering[v];
+            let festered = h.total();
+            distributions.extend(h.shares(z).into_iter().map(|(bin, count, share)| {
+                DistributionRow {
+                    variant: variant.name.clone(),
+                    distribution: FESTERING_DISTRIBUTION.into(),
+                    bin: bin * FESTERING_BIN as i64,
+                    count,
+                    share,
+                    trials: Some(festered),
+                }
+            }));
+        }
+    }
+    let festered = acc.festering.iter().any(|h| h.total() > 0);
     let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
     ScenarioResult {
         figures,
+        distributions,
         tables: vec![encounters_table(variants)],
-        charts: charts(header, variants, prepared),
+        charts: charts(header, variants, prepared, festered),
         ..ScenarioResult::for_header(header, names)
     }
 }
+
+/// The metric of gold spent as a share of treasure found.
+const SHARE_OF_TREASURE: &str = "gold_spent_share_of_treasure";
+
+/// The distribution of max HP lost to festering wounds, per PC that lost any.
+const FESTERING_DISTRIBUTION: &str = "festering_max_hp_lost";
 
 /// `encounters.csv`: per variant and level, the monsters of the level's
 /// encounter, their XP and the party's budgets (constants of the scenario).
@@ -735,6 +897,7 @@ fn charts(
     header: &ScenarioHeader,
     variants: &[Variant<CampaignVariant>],
     prepared: &Prepared<'_>,
+    festered: bool,
 ) -> Vec<ChartSpec> {
     let how = format!("{} careers per variant", thousands(header.trials));
     let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
@@ -781,14 +944,6 @@ fn charts(
                 "p_tpk_by_level_",
                 true,
             ),
-            (
-                "gold-spent",
-                "gold spent on healing by level",
-                "Character level",
-                "Gold spent per PC, cumulative (gp)",
-                "gold_spent_per_pc_by_level_",
-                false,
-            ),
         ];
         for (file, title, x_label, y_label, prefix, percent) in curves {
             charts.push(ChartSpec::Lines {
@@ -806,6 +961,74 @@ fn charts(
                 percent,
             });
         }
+        // Wound states after each level, dead at the bottom, healthy on top.
+        charts.push(ChartSpec::Stacked {
+            file: "wound-states-by-level".into(),
+            title: format!(
+                "{}: PCs by wound state after each level and its downtime ({how})",
+                header.name
+            ),
+            x_label: "Character level".into(),
+            y_label: "PC slots (% of the party)".into(),
+            variants: names.clone(),
+            layers: END_STATES
+                .iter()
+                .rev()
+                .map(|(state, label)| {
+                    let points = levels
+                        .iter()
+                        .map(|&l| (f64::from(l), format!("share_{state}_level_{l}")))
+                        .collect();
+                    (label.to_string(), points)
+                })
+                .collect(),
+        });
+    }
+    // Gold by encounter, where every variant has the same calendar.
+    let calendar = |v: &Variant<CampaignVariant>| {
+        (
+            v.rules.levels.len(),
+            v.rules.days_per_level,
+            v.rules.fights_per_day,
+        )
+    };
+    if let Some(first) = variants
+        .first()
+        .filter(|f| variants.iter().all(|v| calendar(v) == calendar(f)))
+    {
+        let (levels, days, fights) = calendar(first);
+        charts.push(ChartSpec::Lines {
+            file: "gold-spent".into(),
+            title: format!("{}: gold spent by encounter ({how})", header.name),
+            x_label: "Encounters planned so far (after each adventuring day and its rest)".into(),
+            y_label: "Gold spent per PC, cumulative, every purpose (gp)".into(),
+            variants: names.clone(),
+            points: LinePoints::Metrics(
+                (0..levels * days as usize)
+                    .map(|day| {
+                        let k = encounters_by_day(day, fights);
+                        (k as f64, format!("gold_spent_per_pc_by_encounter_{k}"))
+                    })
+                    .collect(),
+            ),
+            percent: false,
+        });
+    }
+    if festered {
+        charts.push(ChartSpec::Lines {
+            file: "festering-max-hp".into(),
+            title: format!(
+                "{}: max HP lost to festering wounds, PCs that lost any ({how})",
+                header.name
+            ),
+            x_label: format!(
+                "Max HP a PC lost to festering wounds over the career (HP, bins of {FESTERING_BIN} from the value shown)"
+            ),
+            y_label: "PCs that lost any (%)".into(),
+            variants: names.clone(),
+            points: LinePoints::Distribution(FESTERING_DISTRIBUTION.into()),
+            percent: true,
+        });
     }
     charts.push(ChartSpec::Bars {
         file: "wound-states".into(),

@@ -95,12 +95,21 @@ impl LevelPlan {
 pub struct InjuryCures {
     /// `[healer alive][pc][entry]`.
     pub plans: [Vec<Vec<Plan>>; 2],
+    /// The same without the temple's services and the market's potions
+    /// (the party's own spells, rest, Medicine and tending).
+    pub unpaid: [Vec<Vec<Plan>>; 2],
 }
 
 impl InjuryCures {
     /// The plan for table entry `entry` of PC `pc`.
     pub fn plan(&self, healer_alive: bool, pc: usize, entry: usize) -> &Plan {
         &self.plans[usize::from(healer_alive)][pc][entry]
+    }
+
+    /// The plan for table entry `entry` of PC `pc` without the temple and
+    /// the market.
+    pub fn unpaid_plan(&self, healer_alive: bool, pc: usize, entry: usize) -> &Plan {
+        &self.unpaid[usize::from(healer_alive)][pc][entry]
     }
 }
 
@@ -152,6 +161,23 @@ pub enum ReplaceDead {
     Never,
 }
 
+/// Which rolls a return from the dead penalizes (SRD 5.1 *raise dead*
+/// and *resurrection*: −4 to attack rolls, saving throws and ability
+/// checks, less 1 per long rest).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReturnPenalty {
+    /// Attack rolls and every saving throw, death saves included (a death
+    /// save is a saving throw).
+    #[default]
+    EverySave,
+    /// Attack rolls and saving throws, but not death saves (our reading
+    /// for tables that treat a death save as outside the penalty).
+    NotDeathSaves,
+    /// No penalty at all.
+    None,
+}
+
 /// One campaign variant's validated rules.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CampaignVariant {
@@ -177,6 +203,8 @@ pub struct CampaignVariant {
     pub replace_dead: ReplaceDead,
     /// Whether the party pays to raise its dead at all.
     pub raise_dead: bool,
+    /// The rolls a return from the dead penalizes.
+    pub return_penalty: ReturnPenalty,
     /// The party's casters.
     pub casters: Vec<Caster>,
     /// The PC whose spells cure lingering injuries (the first caster).

@@ -10,6 +10,7 @@ use toml::Spanned;
 
 use super::{
     CampaignVariant, Caster, First, HealWounds, InjuryCures, LevelFight, LevelPlan, ReplaceDead,
+    ReturnPenalty,
 };
 use crate::combat::creature::CreatureSpec;
 use crate::combat::encounter::{Encounter, MAX_PCS};
@@ -161,6 +162,7 @@ pub struct RawSettings {
     first: Option<Spanned<First>>,
     replace_dead: Option<Spanned<ReplaceDead>>,
     raise_dead: Option<Spanned<bool>>,
+    return_penalty: Option<Spanned<ReturnPenalty>>,
     cure_injuries: Option<Spanned<bool>>,
     restock_potions: Option<Spanned<i64>>,
     fights: Option<Spanned<RawFights>>,
@@ -240,7 +242,8 @@ pub fn class_injury_spells(class: &str) -> &'static [&'static str] {
 
 /// The cheapest cure of each injury-table entry for each PC of `party`
 /// (templates at one level), with the healer `healer` (class, its
-/// progression) alive and without it.
+/// progression) alive and without it, and the cheapest without the temple
+/// and the market (for a purse that cannot pay).
 fn injury_cures(
     table: &crate::rules::lingering::InjuryTable,
     party: &[crate::combat::creature::CreatureSpec],
@@ -250,9 +253,10 @@ fn injury_cures(
 ) -> InjuryCures {
     let medicine = party.iter().map(|c| c.medicine).max().unwrap_or(0);
     let level = party.first().map_or(1, |c| c.level);
-    let resources = |alive: bool, max_hp: i32| {
+    let resources = |alive: bool, max_hp: i32, paid: bool| {
         let mut r = Resources {
-            temple,
+            temple: temple && paid,
+            market: paid,
             medicine_bonus: Some(medicine.clamp(-20, 40) as i8),
             max_hp: max_hp.max(1) as u32,
             ..Resources::default()
@@ -267,20 +271,25 @@ fn injury_cures(
         }
         r
     };
-    let plans = [false, true].map(|alive| {
-        party
-            .iter()
-            .map(|pc| {
-                let r = resources(alive, pc.max_hp);
-                table
-                    .entries
-                    .iter()
-                    .map(|entry| Plan::cheapest(entry, &r, prices))
-                    .collect()
-            })
-            .collect()
-    });
-    InjuryCures { plans }
+    let plans = |paid: bool| {
+        [false, true].map(|alive| {
+            party
+                .iter()
+                .map(|pc| {
+                    let r = resources(alive, pc.max_hp, paid);
+                    table
+                        .entries
+                        .iter()
+                        .map(|entry| Plan::cheapest(entry, &r, prices))
+                        .collect()
+                })
+                .collect()
+        })
+    };
+    InjuryCures {
+        plans: plans(true),
+        unpaid: plans(false),
+    }
 }
 
 /// The party as validated: each member's class and name.
@@ -558,6 +567,7 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
         first: or(get!(l, first), First::default()),
         replace_dead: or(get!(l, replace_dead), ReplaceDead::default()),
         raise_dead: or(get!(l, raise_dead), true),
+        return_penalty: or(get!(l, return_penalty), ReturnPenalty::default()),
         casters,
         healer: healer.map(|(pc, _, _)| pc),
         cure_injuries: or(get!(l, cure_injuries), true),

@@ -265,6 +265,28 @@ fn healing_within(
         .find_map(|&s| cheapest(WoundSlots::from_wounds([s])))
 }
 
+/// The penalty the raising in `plan` leaves under `setting` (the spell's
+/// [`crate::rules::wound_healing::Revival::penalty`]: 4 for *raise dead* and *resurrection*, 0 for
+/// *revivify* and *true resurrection*).
+pub fn return_penalty(setting: HealingSetting, plan: &HealingPlan) -> u8 {
+    plan.castings
+        .iter()
+        .filter(|c| c.purpose == CastingPurpose::Raising)
+        .filter_map(|c| SPELLS.get(c.spell))
+        .flat_map(|spell| {
+            setting
+                .rules()
+                .iter()
+                .filter(move |r| r.spell == spell.name)
+        })
+        .filter_map(|r| match r.target {
+            Target::Dead(revival) => Some(revival.penalty),
+            Target::Alive => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 /// The wounds of a PC carrying `carried` that a plan's castings heal
 /// under `setting`: what each casting's rule heals of all it carries (a
 /// plan found for part of the wounds heals more when its spell does, as

@@ -7,7 +7,7 @@
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::{Table, goblin, template, with_dice};
+use super::{Table, fighter, goblin, template, with_dice};
 use crate::combat::encounter::fighter::{NEVER_REVIVED, State, effect};
 use crate::combat::encounter::{Arena, Encounter, PartyState};
 use crate::combat::policy::{Between, EncounterRules};
@@ -244,7 +244,7 @@ fn the_raised_come_back_rested_with_their_wounds_and_the_replaced_come_fresh() {
     let mut party = party_of(&t);
     t.enc.long_rest(&mut party);
     assert!(!party.anyone_alive());
-    t.enc.raise(&mut party, 0);
+    t.enc.raise(&mut party, 0, 0, true);
     assert!(!party.is_dead(0));
     assert_eq!(party.hp(0), t.enc.party[0].max_hp);
     assert_eq!(party.wounds(0), WoundSlots::from_wounds([Severity::Minor]));
@@ -253,4 +253,94 @@ fn the_raised_come_back_rested_with_their_wounds_and_the_replaced_come_fresh() {
     t.enc.replace(&mut party, 1);
     assert_eq!(party.fighters[1], t.enc.initial[1]);
     assert_eq!(party.injuries(1), &[] as &[u8]);
+}
+
+/// *Raise dead* and *resurrection* (SRD 5.1): "a −4 penalty to all attack
+/// rolls, saving throws, and ability checks. Every time the target finishes
+/// a long rest, the penalty is reduced by 1 until it disappears."
+#[test]
+fn a_return_penalty_starts_at_the_spells_and_drops_by_one_each_long_rest() {
+    let mut t = Table::new(
+        vec![template("fighter-3"), template("cleric-3")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    t.f_mut(0).state = State::Dead;
+    t.f_mut(1).state = State::Dead;
+    let mut party = party_of(&t);
+    t.enc.raise(&mut party, 0, 4, true);
+    t.enc.raise(&mut party, 1, 0, true);
+    assert_eq!((party.return_penalty(0), party.return_penalty(1)), (4, 0));
+    for left in [3, 2, 1, 0, 0] {
+        t.enc.long_rest(&mut party);
+        assert_eq!(party.return_penalty(0), left);
+        assert_eq!(party.fighters[0].death_save_penalty, left);
+    }
+    // Not on death saves: the attack and save penalty alone.
+    party.kill(0);
+    t.enc.raise(&mut party, 0, 4, false);
+    assert_eq!(party.return_penalty(0), 4);
+    assert_eq!(party.fighters[0].death_save_penalty, 0);
+}
+
+#[test]
+fn a_return_penalty_takes_from_attack_rolls_saving_throws_and_death_saves() {
+    use crate::combat::creature::Ability;
+    // The level-1 fighter's longsword (+5) against the goblin's AC 15.
+    let mut t = Table::duel(EncounterRules {
+        stabilize: crate::combat::policy::Stabilize::Never,
+        ..Default::default()
+    });
+    t.f_mut(0).return_penalty = 4;
+    t.attack(0, 1, &[(13, 20)]);
+    assert_eq!(t.f(1).hp, 7, "13 + 5 − 4 = 14 misses AC 15");
+    t.attack(0, 1, &[(14, 20), (1, 8)]);
+    assert_eq!(
+        t.f(1).hp,
+        7 - 6,
+        "14 + 5 − 4 = 15 hits AC 15 (1d8 of 1, + 5)"
+    );
+    // A saving throw: the fighter's Constitution save against DC 10.
+    let con = t.enc.spec(0).save(Ability::Con);
+    let needed = 10 - con + 4;
+    let saves = |t: &mut Table, roll: i32| {
+        let Table { enc, arena, .. } = t;
+        with_dice(&[(roll as u64, 20)], |rng| {
+            enc.saving_throw(rng, arena, 0, Ability::Con, 10)
+        })
+    };
+    assert!(!saves(&mut t, needed - 1));
+    assert!(saves(&mut t, needed));
+    // Death saves take the total down, not the die: 13 − 4 fails, 14 − 4
+    // succeeds, a natural 5 is one failure (not a natural 1's two) and a
+    // natural 20 still brings the PC back.
+    t.f_mut(0).death_save_penalty = 4;
+    t.dying(0, 0, 0);
+    t.turn(0, false, &[(13, 20)]);
+    assert_eq!(t.f(0).tally.failures, 1);
+    t.turn(0, false, &[(14, 20)]);
+    assert_eq!(t.f(0).tally.successes, 1);
+    t.turn(0, false, &[(5, 20)]);
+    assert_eq!(t.f(0).tally.failures, 2);
+    t.turn(0, false, &[(20, 20), (1, 1), (2, 20)]);
+    assert_eq!(t.state(0), (State::Up, 1));
+}
+
+/// The penalty takes from ability checks too: a raised PC's DC 10 Medicine
+/// check to stabilise a dying ally.
+#[test]
+fn a_return_penalty_takes_from_the_medicine_check() {
+    let rules = EncounterRules {
+        stabilize: crate::combat::policy::Stabilize::AfterFight,
+        ..Default::default()
+    };
+    let mut t = Table::new(vec![fighter(), fighter()], vec![goblin()], rules);
+    t.dying(0, 0, 0);
+    t.f_mut(1).heal_uses = 0;
+    t.f_mut(1).return_penalty = 2;
+    // Fighter Medicine +1, less 2: a 10 gives 9 and fails, an 11 succeeds.
+    assert!(t.support(1, true, true, &[(10, 20)]));
+    assert_eq!(t.f(0).state, State::Dying);
+    assert!(t.support(1, true, true, &[(11, 20)]));
+    assert_eq!(t.f(0).state, State::Stable);
 }

@@ -177,3 +177,199 @@ fn a_pool_offers_each_level_its_entries_and_draws_them_by_weight() {
     let r = run(&text, 1);
     assert!(figure(&r, "base", "mean_fights") > 0.0);
 }
+
+/// Estimate of `metric` (with its interval).
+fn estimate(r: &ScenarioResult, variant: &str, metric: &str) -> crate::engine::stats::Estimate {
+    r.figures
+        .iter()
+        .find(|f| f.variant == variant && f.metric == metric)
+        .unwrap_or_else(|| panic!("no {variant} {metric}"))
+        .estimate
+}
+
+/// A fighter and a cleric, two days of one fight a level, levels 1–3,
+/// standard and harsh.
+fn three_levels(extra: &str) -> ScenarioResult {
+    run(
+        &format!(
+            "{HEADER}type = \"campaign\"\n[options]\n\
+             party = [{{ class = \"fighter\", name = \"a\" }}, {{ class = \"cleric\", name = \"b\" }}]\n\
+             start_level = 1\nend_level = 3\n\
+             days_per_level = 2\nfights_per_day = 1\ndifficulty = \"high\"\n\
+             monster_pool = [\"ogre\", \"goblin-warrior\", \"bugbear-warrior\"]\n{extra}\n\
+             [options.fights]\nwound_policy = \"accept_least_severe\"\n\
+             [[variant]]\nname = \"standard\"\n[[variant]]\nname = \"harsh\"\nhealing = \"harsh\"\n"
+        ),
+        1,
+    )
+}
+
+#[test]
+fn wound_states_by_level_partition_the_party_and_gold_by_encounter_adds_up() {
+    let r = three_levels("replace_dead = \"never\"\nstarting_gold = 2000");
+    const STATES: [&str; 5] = ["healthy", "minor", "moderate", "severe", "dead"];
+    for v in ["standard", "harsh"] {
+        let k = |m: &str| figure(&r, v, m);
+        for level in 1..=3 {
+            let sum: f64 = STATES
+                .iter()
+                .map(|s| k(&format!("share_{s}_level_{level}")))
+                .sum();
+            assert!((sum - 1.0).abs() < 1e-12, "{v} level {level}: {sum}");
+            // The living by state are the survival curve.
+            assert!(
+                (1.0 - k(&format!("share_dead_level_{level}"))
+                    - k(&format!("share_alive_level_{level}")))
+                .abs()
+                    < 1e-12
+            );
+            // A total party kill leaves every slot dead.
+            assert!(
+                k(&format!("share_dead_level_{level}")) >= k(&format!("p_tpk_by_level_{level}"))
+            );
+            // Gold by encounter at a level's last day is gold by level.
+            assert_eq!(
+                k(&format!("gold_spent_per_pc_by_encounter_{}", 2 * level)),
+                k(&format!("gold_spent_per_pc_by_level_{level}"))
+            );
+        }
+        for s in STATES {
+            assert_eq!(
+                k(&format!("share_{s}_level_3")),
+                k(&format!("share_end_{s}"))
+            );
+        }
+        let by_encounter: Vec<f64> = (1..=6)
+            .map(|e| k(&format!("gold_spent_per_pc_by_encounter_{e}")))
+            .collect();
+        assert!(
+            by_encounter.windows(2).all(|w| w[0] <= w[1]),
+            "{by_encounter:?}"
+        );
+        assert_eq!(by_encounter[5], k("gold_spent_per_pc"));
+    }
+    assert!(
+        figure(&r, "standard", "p_pc_death") > 0.05,
+        "the case must have deaths"
+    );
+    assert!(figure(&r, "standard", "share_dead_level_3") > 0.0);
+    assert!(
+        figure(&r, "standard", "gold_spent_per_pc") > 0.0,
+        "and spending"
+    );
+    // The charts: the stacked states and gold by encounter.
+    let stacked = r.charts.iter().any(|c| {
+        matches!(c, crate::results::ChartSpec::Stacked { file, layers, .. }
+            if file == "wound-states-by-level" && layers.len() == 5 && layers[0].1.len() == 3)
+    });
+    assert!(stacked);
+}
+
+/// Gold spent as a share of treasure is the ratio of the means (not the
+/// mean of each career's ratio), and its `_diff` the difference of the
+/// two variants' ratios, with a paired interval narrower than the two
+/// intervals combined.
+#[test]
+fn the_share_of_treasure_is_a_ratio_of_means_with_a_paired_difference() {
+    let r = three_levels("starting_gold = 0\nfirst = \"heal\"");
+    for v in ["standard", "harsh"] {
+        let ratio = figure(&r, v, "gold_spent_share_of_treasure");
+        let means = figure(&r, v, "gold_spent_per_pc") / figure(&r, v, "treasure_per_pc");
+        assert!(
+            (ratio - means).abs() < 1e-12,
+            "{v}: {ratio} against {means}"
+        );
+        assert!(
+            ratio > 0.0 && ratio <= 1.0,
+            "no starting gold: at most the treasure"
+        );
+    }
+    let s = estimate(&r, "standard", "gold_spent_share_of_treasure");
+    let h = estimate(&r, "harsh", "gold_spent_share_of_treasure");
+    let d = estimate(&r, "harsh", "gold_spent_share_of_treasure_diff");
+    assert!((d.value - (h.value - s.value)).abs() < 1e-12);
+    let half = |e: crate::engine::stats::Estimate| (e.high - e.low) / 2.0;
+    assert!(half(d) > 0.0 && half(d) < (half(s).powi(2) + half(h).powi(2)).sqrt());
+}
+
+/// Festering wounds (lingering injuries on every critical hit, no healer
+/// and no gold to cure them, so they are tended): each PC that lost max
+/// HP is counted once in the distribution, whose bins bracket the mean
+/// loss.
+#[test]
+fn the_festering_distribution_counts_each_pc_that_lost_max_hp() {
+    let text = format!(
+        "{HEADER}type = \"campaign\"\n[options]\n{PARTY}\nstart_level = 1\nend_level = 3\n\
+         difficulty = \"high\"\nmonster_pool = [\"ogre\", \"goblin-warrior\", \"bugbear-warrior\"]\n\
+         temple_spell_level = 0\nstarting_gold = 0\ntreasure = [{}]\n\
+         [options.fights]\nwound_policy = \"accept_least_severe\"\n\
+         lingering_injuries = true\ninjury_chance = 1.0\n",
+        ["0"; 20].join(", ")
+    );
+    let r = run(&text, 1);
+    let rows: Vec<_> = r
+        .distributions
+        .iter()
+        .filter(|d| d.distribution == "festering_max_hp_lost")
+        .collect();
+    let festered = rows[0].trials.unwrap();
+    assert!(
+        festered > 20,
+        "the case must have festering wounds: {festered}"
+    );
+    assert_eq!(rows.iter().map(|d| d.count).sum::<u64>(), festered);
+    assert!(rows.iter().all(|d| d.bin % 5 == 0));
+    // The mean loss per PC that festered lies within its bins' edges.
+    let pcs = 2.0 * 3000.0;
+    let mean = figure(&r, "base", "festering_max_hp_lost_per_pc") * pcs / festered as f64;
+    let low: f64 = rows
+        .iter()
+        .map(|d| d.bin as f64 * d.count as f64)
+        .sum::<f64>()
+        / festered as f64;
+    assert!(
+        low <= mean && mean < low + 5.0,
+        "{low} ≤ {mean} < {low} + 5"
+    );
+    assert!(r.charts.iter().any(|c| matches!(c,
+        crate::results::ChartSpec::Lines { file, .. } if file == "festering-max-hp")));
+    // Without lingering injuries: no distribution and no chart.
+    let r = three_levels("");
+    assert!(r.distributions.is_empty());
+    assert!(!r.charts.iter().any(|c| matches!(c,
+        crate::results::ChartSpec::Lines { file, .. } if file == "festering-max-hp")));
+}
+
+/// The return penalty changes nothing where nobody is raised, and
+/// something where the raised fight again.
+#[test]
+fn the_return_penalty_acts_only_on_the_raised() {
+    let text = |raise: bool| {
+        format!(
+            "{HEADER}type = \"campaign\"\n[options]\n{PARTY}\nstart_level = 3\nend_level = 6\n\
+             difficulty = \"high\"\nmonster_pool = [\"ogre\", \"bugbear-warrior\"]\n\
+             starting_gold = 100000\ntemple_spell_level = 5\nraise_dead = {raise}\n\
+             [options.fights]\nwound_policy = \"accept_least_severe\"\n\
+             [[variant]]\nname = \"none\"\nreturn_penalty = \"none\"\n\
+             [[variant]]\nname = \"every-save\"\n\
+             [[variant]]\nname = \"not-death-saves\"\nreturn_penalty = \"not_death_saves\"\n"
+        )
+    };
+    let never = run(&text(false), 1);
+    for v in ["every-save", "not-death-saves"] {
+        assert_eq!(figure(&never, v, "deaths_per_pc_diff"), 0.0);
+        assert_eq!(figure(&never, v, "mean_fights_diff"), 0.0);
+    }
+    let raised = run(&text(true), 1);
+    assert!(figure(&raised, "none", "raises_per_pc") > 0.05);
+    for v in ["every-save", "not-death-saves"] {
+        let moved = [
+            "deaths_per_pc_diff",
+            "mean_fights_diff",
+            "wounds_taken_per_pc_minor_diff",
+        ]
+        .iter()
+        .any(|m| figure(&raised, v, m) != 0.0);
+        assert!(moved, "{v}: the penalty changed no figure");
+    }
+}

@@ -276,3 +276,41 @@ fn the_tabulated_plans_are_the_planners_for_every_wound_set_and_living_caster() 
         }
     }
 }
+
+/// SRD 5.1: *raise dead* and *resurrection* leave a −4 penalty; *revivify*
+/// and *true resurrection* none; under either setting.
+#[test]
+fn the_return_penalty_is_the_raising_spells() {
+    let penalty = |party: &[&str], level: u8, extra: &str, dead_for: DeadFor| {
+        let v = variant(party, level, extra);
+        let p = party_with(&v, 0, &[], true);
+        let plan = raising(&v, &p, 0, &providers(&v, &p), 1_000_000, dead_for).unwrap();
+        (spells(&plan), return_penalty(v.healing, &plan))
+    };
+    let temple = "temple_spell_level = 5";
+    assert_eq!(
+        penalty(&["fighter", "rogue"], 3, temple, DeadFor(3_600)),
+        (vec!["raise_dead"], 4)
+    );
+    assert_eq!(
+        penalty(&["fighter", "cleric"], 5, "", DeadFor(30)),
+        (vec!["revivify"], 0)
+    );
+    let none = "temple_spell_level = 0";
+    for healing in ["standard", "harsh"] {
+        let extra = format!("{none}\nhealing = \"{healing}\"");
+        assert_eq!(
+            penalty(&["fighter", "cleric"], 13, &extra, DeadFor(20 * 86_400)),
+            (vec!["resurrection"], 4)
+        );
+        assert_eq!(
+            penalty(
+                &["fighter", "cleric"],
+                17,
+                &extra,
+                DeadFor(150 * 365 * 86_400)
+            ),
+            (vec!["true_resurrection"], 0)
+        );
+    }
+}
