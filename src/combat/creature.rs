@@ -105,6 +105,31 @@ pub struct Heal {
     /// A spell (magical healing: cures some lingering injuries; verbal
     /// component) rather than a class feature such as Second Wind.
     pub spell: bool,
+    /// Its uses come back after a short rest too (Second Wind: "you must
+    /// finish a short or long rest before you can use it again"), not only
+    /// after a long rest.
+    pub short_rest: bool,
+}
+
+/// A PC's hit dice (SRD 5.1 "Hit Dice", "Short Rest"): one die per
+/// character level, spent during a short rest to regain the die's roll
+/// plus the Constitution modifier each; a long rest gives back half of
+/// them (at least one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HitDice {
+    /// Faces of the die (10 for a d10).
+    pub die: u8,
+    /// How many (the character level).
+    pub count: u8,
+    /// Constitution modifier added to each die.
+    pub con: i8,
+}
+
+impl HitDice {
+    /// Hit dice a long rest gives back: half the total, at least one.
+    pub fn regained_by_long_rest(self) -> u8 {
+        (self.count / 2).max(1)
+    }
 }
 
 /// Potions of healing by rarity (SRD 5.1): healing 2d4 + 2 (common),
@@ -280,6 +305,9 @@ pub struct CreatureSpec {
     /// The line it starts a fight in with positions (`None`: by its
     /// attacks, [`CreatureSpec::line`]).
     pub line: Option<Line>,
+    /// Hit dice for short rests (`None`: it spends none; monsters and
+    /// creatures not built from a class template).
+    pub hit_dice: Option<HitDice>,
 }
 
 /// Where a creature stands at the start of a fight with positions
@@ -327,6 +355,7 @@ impl CreatureSpec {
             relentless_rage: false,
             speed: DEFAULT_SPEED,
             line: None,
+            hit_dice: None,
         }
     }
 

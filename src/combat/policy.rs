@@ -89,6 +89,12 @@ pub enum Between {
     LongRest,
     /// No rest: hit points and resources carry over.
     NoRest,
+    /// A short rest (SRD 5.1, 1 hour): each PC below its maximum spends hit
+    /// dice, one at a time, until it is full or has none left, regaining
+    /// each die's roll plus its Constitution modifier; features that come
+    /// back on a short rest (Second Wind) come back. Spell slots, rage and
+    /// the rest wait for a long rest.
+    ShortRest,
 }
 
 /// Lingering injuries in combat (docs/rules.md, lingering injuries): the table, the trigger, and

@@ -12,7 +12,8 @@ use crate::dice::DiceExpr;
 use crate::rules::damage::DamageType;
 
 use super::creature::{
-    Ability, Attack, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach, Rider, Spellbook,
+    Ability, Attack, CreatureSpec, Heal, HealTarget, HitDice, OncePerTurn, Rage, Reach, Rider,
+    Spellbook,
 };
 
 /// The SRD tables every class shares, by level (`[0]` is level 1).
@@ -381,6 +382,11 @@ impl ClassTemplate {
         let con = m(Ability::Con);
         let hp = self.hit_die + con + (i32::from(level) - 1) * (self.hit_die / 2 + 1 + con);
         spec.max_hp = hp;
+        spec.hit_dice = Some(HitDice {
+            die: self.hit_die.clamp(1, 255) as u8,
+            count: level,
+            con: con.clamp(-128, 127) as i8,
+        });
         spec.ac = self.armor_class.0 + self.armor_class.1.iter().map(|&a| m(a)).sum::<i32>();
         spec.initiative = m(Ability::Dex);
         spec.medicine = m(Ability::Wis) + if self.medicine_proficiency { prof } else { 0 };
@@ -439,6 +445,7 @@ impl ClassTemplate {
                         bonus_action: true,
                         target: HealTarget::SelfOnly,
                         spell: false,
+                        short_rest: true,
                     });
                 }
                 Feature::Rage { uses, damage_bonus } => {
@@ -477,6 +484,7 @@ impl ClassTemplate {
                         bonus_action: false,
                         target: HealTarget::Ally,
                         spell: false,
+                        short_rest: false,
                     });
                 }
                 Feature::HealingWord {
@@ -493,6 +501,7 @@ impl ClassTemplate {
                         bonus_action: true,
                         target: HealTarget::Ally,
                         spell: true,
+                        short_rest: false,
                     });
                 }
                 Feature::AuraOfProtection {

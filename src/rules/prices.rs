@@ -290,6 +290,11 @@ pub struct PriceList {
     pub materials: Vec<(usize, f64)>,
     /// Replacement price of a broken weapon, armor or shield, other item.
     pub items: [f64; 3],
+    /// The rarer potions of healing: greater, superior, supreme (the SRD
+    /// prices none; **ours** by default, each within the Dungeon Master's
+    /// Guide's price range for its rarity: uncommon 101–500 gp, rare
+    /// 501–5,000 gp, very rare 5,001–50,000 gp).
+    pub rarer_potions: [f64; 3],
 }
 
 impl Default for PriceList {
@@ -320,11 +325,25 @@ impl Default for PriceList {
                 (at("true_resurrection"), 25000.0),
             ],
             items: [15.0, 10.0, 2.0],
+            rarer_potions: [150.0, 550.0, 5500.0],
         }
     }
 }
 
 impl PriceList {
+    /// The price of a potion of healing of rarity `k` in
+    /// [`crate::combat::creature::POTIONS`] order (0: the common one).
+    pub fn potion(&self, k: usize) -> f64 {
+        match k {
+            0 => self.potion_of_healing,
+            k => self
+                .rarer_potions
+                .get(k - 1)
+                .copied()
+                .unwrap_or(f64::INFINITY),
+        }
+    }
+
     /// Replacement price of an item kind.
     pub fn item(&self, kind: ItemKind) -> f64 {
         match kind {

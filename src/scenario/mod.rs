@@ -20,6 +20,7 @@ pub mod groups;
 pub mod layers;
 pub mod limits;
 pub mod overrides;
+pub mod prices;
 pub mod scan;
 pub mod values;
 pub mod wording;

@@ -18,7 +18,9 @@
 use rand::Rng;
 
 use super::fighter::{Fighter, NEVER_REVIVED, State};
+use super::setup::regained_hit_dice;
 use super::{Arena, Encounter, TrialOutcome};
+use crate::combat::policy::Between;
 use crate::rules::permanent_wounds::{Severity, WoundSlots};
 
 /// The PCs between two days of a campaign.
@@ -27,6 +29,9 @@ pub struct PartyState {
     pub(super) fighters: Vec<Fighter>,
     /// Each PC's character level (of the template it was built from).
     pub(super) levels: Vec<u8>,
+    /// Each PC plays a level below the party (a replacement who joined a
+    /// level behind, [`Encounter::replace_below`]).
+    pub(super) below: Vec<bool>,
 }
 
 impl PartyState {
@@ -77,14 +82,15 @@ impl PartyState {
         self.levels[pc]
     }
 
-    /// Common potions of healing PC `pc` carries.
-    pub fn common_potions(&self, pc: usize) -> u8 {
-        self.fighters[pc].potions[0]
+    /// Potions of healing PC `pc` carries, by rarity
+    /// ([`crate::combat::creature::POTIONS`] order).
+    pub fn potions(&self, pc: usize) -> crate::combat::creature::Potions {
+        self.fighters[pc].potions
     }
 
-    /// PC `pc` buys `n` common potions of healing.
-    pub fn buy_common_potions(&mut self, pc: usize, n: u8) {
-        let p = &mut self.fighters[pc].potions[0];
+    /// PC `pc` buys `n` potions of healing of rarity `k`.
+    pub fn buy_potions(&mut self, pc: usize, k: usize, n: u8) {
+        let p = &mut self.fighters[pc].potions[k];
         *p = p.saturating_add(n);
     }
 
@@ -92,6 +98,42 @@ impl PartyState {
     /// from the dead (0: none).
     pub fn return_penalty(&self, pc: usize) -> u8 {
         self.fighters[pc].return_penalty
+    }
+
+    /// Whether PC `pc` is up (conscious: not dead, not at 0 HP).
+    pub fn is_up(&self, pc: usize) -> bool {
+        self.fighters[pc].state == State::Up
+    }
+
+    /// PC `pc`'s hit point maximum now (less the max HP it lost).
+    pub fn max_hp(&self, pc: usize) -> i32 {
+        self.fighters[pc].max_hp
+    }
+
+    /// PC `pc`'s spell slots left, 1st to 9th level.
+    pub fn slots(&self, pc: usize) -> [u8; 9] {
+        self.fighters[pc].slots
+    }
+
+    /// PC `pc` spends its lowest slot of spell level `level` or higher;
+    /// the slot's level, or `None` when it has none left.
+    pub fn spend_slot(&mut self, pc: usize, level: u8) -> Option<u8> {
+        let slots = &mut self.fighters[pc].slots;
+        let from = usize::from(level.clamp(1, 9)) - 1;
+        let k = (from..9).find(|&k| slots[k] > 0)?;
+        slots[k] -= 1;
+        Some(k as u8 + 1)
+    }
+
+    /// Whether PC `pc` plays a level below the party (a replacement who
+    /// joined a level behind).
+    pub fn is_below(&self, pc: usize) -> bool {
+        self.below[pc]
+    }
+
+    /// Hit dice PC `pc` has left.
+    pub fn hit_dice(&self, pc: usize) -> u8 {
+        self.fighters[pc].hit_dice
     }
 
     /// Limbs PC `pc` has lost to called shots.
@@ -125,6 +167,7 @@ impl Encounter {
         PartyState {
             fighters: self.initial[..self.party.len()].to_vec(),
             levels: self.party.iter().map(|c| c.level).collect(),
+            below: vec![false; self.party.len()],
         }
     }
 
@@ -151,10 +194,50 @@ impl Encounter {
             f.crits_taken = 0;
             f.hp_lost = 0;
         }
-        arena.fighters.extend_from_slice(&self.initial[n..]);
+        arena
+            .fighters
+            .extend_from_slice(&self.initial[n..self.fielded]);
         let out = self.chain(rng, arena);
         party.fighters.copy_from_slice(&arena.fighters[..n]);
         out
+    }
+
+    /// The rest `kind` between two fights of a day for every PC of
+    /// `party` (as the chain rests between its fights: a stable PC is up
+    /// at 1 HP; a short rest spends hit dice; a long rest restores).
+    pub fn rest_between<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        party: &mut PartyState,
+        kind: Between,
+    ) {
+        for f in &mut party.fighters {
+            self.rest_between_fights(rng, f, kind);
+        }
+    }
+
+    /// PC `pc` loses `n` max HP (a festering wound's day): its hit points
+    /// stay within the new maximum. Returns whether its maximum has reached
+    /// 0 (docs/rules.md: the creature dies; the caller kills it).
+    pub fn lose_max_hp(&self, party: &mut PartyState, pc: usize, n: i32) -> bool {
+        let f = &mut party.fighters[pc];
+        f.lost_max_hp += n;
+        let left = self.spec(f.spec).max_hp - f.lost_max_hp;
+        f.max_hp = (f.max_hp - n).max(1);
+        f.hp = f.hp.min(f.max_hp);
+        left <= 0
+    }
+
+    /// PC `pc` regains `n` of the max HP it lost (a closed festering
+    /// wound's): its maximum after the next rest, or at once with `now`
+    /// (magical healing), its hit points unchanged.
+    pub fn restore_max_hp(&self, party: &mut PartyState, pc: usize, n: i32, now: bool) {
+        let f = &mut party.fighters[pc];
+        let n = n.min(f.lost_max_hp).max(0);
+        f.lost_max_hp -= n;
+        if now {
+            f.max_hp += n;
+        }
     }
 
     /// Max HP the wounds of `f` cost at character `level` (1 per level
@@ -194,7 +277,10 @@ impl Encounter {
 
     /// [`Encounter::long_rest`] of PC `pc` alone.
     fn rest_one(&self, party: &mut PartyState, pc: usize) {
-        let spec = &self.party[pc];
+        let (start, spec) = match self.bench(pc).filter(|_| party.below[pc]) {
+            Some((start, spec)) => (start, spec),
+            None => (&self.initial[pc], &self.party[pc]),
+        };
         let f = &mut party.fighters[pc];
         if f.state == State::Dead {
             f.died_round = NEVER_REVIVED;
@@ -202,7 +288,7 @@ impl Encounter {
         }
         let kept = *f;
         let old_level = party.levels[pc];
-        *f = self.initial[pc];
+        *f = *start;
         f.wounds = kept.wounds;
         f.wound_examples = kept.wound_examples;
         f.lasting_effects = kept.lasting_effects;
@@ -214,6 +300,7 @@ impl Encounter {
         // A return penalty drops by 1 each long rest.
         f.return_penalty = kept.return_penalty.saturating_sub(1);
         f.death_save_penalty = kept.death_save_penalty.saturating_sub(1);
+        f.hit_dice = regained_hit_dice(spec, kept.hit_dice);
         f.lost_max_hp = kept.lost_max_hp - self.wound_max_hp(&kept, old_level)
             + self.wound_max_hp(f, spec.level);
         // Speed: the template's, less what the wounds took.
@@ -279,6 +366,19 @@ impl Encounter {
         }
     }
 
+    /// PC `pc` of `party` takes the lingering injury of table entry
+    /// `entry` outside a fight, for tests of what the campaign does with it.
+    #[cfg(test)]
+    pub(crate) fn give_injury_for_tests(&self, party: &mut PartyState, pc: usize, entry: u8) {
+        let f = &mut party.fighters[pc];
+        let n = usize::from(f.n_injuries);
+        if n < super::fighter::REMEMBERED {
+            f.injuries[n] = entry;
+        }
+        f.n_injuries += 1;
+        self.recompute_effects_of(f);
+    }
+
     /// Cures PC `pc`'s lingering injury of table entry `entry` (its first
     /// remembered one): it and its effects are gone.
     pub fn cure_injury(&self, party: &mut PartyState, pc: usize, entry: u8) {
@@ -298,5 +398,21 @@ impl Encounter {
     pub fn replace(&self, party: &mut PartyState, pc: usize) {
         party.fighters[pc] = self.initial[pc];
         party.levels[pc] = self.party[pc].level;
+        party.below[pc] = false;
+    }
+
+    /// PC `pc` of `party` replaced by a new character one level below the
+    /// party's (this encounter's bench template of its slot, fresh), who
+    /// stays a level behind; at the party's level where there is no bench
+    /// (a first level).
+    pub fn replace_below(&self, party: &mut PartyState, pc: usize) {
+        match self.bench(pc) {
+            Some((start, spec)) => {
+                party.fighters[pc] = *start;
+                party.levels[pc] = spec.level;
+                party.below[pc] = true;
+            }
+            None => self.replace(party, pc),
+        }
     }
 }

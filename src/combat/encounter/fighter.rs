@@ -177,6 +177,8 @@ pub struct Fighter {
     /// The part of [`Fighter::return_penalty`] its death saves take (0
     /// when the campaign reads death saves as outside the penalty).
     pub(super) death_save_penalty: u8,
+    /// Hit dice left to spend on short rests.
+    pub(super) hit_dice: u8,
     // Per-trial tallies.
     pub(super) went_down: bool,
     pub(super) crits_taken: u32,
@@ -248,6 +250,7 @@ impl Fighter {
             prone: false,
             return_penalty: 0,
             death_save_penalty: 0,
+            hit_dice: spec.hit_dice.map_or(0, |h| h.count),
             went_down: state == State::Dying,
             crits_taken: 0,
             hp_lost: 0,

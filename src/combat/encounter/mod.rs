@@ -143,6 +143,11 @@ pub struct Encounter {
     casters: bool,
     /// The permanent wounds a PC may take, by severity.
     wound_examples: WoundExamples,
+    /// The fighters of a trial: `initial[..fielded]`, the party then the
+    /// monsters. Beyond them, a campaign's bench (`Encounter::with_bench`):
+    /// each PC's template one level below, for replacements who join a
+    /// level behind.
+    fielded: usize,
 }
 
 /// Reusable per-thread buffers.

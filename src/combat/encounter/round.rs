@@ -51,7 +51,9 @@ impl Encounter {
     /// Runs one trial: the whole chain of encounters.
     pub fn run<R: Rng + ?Sized>(&self, rng: &mut R, arena: &mut Arena) -> TrialOutcome {
         arena.fighters.clear();
-        arena.fighters.extend_from_slice(&self.initial);
+        arena
+            .fighters
+            .extend_from_slice(&self.initial[..self.fielded]);
         self.chain(rng, arena)
     }
 
@@ -64,7 +66,7 @@ impl Encounter {
         };
         for fight in 0..self.rules.encounters {
             if fight > 0 {
-                self.between_fights(arena);
+                self.between_fights(rng, arena);
                 if !arena
                     .fighters
                     .iter()

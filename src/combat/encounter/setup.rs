@@ -3,11 +3,14 @@
 //! fall-backs), and the reset between two chained fights (monsters anew,
 //! the party rested or not, docs/rules.md, permanent wounds wounds kept).
 
+use rand::Rng;
+
 use super::fighter::{Fighter, NEVER_REVIVED, State};
 use super::{Arena, Encounter};
 use crate::combat::creature::{Attack, CreatureSpec};
 use crate::combat::policy::{Between, EncounterRules};
 use crate::combat::wounds::WoundExamples;
+use crate::dice::roll_die;
 use crate::rules::death_saves::Tally;
 
 /// A lost or unusable hand forces a one-handed attack: another attack of
@@ -65,6 +68,7 @@ impl Encounter {
             .map(|(i, spec)| Fighter::new(i, spec, i < party.len(), &rules))
             .collect();
         let casters = party.iter().any(CreatureSpec::casts_spells);
+        let fielded = all.len();
         Encounter {
             party,
             monsters,
@@ -75,7 +79,32 @@ impl Encounter {
             casters,
             initial,
             wound_examples,
+            fielded,
         }
+    }
+
+    /// This encounter with a bench: `below`, each PC's template one level
+    /// below the party's (in party order), which a replacement who joins a
+    /// level behind fights with (docs/campaign.md, `replace_dead`).
+    pub fn with_bench(mut self, below: Vec<CreatureSpec>) -> Self {
+        assert_eq!(below.len(), self.party.len(), "one bench template per PC");
+        self.all.truncate(self.fielded);
+        self.initial.truncate(self.fielded);
+        self.one_handed.truncate(self.fielded);
+        for spec in below {
+            let index = self.all.len();
+            self.initial
+                .push(Fighter::new(index, &spec, true, &self.rules));
+            self.one_handed.push(one_handed_attacks(&spec));
+            self.all.push(spec);
+        }
+        self
+    }
+
+    /// The bench's fighter and template of PC `pc`, if there is a bench.
+    pub(super) fn bench(&self, pc: usize) -> Option<(&Fighter, &CreatureSpec)> {
+        let i = self.fielded + pc;
+        Some((self.initial.get(i)?, self.all.get(i)?))
     }
 
     #[inline]
@@ -84,9 +113,8 @@ impl Encounter {
     }
 
     /// Resets monsters and rests the party between two fights.
-    pub(super) fn between_fights(&self, arena: &mut Arena) {
+    pub(super) fn between_fights<R: Rng + ?Sized>(&self, rng: &mut R, arena: &mut Arena) {
         for f in arena.fighters.iter_mut() {
-            let spec = self.spec(f.spec);
             if !f.party {
                 // Monsters anew: every per-creature field as at the start
                 // of the trial (HP, state, limbs, lingering injuries and
@@ -95,35 +123,77 @@ impl Encounter {
                 *f = self.initial[f.spec];
                 continue;
             }
-            if f.state == State::Dead {
-                // Past a minute: beyond revivify.
-                f.died_round = NEVER_REVIVED;
-                continue;
-            }
-            if self.rules.between == Between::LongRest {
-                // Aid lasts 8 hours; the slots come back.
-                f.aid_hp = 0;
-                f.slots = spec.spell_slots();
-            }
-            f.max_hp = (spec.max_hp - f.lost_max_hp).max(1) + f.aid_hp;
-            if self.rules.between == Between::LongRest {
-                // The limbs still attached heal; a severed one stays lost.
-                f.limb_hp = self.initial[f.spec].limb_hp;
-                f.hp = f.max_hp;
-                f.heal_uses = spec.heal.map_or(0, |h| h.uses);
-                f.smite_uses = spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0);
-                f.rage_uses = spec.rage.map_or(0, |r| r.uses);
-                f.relentless_uses = 0;
-                f.state = State::Up;
-                f.tally = Tally::default();
-            } else if f.state == State::Stable {
-                // Regains 1 HP after 1d4 hours: up, at 1 HP, before the next fight.
-                f.hp = 1;
-                f.state = State::Up;
-                f.tally = Tally::default();
-            }
-            f.hp = f.hp.min(f.max_hp);
-            f.raging = false;
+            self.rest_between_fights(rng, f, self.rules.between);
         }
+    }
+
+    /// A PC between two fights: the rest `kind` (docs/combat.md, "Between
+    /// fights"); a stable PC is up at 1 HP before the next fight (it regains
+    /// 1 HP after 1d4 hours).
+    pub(super) fn rest_between_fights<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        f: &mut Fighter,
+        kind: Between,
+    ) {
+        let spec = self.spec(f.spec);
+        if f.state == State::Dead {
+            // Past a minute: beyond revivify.
+            f.died_round = NEVER_REVIVED;
+            return;
+        }
+        if kind == Between::LongRest {
+            // Aid lasts 8 hours; the slots come back.
+            f.aid_hp = 0;
+            f.slots = spec.spell_slots();
+        }
+        f.max_hp = (spec.max_hp - f.lost_max_hp).max(1) + f.aid_hp;
+        if kind == Between::LongRest {
+            // The limbs still attached heal; a severed one stays lost.
+            f.limb_hp = self.initial[f.spec].limb_hp;
+            f.hp = f.max_hp;
+            f.heal_uses = spec.heal.map_or(0, |h| h.uses);
+            f.smite_uses = spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0);
+            f.rage_uses = spec.rage.map_or(0, |r| r.uses);
+            f.relentless_uses = 0;
+            f.hit_dice = regained_hit_dice(spec, f.hit_dice);
+            f.state = State::Up;
+            f.tally = Tally::default();
+        } else if f.state == State::Stable {
+            // Regains 1 HP after 1d4 hours: up, at 1 HP, before the next fight.
+            f.hp = 1;
+            f.state = State::Up;
+            f.tally = Tally::default();
+        }
+        f.hp = f.hp.min(f.max_hp);
+        f.raging = false;
+        if kind == Between::ShortRest {
+            if let Some(h) = spec.heal.filter(|h| h.short_rest) {
+                f.heal_uses = h.uses;
+            }
+            spend_hit_dice(rng, spec, f);
+        }
+    }
+}
+
+/// Hit dice after a long rest: half the total back (at least one), never
+/// more than the total.
+pub(super) fn regained_hit_dice(spec: &CreatureSpec, left: u8) -> u8 {
+    spec.hit_dice.map_or(0, |h| {
+        left.saturating_add(h.regained_by_long_rest()).min(h.count)
+    })
+}
+
+/// A short rest's healing: hit dice spent one at a time while the PC is
+/// below its maximum, each die's roll plus the Constitution modifier (at
+/// least 0) regained.
+fn spend_hit_dice<R: Rng + ?Sized>(rng: &mut R, spec: &CreatureSpec, f: &mut Fighter) {
+    let Some(h) = spec.hit_dice else {
+        return;
+    };
+    while f.hit_dice > 0 && f.hp < f.max_hp {
+        f.hit_dice -= 1;
+        let regained = roll_die(rng, u32::from(h.die)) as i32 + i32::from(h.con);
+        f.hp = (f.hp + regained.max(0)).min(f.max_hp);
     }
 }

@@ -18,6 +18,10 @@ use super::palette::sequential;
 use crate::engine::stats::Estimate;
 use crate::results::ScenarioResult;
 
+/// One panel: its variant and, at each x, every layer's share, bottom to
+/// top.
+type Panel = (String, Vec<(f64, Vec<Estimate>)>);
+
 /// A stacked-shares chart ready to draw.
 pub struct Stacked {
     title: String,
@@ -25,8 +29,8 @@ pub struct Stacked {
     y_label: String,
     /// Layer names, bottom to top.
     layers: Vec<String>,
-    /// `(variant, points)`: at each x, every layer's share, bottom to top.
-    panels: Vec<(String, Vec<(f64, Vec<Estimate>)>)>,
+    /// The panels, one per variant.
+    panels: Vec<Panel>,
     /// Monte Carlo shares (with intervals).
     sampled: bool,
 }

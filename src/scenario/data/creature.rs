@@ -97,6 +97,8 @@ pub struct RawHeal {
     target: HealTarget,
     #[serde(default)]
     spell: bool,
+    #[serde(default)]
+    short_rest: bool,
 }
 
 fn ally() -> HealTarget {
@@ -509,6 +511,7 @@ impl RawCreature {
                 bonus_action: h.bonus_action,
                 target: h.target,
                 spell: h.spell,
+                short_rest: h.short_rest,
             });
         }
         if let Some(b) = &self.breath {
@@ -616,7 +619,7 @@ impl<'de> Deserialize<'de> for RawPotions {
 /// `potions = N` (potions of healing) or `potions = { healing = N,
 /// greater_healing = N, superior_healing = N, supreme_healing = N }`; an
 /// error points at the bad key (`field.key`) or at its bad count.
-fn potions(
+pub(crate) fn potions(
     loc: &Locator,
     v: &Spanned<RawPotions>,
     field: &str,

@@ -668,9 +668,32 @@ mod tests {
                 let fast = class == "barbarian" && level >= 5;
                 assert_eq!(spec.speed, if fast { 40 } else { 30 }, "{name}");
                 assert_eq!(spec.line, None, "{name}");
+                // Hit dice and the short-rest recharge came with campaigns'
+                // short rests: a die per level, the class's size, Second Wind
+                // alone back on a short rest.
+                let hit_dice = spec.hit_dice.expect("a template has hit dice");
+                assert_eq!(hit_dice.count, level, "{name}");
+                let die = match class {
+                    "barbarian" => 12,
+                    "fighter" | "paladin" => 10,
+                    "wizard" => 6,
+                    _ => 8,
+                };
+                assert_eq!(hit_dice.die, die, "{name}");
+                let second_wind = class == "fighter";
+                assert_eq!(
+                    spec.heal.map(|h| h.short_rest),
+                    spec.heal.map(|_| second_wind)
+                );
                 let mut old = spec.clone();
                 old.spellbook = None;
+                old.hit_dice = None;
+                if let Some(h) = old.heal.as_mut() {
+                    h.short_rest = false;
+                }
                 let debug = format!("{old:?}")
+                    .replace(", short_rest: false", "")
+                    .replace(", hit_dice: None", "")
                     .replace(&format!(", speed: {}, line: None", spec.speed), "")
                     .replace(", evasion: false, relentless_rage: false", "")
                     .replace("potions: [0, 0, 0, 0], spellbook: None", "potions: 0");

@@ -1,26 +1,20 @@
-//! Monte Carlo campaigns: one career per trial and variant, on common
-//! random numbers (trial `t` takes one seed from its chunk's stream and
-//! every variant replays a generator seeded with it, so `standard` and
-//! `harsh` differ only where their healing does). A career: at each level,
-//! `days_per_level` adventuring days of `fights_per_day` fights each; after
-//! each day a long rest, the dead raised when the purse and a caster allow
-//! or replaced as the policy says, and a total party kill ends the trial;
-//! after each level (its downtime) the permanent wounds the policy and the
-//! purse allow are healed, then the party levels up. Metrics are exact
-//! integer moments per variant, with their paired differences to the first
-//! variant (`_diff`); per-level metrics are vectors of counters, so memory
+//! Monte Carlo campaigns: one career per trial and variant
+//! ([`super::career`]), on common random numbers (trial `t` takes one seed
+//! from its chunk's stream and every variant replays a generator seeded
+//! with it, so `standard` and `harsh` differ only where their healing
+//! does). Metrics are exact integer moments per variant, with their paired
+//! differences to the first variant (`_diff`), a ratio estimator for gold
+//! as a share of treasure and a histogram of the max HP festering wounds
+//! took; per-level and per-day metrics are vectors of counters, so memory
 //! stays flat in trials.
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
-use super::spending::{
-    cached_reserve, cached_wound_healing, gold, healed_by, providers, raising, return_penalty,
-    wounds_to_heal,
-};
-use super::{CampaignVariant, ReplaceDead, ReturnPenalty};
-use crate::combat::encounter::{Arena, Encounter, MAX_PCS, PartyState};
+use super::CampaignVariant;
+use super::career::{CareerOutcome, career};
+use crate::combat::encounter::Arena;
 use crate::engine::Stop;
 use crate::engine::accum::{Histogram, IntMoments};
 use crate::engine::merge::mergeable;
@@ -31,384 +25,7 @@ use crate::model::{ScenarioHeader, Variant};
 use crate::results::{
     ChartSpec, ConstantTable, DistributionRow, Figure, LinePoints, ScenarioResult, thousands,
 };
-use crate::rules::healing::Plan;
-use crate::rules::permanent_wounds::{Severity, WoundSlots};
-use crate::rules::wound_healing::{DeadFor, SECONDS_PER_DAY};
-
-/// What one career produced.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CareerOutcome {
-    /// The whole party died (the trial ended there).
-    pub tpk: bool,
-    /// PC deaths (a PC raised and killed again dies twice).
-    pub deaths: u32,
-    /// Dead PCs raised.
-    pub raises: u32,
-    /// Dead PCs replaced by new characters.
-    pub replacements: u32,
-    /// Fights fought.
-    pub fights: u32,
-    /// Permanent wounds taken, by severity.
-    pub wounds_taken: [u32; 3],
-    /// Lingering injuries taken by PCs.
-    pub injuries_taken: u32,
-    /// Gold found.
-    pub treasure: u64,
-    /// Gold spent healing permanent wounds.
-    pub gold_wounds: u64,
-    /// Gold spent raising the dead.
-    pub gold_raising: u64,
-    /// Gold spent curing lingering injuries.
-    pub gold_injuries: u64,
-    /// Gold spent on potions of healing.
-    pub gold_potions: u64,
-    /// Days of downtime spent curing lingering injuries (summed over PCs).
-    pub downtime_days: u64,
-    /// Max HP lost to festering wounds while they were open.
-    pub festering_hp: u64,
-    /// PCs killed by a festering wound.
-    pub festering_deaths: u32,
-    /// Per level of the career: PCs alive after it.
-    pub alive: Vec<u8>,
-    /// Per level: PCs of the starting party alive (never replaced) after it.
-    pub originals: Vec<u8>,
-    /// Per level: PCs alive carrying a permanent wound, a lingering injury
-    /// or a lost limb after it.
-    pub maimed: Vec<u8>,
-    /// Per level: the party died by then.
-    pub tpk_by: Vec<bool>,
-    /// Per level: gold spent by then (every purpose).
-    pub spent: Vec<u64>,
-    /// Per adventuring day of the career (levels × days per level): gold
-    /// spent by the end of it (the level's downtime included on its last
-    /// day).
-    pub spent_by_day: Vec<u64>,
-    /// Per level: each PC slot's wound state after it, as
-    /// [`CareerOutcome::end_states`].
-    pub states: Vec<[u8; 5]>,
-    /// Max HP each PC slot lost to festering wounds over the career
-    /// (a replacement adds to its slot).
-    pub festering_by_pc: [u64; MAX_PCS],
-    /// At the end, each PC slot's state: healthy, carrying a minor, a
-    /// moderate, a severe wound as its worst, or dead.
-    pub end_states: [u8; 5],
-    /// At the end: living PCs carrying a lingering injury.
-    pub end_injured: u8,
-}
-
-impl CareerOutcome {
-    /// Gold spent on every purpose.
-    pub fn spent_total(&self) -> u64 {
-        self.gold_wounds + self.gold_raising + self.gold_injuries + self.gold_potions
-    }
-
-    /// The whole party of `pcs` died during level `level` and day `day`
-    /// (indices): that level and day and every later one count it as dead.
-    fn end_in_tpk(&mut self, level: usize, day: usize, pcs: u8) {
-        self.tpk = true;
-        let spent = self.spent_total();
-        for later in level..self.tpk_by.len() {
-            self.tpk_by[later] = true;
-            self.spent[later] = spent;
-            self.states[later] = [0, 0, 0, 0, pcs];
-        }
-        for later in &mut self.spent_by_day[day..] {
-            *later = spent;
-        }
-    }
-
-    fn reset(&mut self, levels: usize, days: usize) {
-        let keep = (
-            std::mem::take(&mut self.alive),
-            std::mem::take(&mut self.originals),
-            std::mem::take(&mut self.maimed),
-            std::mem::take(&mut self.tpk_by),
-            std::mem::take(&mut self.spent),
-            std::mem::take(&mut self.spent_by_day),
-            std::mem::take(&mut self.states),
-        );
-        *self = CareerOutcome {
-            alive: keep.0,
-            originals: keep.1,
-            maimed: keep.2,
-            tpk_by: keep.3,
-            spent: keep.4,
-            spent_by_day: keep.5,
-            states: keep.6,
-            ..CareerOutcome::default()
-        };
-        for v in [&mut self.alive, &mut self.originals, &mut self.maimed] {
-            v.clear();
-            v.resize(levels, 0);
-        }
-        self.tpk_by.clear();
-        self.tpk_by.resize(levels, false);
-        self.spent.clear();
-        self.spent.resize(levels, 0);
-        self.spent_by_day.clear();
-        self.spent_by_day.resize(days, 0);
-        self.states.clear();
-        self.states.resize(levels, [0; 5]);
-    }
-}
-
-/// Who is dead since when and who is still of the starting party.
-struct Track {
-    original: [bool; MAX_PCS],
-    counted_dead: [bool; MAX_PCS],
-    dead_days: [u64; MAX_PCS],
-}
-
-impl Default for Track {
-    fn default() -> Self {
-        Track {
-            original: [true; MAX_PCS],
-            counted_dead: [false; MAX_PCS],
-            dead_days: [0; MAX_PCS],
-        }
-    }
-}
-
-impl Track {
-    /// Counts the PCs dead since the last count, and a day more dead for each.
-    fn count_deaths(&mut self, party: &PartyState, out: &mut CareerOutcome) {
-        for pc in (0..party.len()).filter(|&pc| party.is_dead(pc)) {
-            self.dead_days[pc] += 1;
-            if !self.counted_dead[pc] {
-                self.counted_dead[pc] = true;
-                out.deaths += 1;
-            }
-        }
-    }
-}
-
-/// The dead of `party`: each raised if the purse and a caster allow, else
-/// replaced (or left dead) as the policy says.
-fn raise_or_replace(
-    v: &CampaignVariant,
-    enc: &Encounter,
-    party: &mut PartyState,
-    purse: &mut u64,
-    track: &mut Track,
-    out: &mut CareerOutcome,
-) {
-    for pc in 0..party.len() {
-        if !party.is_dead(pc) {
-            continue;
-        }
-        let casters = providers(v, party);
-        // Dead since some time during the day (half a day), plus whole days since.
-        let days = track.dead_days[pc].saturating_sub(1);
-        let dead_for = DeadFor(days * SECONDS_PER_DAY + SECONDS_PER_DAY / 2);
-        if let Some(p) = raising(v, party, pc, &casters, *purse, dead_for) {
-            let g = gold(&p);
-            *purse -= g;
-            out.gold_raising += g;
-            let healed = healed_by(v.healing, &p, party.wounds(pc));
-            let penalty = match v.return_penalty {
-                ReturnPenalty::None => 0,
-                _ => return_penalty(v.healing, &p),
-            };
-            let on_death_saves = v.return_penalty == ReturnPenalty::EverySave;
-            enc.raise(party, pc, penalty, on_death_saves);
-            if healed != WoundSlots::EMPTY {
-                enc.heal_wounds(party, pc, healed);
-            }
-            out.raises += 1;
-        } else if v.replace_dead == ReplaceDead::SameLevel {
-            enc.replace(party, pc);
-            track.original[pc] = false;
-            out.replacements += 1;
-        } else {
-            continue;
-        }
-        track.counted_dead[pc] = false;
-        track.dead_days[pc] = 0;
-    }
-}
-
-/// The worst wound state of a living PC carrying `wounds` (0 healthy,
-/// 1 minor, 2 moderate, 3 severe).
-fn worst(wounds: WoundSlots) -> usize {
-    Severity::ALL
-        .iter()
-        .rev()
-        .find(|&&s| wounds.has(s))
-        .map_or(0, |&s| s as usize + 1)
-}
-
-/// Plays one career of variant `v` into `out`; `false` when `stop` came
-/// first (polled before each day).
-pub fn career<R: Rng + ?Sized>(
-    v: &CampaignVariant,
-    rng: &mut R,
-    arena: &mut Arena,
-    out: &mut CareerOutcome,
-    stop: Stop<'_>,
-) -> bool {
-    let per_level = v.days_per_level as usize;
-    out.reset(v.levels.len(), v.levels.len() * per_level);
-    let Some(first) = v.levels.first() else {
-        return true;
-    };
-    let mut party = first.party().fresh_party();
-    let n = party.len();
-    let mut track = Track::default();
-    let mut purse = v.starting_gold;
-    'levels: for (li, plan) in v.levels.iter().enumerate() {
-        let enc = plan.party();
-        if li > 0 {
-            // Milestone: the next level's templates, after the downtime.
-            enc.long_rest(&mut party);
-        }
-        // (A level has at least one day: the schema's limit.)
-        let last_day = (li + 1) * per_level - 1;
-        for d in 0..per_level {
-            let day_index = li * per_level + d;
-            if stop.requested() {
-                return false;
-            }
-            let day = plan.pick(rng).play(rng, arena, &mut party);
-            out.fights += day.fights;
-            let found = plan.treasure * u64::from(day.fights_won);
-            purse += found;
-            out.treasure += found;
-            for (taken, &w) in out.wounds_taken.iter_mut().zip(&day.wounds) {
-                *taken += w;
-            }
-            out.injuries_taken += day.injuries;
-            enc.long_rest(&mut party);
-            track.count_deaths(&party, out);
-            if !party.anyone_alive() {
-                out.end_in_tpk(li, day_index, n as u8);
-                break 'levels;
-            }
-            raise_or_replace(v, enc, &mut party, &mut purse, &mut track, out);
-            out.spent_by_day[day_index] = out.spent_total();
-        }
-        // Downtime: heal the wounds the policy and the purse allow,
-        // keeping the price of one raising when raising comes first.
-        // (The planner runs only when some PC has a wound to heal and
-        // there is gold: most downtimes have neither.)
-        let wanted = (0..n).any(|pc| {
-            !party.is_dead(pc)
-                && wounds_to_heal(v.heal_wounds, party.wounds(pc)) != WoundSlots::EMPTY
-        });
-        if wanted && purse > 0 {
-            let reserve = cached_reserve(v, &plan.healing, &party);
-            for pc in 0..n {
-                if let Some(p) = cached_wound_healing(v, &plan.healing, &party, pc, purse, reserve)
-                {
-                    let g = gold(&p);
-                    purse -= g;
-                    out.gold_wounds += g;
-                    let healed = healed_by(v.healing, &p, party.wounds(pc));
-                    enc.heal_wounds(&mut party, pc, healed);
-                }
-            }
-        }
-        if let Some(cures) = plan.cures.as_ref().filter(|_| v.cure_injuries) {
-            let healer_alive = v.healer.is_some_and(|h| !party.is_dead(h));
-            for pc in 0..n {
-                if party.is_dead(pc) {
-                    continue;
-                }
-                let mut k = 0;
-                while let Some(&entry) = party.injuries(pc).get(k) {
-                    // The cheapest cure; when the purse cannot pay it, the
-                    // cheapest without the temple and the market (the
-                    // party's own spells, rest, Medicine, tending).
-                    let mut cure = cures.plan(healer_alive, pc, usize::from(entry));
-                    let (mut gp, mut days, mut cured) = cure.sample(rng);
-                    if gp.max(0.0).round() as u64 > purse {
-                        cure = cures.unpaid_plan(healer_alive, pc, usize::from(entry));
-                        (gp, days, cured) = cure.sample(rng);
-                    }
-                    let gp = gp.max(0.0).round() as u64;
-                    if gp > purse || matches!(cure, Plan::Uncurable) {
-                        k += 1;
-                        continue;
-                    }
-                    purse -= gp;
-                    out.gold_injuries += gp;
-                    out.downtime_days += days.max(0.0).round() as u64;
-                    if let Plan::Tending(rules) = cure {
-                        // Max HP lost while the wound festered (it returns
-                        // after a long rest once closed).
-                        let lost = u64::from(rules.hp_per_day) * days.max(0.0) as u64;
-                        out.festering_hp += lost;
-                        out.festering_by_pc[pc] += lost;
-                    }
-                    if cured {
-                        enc.cure_injury(&mut party, pc, entry);
-                    } else {
-                        // The festering wound took its max HP first.
-                        out.festering_deaths += 1;
-                        party.kill(pc);
-                        break;
-                    }
-                }
-            }
-            track.count_deaths(&party, out);
-            if !party.anyone_alive() {
-                out.end_in_tpk(li, last_day, n as u8);
-                break 'levels;
-            }
-            raise_or_replace(v, enc, &mut party, &mut purse, &mut track, out);
-        }
-        // Potions for the next level: each living PC's common potions of
-        // healing restocked, in party order, while the purse pays.
-        let price = v.prices.potion_of_healing.max(0.0).round() as u64;
-        for pc in 0..n {
-            if party.is_dead(pc) {
-                continue;
-            }
-            let short = v.restock_potions.saturating_sub(party.common_potions(pc));
-            let affordable = purse.checked_div(price).unwrap_or(u64::MAX);
-            let buy = u64::from(short).min(affordable);
-            purse -= buy * price;
-            out.gold_potions += buy * price;
-            party.buy_common_potions(pc, buy as u8);
-        }
-        let mut alive = 0;
-        let mut originals = 0;
-        let mut maimed = 0;
-        let mut states = [0; 5];
-        for pc in 0..n {
-            states[state_of(&party, pc)] += 1;
-        }
-        for pc in (0..n).filter(|&pc| !party.is_dead(pc)) {
-            alive += 1;
-            originals += u8::from(track.original[pc]);
-            maimed += u8::from(
-                party.wounds(pc) != WoundSlots::EMPTY
-                    || !party.injuries(pc).is_empty()
-                    || party.severed_limbs(pc) > 0,
-            );
-        }
-        out.alive[li] = alive;
-        out.originals[li] = originals;
-        out.maimed[li] = maimed;
-        out.spent[li] = out.spent_total();
-        out.spent_by_day[last_day] = out.spent_total();
-        out.states[li] = states;
-    }
-    out.end_states = out.states.last().copied().unwrap_or_default();
-    for pc in 0..n {
-        out.end_injured += u8::from(!party.is_dead(pc) && !party.injuries(pc).is_empty());
-    }
-    true
-}
-
-/// PC `pc`'s wound state: 0 healthy, 1 minor, 2 moderate, 3 severe
-/// (its worst wound), 4 dead.
-fn state_of(party: &PartyState, pc: usize) -> usize {
-    if party.is_dead(pc) {
-        4
-    } else {
-        worst(party.wounds(pc))
-    }
-}
+use crate::rules::permanent_wounds::Severity;
 
 /// What a metric measures of one career (levels by index in the career).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -427,12 +44,15 @@ enum Measure {
     GoldInjuries,
     GoldPotions,
     DowntimeDays,
+    TownDays,
+    CalendarDays,
     FesteringHp,
     FesteringDeaths,
     GoldSpent,
     Alive(usize),
     Originals(usize),
     Maimed(usize),
+    Injured(usize),
     TpkBy(usize),
     SpentBy(usize),
     SpentByDay(usize),
@@ -459,12 +79,15 @@ impl Measure {
             Measure::GoldInjuries => o.gold_injuries as i64,
             Measure::GoldPotions => o.gold_potions as i64,
             Measure::DowntimeDays => o.downtime_days as i64,
+            Measure::TownDays => o.town_days as i64,
+            Measure::CalendarDays => o.calendar_days as i64,
             Measure::FesteringHp => o.festering_hp as i64,
             Measure::FesteringDeaths => i64::from(o.festering_deaths),
             Measure::GoldSpent => o.spent_total() as i64,
             Measure::Alive(l) => i64::from(o.alive[l]),
             Measure::Originals(l) => i64::from(o.originals[l]),
             Measure::Maimed(l) => i64::from(o.maimed[l]),
+            Measure::Injured(l) => i64::from(o.injured[l]),
             Measure::TpkBy(l) => i64::from(o.tpk_by[l]),
             Measure::SpentBy(l) => o.spent[l] as i64,
             Measure::SpentByDay(d) => o.spent_by_day[d] as i64,
@@ -530,6 +153,8 @@ fn metric_defs(
         d("raises_per_pc".into(), per_pc, Measure::Raises),
         d("replacements_per_pc".into(), per_pc, Measure::Replacements),
         d("mean_fights".into(), whole, Measure::Fights),
+        d("career_days".into(), whole, Measure::CalendarDays),
+        d("town_days".into(), whole, Measure::TownDays),
     ];
     for s in Severity::ALL {
         defs.push(d(
@@ -589,6 +214,13 @@ fn metric_defs(
             per_pc,
             Measure::Maimed(l),
         ));
+        if injuries {
+            defs.push(d(
+                format!("share_injured_level_{level}"),
+                per_pc,
+                Measure::Injured(l),
+            ));
+        }
         defs.push(d(
             format!("p_tpk_by_level_{level}"),
             Kind::Proportion,
@@ -660,12 +292,15 @@ impl<'a> Prepared<'a> {
             .iter()
             .any(|v| v.rules.levels.iter().any(|l| l.cures.is_some()));
         // The potion metric for every variant when some variant buys them.
-        let potions = variants.iter().any(|v| v.rules.restock_potions > 0);
+        let potions = variants.iter().any(|v| v.rules.restock_potions != [0; 4]);
         let defs = variants
             .iter()
             .map(|v| {
                 let levels: Vec<u8> = v.rules.levels.iter().map(|l| l.level).collect();
-                let calendar = (v.rules.days_per_level, v.rules.fights_per_day);
+                let calendar = (
+                    v.rules.calendar.days_per_level,
+                    v.rules.calendar.fights_per_day,
+                );
                 metric_defs(v.rules.pc_names.len(), &levels, calendar, injuries, potions)
             })
             .collect();
@@ -988,8 +623,8 @@ fn charts(
     let calendar = |v: &Variant<CampaignVariant>| {
         (
             v.rules.levels.len(),
-            v.rules.days_per_level,
-            v.rules.fights_per_day,
+            v.rules.calendar.days_per_level,
+            v.rules.calendar.fights_per_day,
         )
     };
     if let Some(first) = variants

@@ -10,6 +10,7 @@
 //! castings [`crate::rules::wound_healing::plan`] finds (spending in
 //! [`spending`]). Monte Carlo only.
 
+pub mod career;
 pub mod mc;
 pub mod schema;
 pub mod spending;
@@ -19,10 +20,13 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use super::ScenarioType;
 use super::combat::difficulty::EncounterXp;
 use crate::combat::encounter::Encounter;
+use crate::combat::policy::Between;
 use crate::engine::Stop;
 use crate::model::{Catalog, ScenarioHeader, Variant};
 use crate::results::ScenarioResult;
+use crate::rules::festering::LostHp;
 use crate::rules::healing::Plan;
+use crate::rules::lingering::InjuryTable;
 use crate::rules::prices::PriceList;
 use crate::rules::wound_healing::{HealingSetting, Progression};
 use crate::scenario::ScenarioError;
@@ -157,8 +161,125 @@ pub enum ReplaceDead {
     /// A new PC of the party's level takes its place.
     #[default]
     SameLevel,
+    /// A new PC one level below the party's takes its place, and stays a
+    /// level behind (at a first level, the party's level).
+    LevelBelow,
     /// The campaign goes on short-handed.
     Never,
+}
+
+/// When the party's casters spend spell slots out of combat on lingering
+/// injuries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InjurySpells {
+    /// At the end of every day (an adventuring day, a day on the road, a
+    /// day of downtime), the healer spends the slots it has left on the
+    /// injuries its spells cure, before the night's long rest.
+    #[default]
+    AfterEachDay,
+    /// Only in downtime.
+    Downtime,
+    /// Never: the party's spells cure no injury out of combat (the temple,
+    /// potions, rest and Medicine do).
+    Never,
+}
+
+/// How long a downtime between two adventures lasts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Downtime {
+    /// As long as the cures the party chose need (rest, Medicine, tending),
+    /// at most [`career::MAX_DOWNTIME_DAYS`].
+    #[default]
+    AsNeeded,
+    /// This many days: a rest cure that needs more is not started, and a
+    /// festering wound still open goes on festering on the road.
+    Days(u32),
+}
+
+/// When an adventuring day's encounter is drawn from the pool.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Draw {
+    /// One encounter for all the fights of a day.
+    #[default]
+    PerDay,
+    /// A new draw for every fight.
+    PerFight,
+}
+
+/// The calendar of a career (docs/campaign.md, "The career, day by day").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Calendar {
+    /// Adventuring days per level (a long rest after each).
+    pub days_per_level: u32,
+    /// Adventures per level: its adventuring days split as evenly as they
+    /// go (the first ones longer), each followed by the road back and a
+    /// downtime.
+    pub adventures_per_level: u32,
+    /// Fights per adventuring day.
+    pub fights_per_day: u32,
+    /// Short rests in a day, spread over the gaps between its fights.
+    pub short_rests: u32,
+    /// What the other gaps between a day's fights are (no rest unless the
+    /// fights' `between_encounters` says otherwise).
+    pub between: Between,
+    /// Days on the road from town to an adventure's site, and back.
+    pub travel_days: u32,
+    /// How long the downtime after each adventure lasts.
+    pub downtime: Downtime,
+    /// When the pool's encounter is drawn.
+    pub draw: Draw,
+}
+
+impl Calendar {
+    /// The adventuring days of each adventure of a level, in order.
+    pub fn adventure_days(&self) -> impl Iterator<Item = u32> + use<> {
+        let (days, n) = (self.days_per_level, self.adventures_per_level.max(1));
+        (0..n).map(move |k| days / n + u32::from(k < days % n))
+    }
+
+    /// The rest between fight `k` and fight `k + 1` of a day (0-based):
+    /// a short rest after fights ⌈j·F / (N + 1)⌉ for j = 1..=N (N short
+    /// rests in F fights, spread evenly), else [`Calendar::between`].
+    ///
+    /// ```
+    /// use woundsim::combat::policy::Between;
+    /// use woundsim::types::campaign::{Calendar, Downtime, Draw};
+    /// let c = Calendar {
+    ///     days_per_level: 1, adventures_per_level: 1, fights_per_day: 6, short_rests: 2,
+    ///     between: Between::NoRest, travel_days: 0, downtime: Downtime::AsNeeded,
+    ///     draw: Draw::PerDay,
+    /// };
+    /// let rests: Vec<u32> = (0..5).filter(|&k| c.rest_after(k) == Between::ShortRest).collect();
+    /// assert_eq!(rests, [1, 3]); // after the 2nd and the 4th fight
+    /// ```
+    pub fn rest_after(&self, k: u32) -> Between {
+        let (f, n) = (self.fights_per_day, self.short_rests);
+        if (1..=n).any(|j| (j * f).div_ceil(n + 1) == k + 1) {
+            Between::ShortRest
+        } else {
+            self.between
+        }
+    }
+
+    /// Adventuring days in a career of `levels` levels.
+    pub fn career_days(&self, levels: usize) -> usize {
+        levels * self.days_per_level as usize
+    }
+}
+
+/// A festering or open wound's process (docs/rules.md, lingering
+/// injuries: max HP lost every 24 hours, tended with a Medicine check
+/// every 24 hours until enough successes close it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FesterRule {
+    /// The tending check's DC.
+    pub dc: u8,
+    /// Successes that close the wound.
+    pub successes: u8,
+    /// Max HP lost per day it stays open.
+    pub hp_per_day: i32,
 }
 
 /// Which rolls a return from the dead penalizes (SRD 5.1 *raise dead*
@@ -183,15 +304,13 @@ pub enum ReturnPenalty {
 pub struct CampaignVariant {
     /// The levels of the career, first to last.
     pub levels: Vec<LevelPlan>,
-    /// Adventuring days per level (a long rest after each).
-    pub days_per_level: u32,
-    /// Fights per adventuring day.
-    pub fights_per_day: u32,
+    /// Adventures, days, fights, rests, travel and downtime.
+    pub calendar: Calendar,
     /// The healing setting of permanent wounds.
     pub healing: HealingSetting,
     /// The temple's highest spell level (0: no temple).
     pub temple_spell_level: u8,
-    /// The price list (temple fees, materials).
+    /// The price list (temple fees, materials, potions).
     pub prices: PriceList,
     /// Gold in the purse at the start.
     pub starting_gold: u64,
@@ -209,11 +328,24 @@ pub struct CampaignVariant {
     pub casters: Vec<Caster>,
     /// The PC whose spells cure lingering injuries (the first caster).
     pub healer: Option<usize>,
+    /// The healer's spells that cure lingering injuries (indices into
+    /// [`crate::rules::prices::SPELLS`]).
+    pub healer_spells: Vec<usize>,
     /// Whether the party cures lingering injuries in downtime.
     pub cure_injuries: bool,
-    /// Common potions of healing each PC carries after downtime, bought
-    /// at the price list's price when the purse allows (0: none bought).
-    pub restock_potions: u8,
+    /// When the healer spends slots on injuries out of combat.
+    pub injury_spells: InjurySpells,
+    /// Whether the party spends downtime days on rest cures.
+    pub rest_cures: bool,
+    /// When max HP lost to a festering wound comes back.
+    pub festering_lost_hp: LostHp,
+    /// The fights' injury table (with lingering injuries on).
+    pub injuries: Option<InjuryTable>,
+    /// Per entry of the injury table: its festering process, if it festers.
+    pub festering: Vec<Option<FesterRule>>,
+    /// Potions of healing by rarity each PC carries after downtime, bought
+    /// at the price list's prices while the purse pays (0: none bought).
+    pub restock_potions: [u8; 4],
     /// The PCs' names, in party order.
     pub pc_names: Vec<String>,
 }

@@ -9,19 +9,22 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{
-    CampaignVariant, Caster, First, HealWounds, InjuryCures, LevelFight, LevelPlan, ReplaceDead,
-    ReturnPenalty,
+    Calendar, CampaignVariant, Caster, Downtime, Draw, FesterRule, First, HealWounds, InjuryCures,
+    InjurySpells, LevelFight, LevelPlan, ReplaceDead, ReturnPenalty,
 };
 use crate::combat::creature::CreatureSpec;
 use crate::combat::encounter::{Encounter, MAX_PCS};
 use crate::combat::policy::Between;
 use crate::model::Catalog;
+use crate::rules::festering::LostHp;
 use crate::rules::healing::{Plan, Resources};
+use crate::rules::lingering::{Cure, Effect, InjuryTable};
 use crate::rules::prices::{PriceList, spell_index};
 use crate::rules::wound_healing::{HealingSetting, Progression};
 use crate::scenario::ScenarioError;
-use crate::scenario::data::creature::RawCreature;
+use crate::scenario::data::creature::{RawCreature, RawPotions, potions};
 use crate::scenario::layers::{Layers, Setting, get};
+use crate::scenario::prices::{PriceKeys, PriceMap};
 use crate::scenario::values::{self, at_most, keyed_int, or};
 use crate::scenario::wording::did_you_mean;
 use crate::types::campaign::spending::HealingCache;
@@ -150,7 +153,12 @@ pub struct RawSettings {
     start_level: Option<Spanned<i64>>,
     end_level: Option<Spanned<i64>>,
     days_per_level: Option<Spanned<i64>>,
+    adventures_per_level: Option<Spanned<i64>>,
     fights_per_day: Option<Spanned<i64>>,
+    short_rests: Option<Spanned<i64>>,
+    travel_days: Option<Spanned<i64>>,
+    downtime_days: Option<Spanned<toml::Value>>,
+    draw: Option<Spanned<Draw>>,
     difficulty: Option<Spanned<toml::Value>>,
     monster_pool: Option<Spanned<Vec<Spanned<String>>>>,
     encounters: Option<Spanned<Vec<Spanned<RawPoolEntry>>>>,
@@ -164,8 +172,61 @@ pub struct RawSettings {
     raise_dead: Option<Spanned<bool>>,
     return_penalty: Option<Spanned<ReturnPenalty>>,
     cure_injuries: Option<Spanned<bool>>,
-    restock_potions: Option<Spanned<i64>>,
+    injury_spells: Option<Spanned<InjurySpells>>,
+    rest_cures: Option<Spanned<bool>>,
+    festering_lost_hp: Option<Spanned<LostHp>>,
+    restock_potions: Option<Spanned<RawPotions>>,
+    potion_prices: Option<PriceMap>,
+    services: Option<PriceMap>,
+    materials: Option<PriceMap>,
+    item_prices: Option<PriceMap>,
     fights: Option<Spanned<RawFights>>,
+}
+
+/// Most days on the road to an adventure (and back).
+pub const MAX_TRAVEL_DAYS: i64 = 60;
+
+/// Most days of one downtime given as a number.
+pub const MAX_DOWNTIME_DAYS: i64 = super::career::MAX_DOWNTIME_DAYS as i64;
+
+/// `downtime_days`: `"as_needed"` or a number of days.
+fn downtime(v: Option<Setting<'_, toml::Value>>) -> Result<Downtime, ScenarioError> {
+    let Some(v) = v else {
+        return Ok(Downtime::AsNeeded);
+    };
+    match v.get() {
+        toml::Value::String(s) if s == "as_needed" => Ok(Downtime::AsNeeded),
+        toml::Value::Integer(n) if (0..=MAX_DOWNTIME_DAYS).contains(n) => {
+            Ok(Downtime::Days(*n as u32))
+        }
+        other => Err(v.error(format!(
+            "`downtime_days` is \"as_needed\" or a number of days from 0 to {MAX_DOWNTIME_DAYS}, got {other}"
+        ))),
+    }
+}
+
+/// The festering process of each entry of `table` that festers (a tending
+/// cure and a daily max-HP loss).
+fn festering_rules(table: &InjuryTable) -> Vec<Option<FesterRule>> {
+    table
+        .entries
+        .iter()
+        .map(|entry| {
+            let (dc, successes) = entry.cures.iter().find_map(|c| match c {
+                Cure::Tending { dc, successes } => Some((*dc, *successes)),
+                _ => None,
+            })?;
+            let hp_per_day = entry.effects.iter().find_map(|e| match e {
+                Effect::MaxHpLossPerDay { amount } => Some(*amount),
+                _ => None,
+            })?;
+            Some(FesterRule {
+                dc,
+                successes: successes.min(255) as u8,
+                hp_per_day: hp_per_day.min(1_000) as i32,
+            })
+        })
+        .collect()
 }
 
 crate::scenario::impl_named!(RawSettings);
@@ -395,7 +456,11 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
         return Err(at);
     }
     let days = keyed_int(get!(l, days_per_level), 1..=100, 2)? as u32;
+    let adventures = keyed_int(get!(l, adventures_per_level), 1..=i64::from(days), 1)? as u32;
     let fights_per_day = keyed_int(get!(l, fights_per_day), 1..=20, 2)? as u32;
+    let short_rests = keyed_int(get!(l, short_rests), 0..=i64::from(fights_per_day) - 1, 0)? as u32;
+    let travel_days = keyed_int(get!(l, travel_days), 0..=MAX_TRAVEL_DAYS, 0)? as u32;
+    let downtime = downtime(get!(l, downtime_days))?;
     let career_fights = i64::from(end - start + 1) * i64::from(days) * i64::from(fights_per_day);
     if career_fights > MAX_CAREER_FIGHTS {
         return Err(l.loc().error(
@@ -434,12 +499,16 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
     }
     let between_given = get!(fights, between_encounters).is_some();
     let mut rules = fight_rules(&fights, catalog)?;
-    rules.encounters = fights_per_day;
-    if !between_given {
-        // The fights of one adventuring day follow each other without a
-        // long rest (one comes after the day).
-        rules.between = Between::NoRest;
-    }
+    // The campaign plays a day's fights one at a time (the rests between
+    // them are the calendar's): each encounter is one fight.
+    rules.encounters = 1;
+    // The fights of one adventuring day follow each other without a long
+    // rest (one comes after the day), unless the fights say otherwise.
+    let between = if between_given {
+        rules.between
+    } else {
+        Between::NoRest
+    };
     // The encounters: built for a difficulty at each level, or drawn
     // from the `encounters` pool (not both).
     let built = get!(l, difficulty);
@@ -470,13 +539,21 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
         None => None,
     };
     let pool = get!(l, monster_pool);
-    let prices = PriceList::default();
+    let prices = PriceKeys {
+        potions: get!(l, potion_prices),
+        services: get!(l, services),
+        materials: get!(l, materials),
+        items: get!(l, item_prices),
+        ..PriceKeys::default()
+    }
+    .apply(&PriceList::default())?;
+    let replace_dead = or(get!(l, replace_dead), ReplaceDead::default());
+    let injury_spells = or(get!(l, injury_spells), InjurySpells::default());
     let healer = members.iter().enumerate().find_map(|(pc, (class, _))| {
         class_healing_spells(class).map(|(p, _)| (pc, class.as_str(), p))
     });
-    let mut levels = Vec::new();
-    for level in start..=end {
-        let templates: Vec<_> = members
+    let templates_at = |level: u8| -> Vec<CreatureSpec> {
+        members
             .iter()
             .map(|(class, name)| {
                 let mut spec = catalog
@@ -486,17 +563,31 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
                 spec.name = name.clone();
                 spec
             })
-            .collect();
+            .collect()
+    };
+    let mut levels = Vec::new();
+    for level in start..=end {
+        let templates = templates_at(level);
+        // Replacements a level behind fight with the templates one level
+        // below (none below level 1).
+        let bench =
+            (replace_dead == ReplaceDead::LevelBelow && level > 1).then(|| templates_at(level - 1));
         let mut fights = Vec::new();
-        let fight = |weight, monsters, difficulty| LevelFight {
-            weight,
-            encounter: Encounter::new(
+        let fight = |weight, monsters, difficulty| {
+            let encounter = Encounter::new(
                 templates.clone(),
                 monsters,
                 rules.clone(),
                 catalog.wound_examples.clone(),
-            ),
-            difficulty,
+            );
+            LevelFight {
+                weight,
+                encounter: match &bench {
+                    Some(below) => encounter.with_bench(below.clone()),
+                    None => encounter,
+                },
+                difficulty,
+            }
         };
         match (&drawn, &built) {
             (Some(entries), _) => {
@@ -525,7 +616,9 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
             injury_cures(
                 &i.table,
                 &templates,
-                healer.map(|(_, class, p)| (class, p)),
+                healer
+                    .filter(|_| injury_spells != InjurySpells::Never)
+                    .map(|(_, class, p)| (class, p)),
                 temple_spell_level > 0,
                 &prices,
             )
@@ -555,23 +648,51 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
         plan.healing =
             HealingCache::new(healing, &casters, plan.level, temple_spell_level, &prices);
     }
+    let healer_spells = match (healer, injury_spells) {
+        (Some((_, class, _)), InjurySpells::AfterEachDay | InjurySpells::Downtime) => {
+            class_injury_spells(class)
+                .iter()
+                .filter_map(|s| spell_index(s))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let injuries = rules.injuries.as_ref().map(|i| i.table.clone());
+    let restock_potions = match get!(l, restock_potions) {
+        Some(v) => potions(&v.loc, v.value, &v.field)?,
+        None => [0; 4],
+    };
     Ok(CampaignVariant {
         levels,
-        days_per_level: days,
-        fights_per_day,
+        calendar: Calendar {
+            days_per_level: days,
+            adventures_per_level: adventures,
+            fights_per_day,
+            short_rests,
+            between,
+            travel_days,
+            downtime,
+            draw: or(get!(l, draw), Draw::default()),
+        },
         healing,
         temple_spell_level,
         prices,
         starting_gold,
         heal_wounds: or(get!(l, heal_wounds), HealWounds::default()),
         first: or(get!(l, first), First::default()),
-        replace_dead: or(get!(l, replace_dead), ReplaceDead::default()),
+        replace_dead,
         raise_dead: or(get!(l, raise_dead), true),
         return_penalty: or(get!(l, return_penalty), ReturnPenalty::default()),
         casters,
         healer: healer.map(|(pc, _, _)| pc),
+        healer_spells,
         cure_injuries: or(get!(l, cure_injuries), true),
-        restock_potions: keyed_int(get!(l, restock_potions), 0..=20, 0)? as u8,
+        injury_spells,
+        rest_cures: or(get!(l, rest_cures), true),
+        festering_lost_hp: or(get!(l, festering_lost_hp), LostHp::default()),
+        festering: injuries.as_ref().map(festering_rules).unwrap_or_default(),
+        injuries,
+        restock_potions,
         pc_names: members.into_iter().map(|(_, n)| n).collect(),
     })
 }

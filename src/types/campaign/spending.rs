@@ -22,13 +22,20 @@ pub fn gold(plan: &HealingPlan) -> u64 {
     plan.gold().max(0.0).round() as u64
 }
 
-/// Who can cast for the party now: each living caster at its level, then
-/// the temple when there is one.
+/// Who can cast for the party in town: each living caster at its level,
+/// then the temple when there is one.
 pub fn providers(v: &CampaignVariant, party: &PartyState) -> Vec<Provider> {
+    providers_in(v, party, true)
+}
+
+/// Who can cast for the party: each living caster at its level, then the
+/// temple when there is one and the party can reach it (`temple`: in
+/// town, or on an adventure a day's trip from it).
+pub fn providers_in(v: &CampaignVariant, party: &PartyState, temple: bool) -> Vec<Provider> {
     providers_of(
         &v.casters,
         |c| (!party.is_dead(c.pc)).then(|| party.level(c.pc)),
-        v.temple_spell_level,
+        if temple { v.temple_spell_level } else { 0 },
         &v.prices,
     )
 }
@@ -313,4 +320,4 @@ pub fn healed_by(setting: HealingSetting, plan: &HealingPlan, carried: WoundSlot
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -41,20 +41,19 @@
 //! item_prices = { weapon = 15, armor_or_shield = 10, other = 2 }
 //! ```
 
-use std::collections::BTreeMap;
-
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::InjuryScenario;
 use crate::dice::RollMode;
 use crate::model::Catalog;
-use crate::rules::healing::{RestorationReading, SPELLS, full_caster_slots, spell_index};
+use crate::rules::healing::{RestorationReading, full_caster_slots};
 use crate::rules::lingering::{AppliesTo, MissTrigger, Side};
 use crate::scenario::ScenarioError;
 use crate::scenario::data::injury_table::RawEntry;
 use crate::scenario::groups::{Lingering, impl_injury_keys, lingering, medicine_bonus};
 use crate::scenario::layers::{Layers, Setting, get};
+use crate::scenario::prices::{PriceKeys, PriceMap, price, spell_named};
 use crate::scenario::values::{int, or};
 
 /// One `[options]` or `[[variant]]` table, as written.
@@ -100,47 +99,6 @@ pub struct RawSettings {
 
 crate::scenario::impl_named!(RawSettings);
 impl_injury_keys!(RawSettings);
-
-fn price(v: &Setting<'_, f64>) -> Result<f64, ScenarioError> {
-    let p = *v.get();
-    if p.is_finite() && (0.0..=1e9).contains(&p) {
-        Ok(p)
-    } else {
-        Err(v.error(format!("a price must be between 0 and 1e9 gp, got {p}")))
-    }
-}
-
-fn spell_named<T>(v: &Setting<'_, T>, name: &str) -> Result<usize, ScenarioError> {
-    spell_index(name).ok_or_else(|| {
-        v.error(format!(
-            "unknown spell `{name}`; known: {}",
-            SPELLS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
-        ))
-    })
-}
-
-/// A `{ name = gp }` table as written.
-type PriceMap = Spanned<BTreeMap<String, Spanned<f64>>>;
-
-/// Applies a `{ spell = gp }` map over a price list.
-fn spell_prices(
-    map: Option<Setting<'_, BTreeMap<String, Spanned<f64>>>>,
-    list: &mut Vec<(usize, f64)>,
-) -> Result<(), ScenarioError> {
-    let Some(map) = map else {
-        return Ok(());
-    };
-    for (name, gp) in map.get() {
-        let gp = map.child(name, gp);
-        let spell = spell_named(&gp, name)?;
-        let gp = price(&gp)?;
-        match list.iter_mut().find(|(s, _)| *s == spell) {
-            Some(slot) => slot.1 = gp,
-            None => list.push((spell, gp)),
-        }
-    }
-    Ok(())
-}
 
 /// The natural d20 an attack needs for one d20's chance to hit `chance`
 /// (0.05 to 0.95 in steps of 0.05), or `default`.
@@ -248,28 +206,14 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<InjuryScenari
         get!(l, restoration_reading),
         d.resources.restoration_reading,
     );
-    let mut prices = d.prices.clone();
-    if let Some(v) = get!(l, potion_price_gp) {
-        prices.potion_of_healing = price(&v)?;
+    let prices = PriceKeys {
+        potion: get!(l, potion_price_gp),
+        services: get!(l, services),
+        materials: get!(l, materials),
+        items: get!(l, item_prices),
+        ..PriceKeys::default()
     }
-    spell_prices(get!(l, services), &mut prices.services)?;
-    spell_prices(get!(l, materials), &mut prices.materials)?;
-    if let Some(map) = get!(l, item_prices) {
-        for (name, gp) in map.get() {
-            let gp = map.child(name, gp);
-            let slot = match name.as_str() {
-                "weapon" => 0,
-                "armor_or_shield" => 1,
-                "other" => 2,
-                _ => {
-                    return Err(gp.error(format!(
-                        "unknown item kind `{name}`; known: weapon, armor_or_shield, other"
-                    )));
-                }
-            };
-            prices.items[slot] = price(&gp)?;
-        }
-    }
+    .apply(&d.prices)?;
     Ok(InjuryScenario {
         trigger,
         side: or(get!(l, side), d.side),

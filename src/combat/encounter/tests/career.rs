@@ -28,6 +28,7 @@ fn party_of(t: &Table) -> PartyState {
     PartyState {
         fighters: t.arena.fighters[..n].to_vec(),
         levels: t.enc.party.iter().map(|c| c.level).collect(),
+        below: vec![false; n],
     }
 }
 

@@ -155,7 +155,7 @@ fn a_creature_the_blow_kills_loses_no_limb() {
     // The next fight's goblin has every limb; a PC's lost limb stays lost.
     t.f_mut(0).severed = 1 << 3;
     t.f_mut(0).limb_hp[0] = 1;
-    t.enc.between_fights(&mut t.arena);
+    t.enc.between_fights(&mut super::no_dice(), &mut t.arena);
     assert_eq!((t.f(1).severed, t.f(1).limb_hp), (0, [3, 3, 5, 5]));
     assert_eq!(t.f(1).effects & effect::NO_TWO_HANDED, 0);
     assert_eq!(t.f(0).severed, 1 << 3);

@@ -57,6 +57,11 @@ impl rand::TryRng for Script {
     }
 }
 
+/// A generator with no dice at all: for steps that must roll none.
+fn no_dice() -> Script {
+    script(&[])
+}
+
 /// Runs `f` on the scripted `dice`; every die must be used.
 fn with_dice<T>(dice: &[(u64, u64)], f: impl FnOnce(&mut Script) -> T) -> T {
     let mut rng = script(dice);

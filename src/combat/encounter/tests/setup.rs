@@ -51,7 +51,87 @@ fn each_fight_of_a_chain_has_its_monsters_anew() {
     // The party keeps its own lingering injury.
     t.f_mut(0).injuries[0] = 7;
     t.f_mut(0).n_injuries = 1;
-    t.enc.between_fights(&mut t.arena);
+    t.enc.between_fights(&mut super::no_dice(), &mut t.arena);
     assert_eq!(*t.f(1), fresh, "the goblin of the second fight is anew");
     assert_eq!((t.f(0).injuries[0], t.f(0).n_injuries), (7, 1));
+}
+
+/// A short rest (SRD 5.1 "Short Rest"): a PC below its maximum spends hit
+/// dice one at a time, each die plus its Constitution modifier, until it
+/// is full; Second Wind comes back, spell slots do not.
+#[test]
+fn a_short_rest_spends_hit_dice_until_full_and_brings_second_wind_back() {
+    use crate::combat::policy::Between;
+    let rules = EncounterRules {
+        between: Between::ShortRest,
+        ..EncounterRules::default()
+    };
+    let mut t = Table::new(
+        vec![template("fighter-3"), template("cleric-3")],
+        vec![goblin()],
+        rules,
+    );
+    // fighter-3: 28 HP, three d10 hit dice, Constitution +2.
+    assert_eq!(t.enc.spec(0).max_hp, 28);
+    assert_eq!(t.f(0).hit_dice, 3);
+    t.f_mut(0).hp = 20;
+    t.f_mut(0).heal_uses = 0;
+    t.f_mut(1).slots[0] = 0;
+    let Table { enc, arena, .. } = &mut t;
+    // 20 + (4 + 2) = 26, then + (10 + 2): full at 28, one die left; the
+    // cleric, full, spends none.
+    with_dice(&[(4, 10), (10, 10)], |rng| enc.between_fights(rng, arena));
+    assert_eq!((t.f(0).hp, t.f(0).hit_dice), (28, 1));
+    assert_eq!(t.f(0).heal_uses, 1, "Second Wind is back");
+    assert_eq!(t.f(1).hit_dice, 3);
+    assert_eq!(t.f(1).slots[0], 0, "slots wait for a long rest");
+}
+
+/// A stable PC is up at 1 HP before a short rest's dice; with none left
+/// it stays at 1 HP.
+#[test]
+fn a_stable_pc_spends_hit_dice_from_1_hp() {
+    use crate::combat::policy::Between;
+    let rules = EncounterRules {
+        between: Between::ShortRest,
+        ..EncounterRules::default()
+    };
+    let mut t = Table::new(vec![template("fighter-3")], vec![goblin()], rules);
+    t.f_mut(0).hp = 0;
+    t.f_mut(0).state = State::Stable;
+    let Table { enc, arena, .. } = &mut t;
+    // 1 + 3 × (1 + 2): every die spent, still below the maximum.
+    with_dice(&[(1, 10), (1, 10), (1, 10)], |rng| {
+        enc.rest_between_fights(rng, &mut arena.fighters[0], Between::ShortRest);
+    });
+    assert_eq!(
+        (t.f(0).state, t.f(0).hp, t.f(0).hit_dice),
+        (State::Up, 10, 0)
+    );
+    t.f_mut(0).hp = 1;
+    t.f_mut(0).hit_dice = 0;
+    let Table { enc, arena, .. } = &mut t;
+    enc.rest_between_fights(&mut no_dice(), &mut arena.fighters[0], Between::ShortRest);
+    assert_eq!(t.f(0).hp, 1);
+}
+
+/// A long rest gives back half the hit dice (at least one), up to the
+/// total (SRD 5.1 "Long Rest").
+#[test]
+fn a_long_rest_gives_back_half_the_hit_dice() {
+    use crate::combat::policy::Between;
+    let mut t = Table::new(
+        vec![template("fighter-5"), template("fighter-1")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    t.f_mut(0).hit_dice = 0;
+    t.f_mut(1).hit_dice = 0;
+    for (five, one) in [(2, 1), (4, 1), (5, 1)] {
+        let Table { enc, arena, .. } = &mut t;
+        for f in arena.fighters.iter_mut().take(2) {
+            enc.rest_between_fights(&mut no_dice(), f, Between::LongRest);
+        }
+        assert_eq!((t.f(0).hit_dice, t.f(1).hit_dice), (five, one));
+    }
 }

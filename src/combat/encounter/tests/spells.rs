@@ -191,7 +191,7 @@ fn revivify_raises_an_ally_dead_for_at_most_a_minute_with_1_hp_and_a_diamond() {
 fn a_rest_between_fights_puts_the_dead_beyond_revivify() {
     let mut t = party(&["revivify"], 1, EncounterRules::default());
     t.f_mut(1).state = State::Dead;
-    t.enc.between_fights(&mut t.arena);
+    t.enc.between_fights(&mut super::no_dice(), &mut t.arena);
     assert_eq!(t.f(1).died_round, NEVER_REVIVED);
 }
 
@@ -227,7 +227,7 @@ fn aid_raises_three_allies_max_and_current_hp_until_a_long_rest() {
     with_dice(&[], |rng| t.enc.cast_aid(rng, &mut t.arena));
     assert_eq!(t.f(0).slots[1], 2);
     // A long rest ends it and restores the slots.
-    t.enc.between_fights(&mut t.arena);
+    t.enc.between_fights(&mut super::no_dice(), &mut t.arena);
     assert_eq!((t.f(1).max_hp, t.f(1).aid_hp), (before[1], 0));
     assert_eq!(t.f(0).slots[1], 3);
 }

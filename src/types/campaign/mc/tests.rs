@@ -373,3 +373,161 @@ fn the_return_penalty_acts_only_on_the_raised() {
         assert!(moved, "{v}: the penalty changed no figure");
     }
 }
+
+/// A campaign of scripted fights whose wounds follow exact death-save
+/// chances: a lone fighter meets, each day, a hammer it cannot hurt that
+/// always drops it from full HP to 0 (15 damage: never massive), then
+/// leaves; the fighter resolves its death saves alone, accepting the least
+/// severe free permanent wound. Where the hammer acts first in the round,
+/// the first save comes before the fight is decided, and a natural 20
+/// there brings the fighter up at 1 HP to take the next blow as massive
+/// damage. The career's deaths and wounds by severity over four days are
+/// the exact chain's over the eight sets of wounds carried (4.5 sigma).
+#[test]
+fn a_career_of_scripted_drops_follows_the_exact_death_save_chain() {
+    use crate::rules::death_saves::{DeathSaveRules, Resolution, SaveStep, Tally};
+    use crate::rules::permanent_wounds::{Severity, WoundPolicy, WoundSlots};
+    use crate::types::death_saves::exact::solve;
+    use crate::types::death_saves::{CODES, decode};
+    const TRIALS: u64 = 40_000;
+    const DAYS: usize = 4;
+    let text = format!(
+        "version = 1\nname = \"t\"\ntrials = {TRIALS}\nseed = 7\ntype = \"campaign\"\n[options]\n\
+         party = [{{ class = \"fighter\", name = \"a\" }}]\n\
+         start_level = 1\nend_level = 1\ndays_per_level = {DAYS}\nfights_per_day = 1\n\
+         raise_dead = false\nreplace_dead = \"never\"\n\
+         encounters = [{{ monsters = [{{ name = \"hammer\", hp = 10000, ac = 30, initiative = -10, \
+         attacks = [{{ name = \"slam\", to_hit = 20, damage = \"15\", type = \"bludgeoning\", reach = \"melee\" }}], \
+         multiattack = [\"slam\"] }}] }}]\n\
+         [options.fights]\nwound_policy = \"accept_least_severe\"\nheal_when = \"never\"\n"
+    );
+    let r = run(&text, 2);
+    // P(the hammer acts before the fighter): initiative totals, ties to
+    // the higher modifier.
+    let fighter = crate::fixtures::catalog()
+        .templates
+        .template("fighter-1")
+        .unwrap();
+    let key = |roll: i32, modifier: i32, pc: bool| {
+        ((roll + modifier) * 64 + modifier) * 2 + i32::from(pc)
+    };
+    let hammer_first = (1..=20)
+        .flat_map(|m| (1..=20).map(move |p| (m, p)))
+        .filter(|&(m, p)| key(m, -10, false) > key(p, fighter.initiative, true))
+        .count() as f64
+        / 400.0;
+    assert!(hammer_first > 0.0);
+    // The resolutions of one fight with `wounds` carried.
+    let resolutions = |wounds: WoundSlots| -> [f64; Resolution::COUNT] {
+        let rules = DeathSaveRules {
+            wound_policy: WoundPolicy::AcceptLeastSevere,
+            existing_wounds: wounds,
+            ..DeathSaveRules::default()
+        };
+        let by_resolution = |rules: &DeathSaveRules| {
+            let probs = solve(rules).probabilities();
+            let mut out = [0.0; Resolution::COUNT];
+            for (code, p) in probs.iter().enumerate().take(CODES) {
+                out[decode(code).0.index()] += p;
+            }
+            out
+        };
+        let full = by_resolution(&rules);
+        // Hammer first: the first save is rolled at once; a natural 20
+        // means death by the next blow.
+        let mut first = [0.0; Resolution::COUNT];
+        first[Resolution::Dead.index()] += 1.0 / 20.0;
+        for n in 1..20 {
+            let SaveStep::Continue(start) = rules.resolve_save(Tally::default(), n) else {
+                unreachable!("one save never resolves a fresh tally");
+            };
+            let after = by_resolution(&DeathSaveRules { start, ..rules });
+            for (f, a) in first.iter_mut().zip(after) {
+                *f += a / 20.0;
+            }
+        }
+        std::array::from_fn(|k| (1.0 - hammer_first) * full[k] + hammer_first * first[k])
+    };
+    // The chain over the sets of wounds carried (bit s: severity s).
+    let mut carried = [0.0f64; 8];
+    carried[0] = 1.0;
+    let (mut dead, mut taken) = (0.0, [0.0; 3]);
+    for _ in 0..DAYS {
+        let mut next = [0.0; 8];
+        for (set, &p) in carried.iter().enumerate() {
+            if p == 0.0 {
+                continue;
+            }
+            let wounds = WoundSlots::from_wounds(
+                Severity::ALL
+                    .into_iter()
+                    .filter(|&s| set & (1 << s as usize) != 0),
+            );
+            for (k, q) in resolutions(wounds).into_iter().enumerate() {
+                match Resolution::ALL[k] {
+                    Resolution::Dead => dead += p * q,
+                    Resolution::Wounded(s) => {
+                        taken[s as usize] += p * q;
+                        next[set | 1 << s as usize] += p * q;
+                    }
+                    _ => next[set] += p * q,
+                }
+            }
+        }
+        carried = next;
+    }
+    let n = TRIALS as f64;
+    let close = |metric: &str, exact: f64| {
+        let mc = figure(&r, "base", metric);
+        let sigma = (exact * (1.0 - exact) / n).sqrt();
+        assert!(
+            (mc - exact).abs() < 4.5 * sigma,
+            "{metric}: {mc} against exact {exact} ± {sigma}"
+        );
+    };
+    assert!(
+        dead > 0.05 && taken.iter().all(|&t| t > 0.05),
+        "{dead} {taken:?}"
+    );
+    close("p_tpk", dead);
+    close("deaths_per_pc", dead);
+    close("wounds_taken_per_pc_minor", taken[0]);
+    close("wounds_taken_per_pc_moderate", taken[1]);
+    close("wounds_taken_per_pc_severe", taken[2]);
+    close("share_severe_level_1", carried[4..].iter().sum());
+}
+
+/// A day of three fights with no rest between them is the combat type's
+/// chain of three encounters on the same random numbers.
+#[test]
+fn a_day_of_three_fights_is_the_combat_chain_of_three() {
+    let campaign = run(
+        &format!(
+            "{HEADER}type = \"campaign\"\n[options]\n{PARTY}\nstart_level = 3\nend_level = 3\n\
+             days_per_level = 1\nfights_per_day = 3\ndifficulty = \"moderate\"\n\
+             monster_pool = [\"ogre\", \"goblin-warrior\"]\nraise_dead = false\nreplace_dead = \"never\"\n\
+             [options.fights]\nwound_policy = \"accept_least_severe\"\nattack_downed = \"always\"\n"
+        ),
+        1,
+    );
+    let combat = run(
+        &format!(
+            "{HEADER}type = \"combat\"\n[options]\n\
+             party = [{{ template = \"fighter-3\", name = \"a\" }}, {{ template = \"rogue-3\", name = \"b\" }}]\n\
+             difficulty = \"moderate\"\nmonster_pool = [\"ogre\", \"goblin-warrior\"]\n\
+             wound_policy = \"accept_least_severe\"\nattack_downed = \"always\"\n\
+             encounters = 3\nbetween_encounters = \"no_rest\"\n"
+        ),
+        1,
+    );
+    let c = |m: &str| figure(&combat, "base", m);
+    let k = |m: &str| figure(&campaign, "base", m);
+    assert!(c("p_pc_death") > 0.05, "the case must have deaths");
+    assert_eq!(k("p_pc_death"), c("p_pc_death"));
+    assert_eq!(k("deaths_per_pc") * 2.0, c("mean_pc_deaths"));
+    assert!(
+        k("mean_fights") > 1.2,
+        "later fights were fought: {}",
+        k("mean_fights")
+    );
+}
