@@ -45,6 +45,10 @@ pub struct Rider {
     pub kind: DamageType,
     /// A save for half damage: ability and DC.
     pub save: Option<(Ability, i32)>,
+    /// It is a spreading venom (docs/combat.md, "Spreading venom"; our
+    /// extension): it poisons a limb and strikes later, unless the limb is
+    /// cut off first.
+    pub spreads: bool,
 }
 
 /// One attack.

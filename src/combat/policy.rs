@@ -261,6 +261,45 @@ pub struct EncounterRules {
     pub called_shots: Option<CalledShots>,
     /// Positions and movement (our approximation), when turned on.
     pub positions: Option<Positions>,
+    /// Spreading venom (our extension), when some attacks carry it.
+    pub venom: Option<SpreadingVenom>,
+}
+
+/// Spreading venom (docs/combat.md, "Spreading venom"): our extension for
+/// the amputation seed's situation, not a rule of any source. The rider of
+/// the listed monster attacks (the wyvern's stinger: 7d6 poison, DC 15
+/// Constitution for half) does not strike at once: it poisons one limb of
+/// the PC it hits and spreads past it `clock` rounds later, dealing its
+/// damage then — unless the party cuts the limb off first, after the
+/// fight, with the amputation model (limb HP by size, only severing damage,
+/// the creature's damage modifiers), and may put it back on within
+/// `reattach_minutes` by healing the limb itself to full.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpreadingVenom {
+    /// The monster attacks (by name) whose rider spreads.
+    pub attacks: Vec<String>,
+    /// Rounds from the sting until the venom spreads past the limb.
+    pub clock: crate::dice::DiceExpr,
+    /// The party cuts a poisoned limb off after a fight when it can.
+    pub amputate: bool,
+    /// Piercing damage severs too (the seed's "sharp damage" reading).
+    pub piercing_severs: bool,
+    /// Minutes within which a limb cut off and healed back to its full HP
+    /// reattaches (0: no attempt).
+    pub reattach_minutes: u32,
+}
+
+impl SpreadingVenom {
+    /// The clock when a scenario gives none (**ours**): 3d6 rounds, about
+    /// a minute.
+    pub const DEFAULT_CLOCK: crate::dice::DiceExpr = crate::dice::DiceExpr {
+        count: 3,
+        sides: 6,
+        modifier: 0,
+    };
+
+    /// The seed's hour for reattaching a limb.
+    pub const DEFAULT_REATTACH_MINUTES: u32 = 60;
 }
 
 /// Which slot a caster spends on a spell.
@@ -347,6 +386,7 @@ impl Default for EncounterRules {
             spending: Spending::DEFAULT,
             called_shots: None,
             positions: None,
+            venom: None,
         }
     }
 }

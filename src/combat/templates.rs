@@ -521,6 +521,7 @@ impl ClassTemplate {
                                 dice: *dice,
                                 kind: *kind,
                                 save: None,
+                                spreads: false,
                             });
                         }
                     }

@@ -163,7 +163,9 @@ impl Encounter {
                 extra = Some((roll(rng, once.dice), once.kind));
             }
         }
-        let rider = attack.rider.map(|r| {
+        // A spreading venom (our extension) poisons a limb instead.
+        let poisons = self.poisons(arena, target, attack.rider);
+        let rider = attack.rider.filter(|_| !poisons).map(|r| {
             let rolled = roll(rng, r.dice);
             let halved = match r.save {
                 Some((ability, dc)) if self.saving_throw(rng, arena, target, ability, dc) => {
@@ -205,6 +207,9 @@ impl Encounter {
         }
         if crit {
             self.critically_hit(rng, arena, target, out);
+        }
+        if let Some(rider) = attack.rider.filter(|_| poisons) {
+            self.envenom(rng, arena, target, rider);
         }
     }
 }

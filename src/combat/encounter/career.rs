@@ -393,6 +393,15 @@ impl Encounter {
         self.recompute_effects_of(f);
     }
 
+    /// PC `pc` of `party` grows its lost limbs back (*regenerate*): they
+    /// are whole again and their tragic injuries' effects are gone.
+    pub fn regrow_limbs(&self, party: &mut PartyState, pc: usize) {
+        let f = &mut party.fighters[pc];
+        f.severed = 0;
+        f.limb_hp = super::fighter::limb_hp(self.spec(f.spec));
+        self.recompute_effects_of(f);
+    }
+
     /// PC `pc` of `party` replaced by a new character: this encounter's
     /// template of its slot, fresh.
     pub fn replace(&self, party: &mut PartyState, pc: usize) {

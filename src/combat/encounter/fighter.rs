@@ -91,6 +91,18 @@ pub fn severed_speed(speed: i32, severed: u8) -> (i32, u8) {
     (speed, prone)
 }
 
+/// A spreading venom in one of a creature's limbs (docs/combat.md,
+/// "Spreading venom"; our extension).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Venom {
+    /// The poisoned limb (an index into [`LIMBS`]).
+    pub limb: u8,
+    /// The round of this fight in which it spreads past the limb.
+    pub spreads_at: u32,
+    /// Its rider, an index into the encounter's spreading riders.
+    pub rider: u8,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {
     /// Conscious and fighting.
@@ -179,6 +191,8 @@ pub struct Fighter {
     pub(super) death_save_penalty: u8,
     /// Hit dice left to spend on short rests.
     pub(super) hit_dice: u8,
+    /// A spreading venom in one of its limbs (our extension).
+    pub(super) venom: Option<Venom>,
     // Per-trial tallies.
     pub(super) went_down: bool,
     pub(super) crits_taken: u32,
@@ -251,6 +265,7 @@ impl Fighter {
             return_penalty: 0,
             death_save_penalty: 0,
             hit_dice: spec.hit_dice.map_or(0, |h| h.count),
+            venom: None,
             went_down: state == State::Dying,
             crits_taken: 0,
             hp_lost: 0,

@@ -46,6 +46,7 @@ mod round;
 mod setup;
 mod support;
 mod targeting;
+mod venom;
 
 #[cfg(test)]
 mod tests;
@@ -97,6 +98,12 @@ pub struct TrialOutcome {
     pub limbs_severed: u32,
     /// Per PC: limbs severed by called shots.
     pub pc_limbs_severed: [u8; MAX_PCS],
+    /// Per PC: spreading venoms that reached it (our extension).
+    pub pc_venom_spread: [u8; MAX_PCS],
+    /// Per PC: poisoned limbs the party cut off after a fight.
+    pub pc_limbs_amputated: [u8; MAX_PCS],
+    /// Per PC: limbs cut off and put back on within the window.
+    pub pc_limbs_reattached: [u8; MAX_PCS],
 }
 
 impl Default for TrialOutcome {
@@ -117,6 +124,9 @@ impl Default for TrialOutcome {
             pc_injuries: [0; MAX_PCS],
             limbs_severed: 0,
             pc_limbs_severed: [0; MAX_PCS],
+            pc_venom_spread: [0; MAX_PCS],
+            pc_limbs_amputated: [0; MAX_PCS],
+            pc_limbs_reattached: [0; MAX_PCS],
         }
     }
 }
@@ -143,6 +153,8 @@ pub struct Encounter {
     casters: bool,
     /// The permanent wounds a PC may take, by severity.
     wound_examples: WoundExamples,
+    /// The riders of the monsters' attacks that spread (our extension).
+    venom_riders: Vec<super::creature::Rider>,
     /// The fighters of a trial: `initial[..fielded]`, the party then the
     /// monsters. Beyond them, a campaign's bench (`Encounter::with_bench`):
     /// each PC's template one level below, for replacements who join a

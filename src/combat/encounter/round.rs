@@ -116,6 +116,9 @@ impl Encounter {
         }
         self.initiative_order(arena);
         let mut decided_at = None;
+        // Whether the party had won when the fight was first over, before
+        // any venom spread after it (our extension).
+        let mut won_before_venom: Option<bool> = None;
         let mut round = 0;
         loop {
             round += 1;
@@ -175,11 +178,14 @@ impl Encounter {
                 decided_at = Some(round);
             }
             if decided_at.is_some() && !dying {
-                return (
-                    party_up && !monsters_active,
-                    decided_at.unwrap_or(round),
-                    false,
-                );
+                let won = *won_before_venom.get_or_insert(party_up && !monsters_active);
+                // Spreading venom (our extension): the party races the
+                // clocks left; a creature the venom drops is resolved by
+                // the loop's death saves before the fight is over.
+                if self.rules.venom.is_some() && self.after_fight_venom(rng, arena, out) {
+                    continue;
+                }
+                return (won, decided_at.unwrap_or(round), false);
             }
         }
     }
@@ -240,6 +246,13 @@ impl Encounter {
         arena.fighters[me].once_used = false;
         // A reaction comes back at the start of its turn (positions).
         arena.fighters[me].reaction = true;
+        // A spreading venom whose clock has run out (our extension).
+        if self.rules.venom.is_some() {
+            self.venom_at_turn_start(rng, arena, me, out);
+            if arena.fighters[me].state == State::Dead {
+                return;
+            }
+        }
         if arena.fighters[me].state == State::Up {
             let f = &mut arena.fighters[me];
             if let Some(regen) = spec.regeneration {

@@ -43,10 +43,27 @@ impl Encounter {
     /// that accepts a permanent wound takes one of `wound_examples`.
     pub fn new(
         party: Vec<CreatureSpec>,
-        monsters: Vec<CreatureSpec>,
+        mut monsters: Vec<CreatureSpec>,
         rules: EncounterRules,
         wound_examples: WoundExamples,
     ) -> Self {
+        // Spreading venom (our extension): the listed monster attacks'
+        // riders spread instead of striking at once.
+        let mut venom_riders = Vec::new();
+        if let Some(venom) = &rules.venom {
+            for attack in monsters.iter_mut().flat_map(|m| m.attacks.iter_mut()) {
+                if let Some(rider) = attack
+                    .rider
+                    .as_mut()
+                    .filter(|_| venom.attacks.contains(&attack.name))
+                {
+                    rider.spreads = true;
+                    if !venom_riders.contains(rider) {
+                        venom_riders.push(*rider);
+                    }
+                }
+            }
+        }
         let mean_ac = |side: &[CreatureSpec]| {
             side.iter().map(|c| c.ac as f64).sum::<f64>() / side.len().max(1) as f64
         };
@@ -79,6 +96,7 @@ impl Encounter {
             casters,
             initial,
             wound_examples,
+            venom_riders,
             fielded,
         }
     }

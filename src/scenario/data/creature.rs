@@ -955,6 +955,7 @@ fn build_attack(loc: &Locator, a: &RawAttack, path: &str) -> Result<Attack, Scen
                 dice: dice(at(loc, &r.dice, format!("{path}.rider.dice")))?,
                 kind: r.kind,
                 save,
+                spreads: false,
             })
         }
     };

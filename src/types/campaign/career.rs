@@ -83,6 +83,16 @@ pub struct CareerOutcome {
     pub festering_hp: u64,
     /// PCs killed by a festering wound.
     pub festering_deaths: u32,
+    /// Spreading venoms that reached a PC (our extension).
+    pub venoms_spread: u32,
+    /// Poisoned limbs the party cut off after a fight.
+    pub limbs_amputated: u32,
+    /// Limbs cut off and put back on within the window.
+    pub limbs_reattached: u32,
+    /// PCs' limbs severed by called shots.
+    pub limbs_severed: u32,
+    /// Lost limbs grown back by *regenerate* in downtime.
+    pub limbs_regrown: u32,
     /// Per level of the career: PCs alive after it.
     pub alive: Vec<u8>,
     /// Per level: PCs of the starting party alive (never replaced) after it.
@@ -360,6 +370,12 @@ impl<R: Rng + ?Sized> Career<'_, R> {
                 *taken += w;
             }
             out.injuries_taken += fight.injuries;
+            let n = self.party.len();
+            let sum = |counts: &[u8]| counts[..n].iter().map(|&c| u32::from(c)).sum::<u32>();
+            out.venoms_spread += sum(&fight.pc_venom_spread);
+            out.limbs_amputated += sum(&fight.pc_limbs_amputated);
+            out.limbs_reattached += sum(&fight.pc_limbs_reattached);
+            out.limbs_severed += sum(&fight.pc_limbs_severed);
             self.tend_new_festering(party_enc);
             if !fight.party_win {
                 break;
@@ -753,6 +769,7 @@ impl<R: Rng + ?Sized> Career<'_, R> {
                 }
             }
         }
+        self.regrow_limbs(enc);
         // The days in town: as many as the cures need (or as set).
         let as_needed = self.v.calendar.downtime == Downtime::AsNeeded;
         let mut day = 0;
@@ -815,6 +832,58 @@ impl<R: Rng + ?Sized> Career<'_, R> {
             self.purse -= price;
             self.out.gold_injuries += price;
             self.magical_healing(enc, pc);
+        }
+    }
+
+    /// Lost limbs (cut off, or severed by called shots) grown back by
+    /// *regenerate* (docs/rules.md: the tragic injuries' cure), one casting
+    /// a PC: the healer's own (7th level), else the temple's fee when it
+    /// casts 7th-level spells and prices *regenerate*, while the purse pays.
+    fn regrow_limbs(&mut self, enc: &Encounter) {
+        let v = self.v;
+        if !v.cure_injuries || (0..self.n()).all(|pc| self.party.severed_limbs(pc) == 0) {
+            return;
+        }
+        let Some(regenerate) = crate::rules::healing::spell_index("regenerate") else {
+            return;
+        };
+        let healer = v.healer.filter(|&h| {
+            self.party.is_up(h)
+                && Resources {
+                    healer_spells: v.healer_spells.clone(),
+                    spell_slots: self.party.slots(h),
+                    ..Resources::default()
+                }
+                .can_cast(regenerate)
+        });
+        let price = if healer.is_some() {
+            Some(whole_gold(
+                v.prices
+                    .materials
+                    .iter()
+                    .find(|m| m.0 == regenerate)
+                    .map_or(0.0, |m| m.1),
+            ))
+        } else {
+            v.prices
+                .services
+                .iter()
+                .find(|s| s.0 == regenerate)
+                .filter(|_| v.temple_spell_level >= SPELLS[regenerate].level)
+                .map(|s| whole_gold(s.1))
+        };
+        let Some(price) = price else {
+            return;
+        };
+        for pc in 0..self.n() {
+            let lost = self.party.severed_limbs(pc);
+            if lost == 0 || self.party.is_dead(pc) || price > self.purse {
+                continue;
+            }
+            self.purse -= price;
+            self.out.gold_injuries += price;
+            self.out.limbs_regrown += lost;
+            enc.regrow_limbs(&mut self.party, pc);
         }
     }
 

@@ -48,6 +48,11 @@ enum Measure {
     CalendarDays,
     FesteringHp,
     FesteringDeaths,
+    VenomsSpread,
+    LimbsAmputated,
+    LimbsReattached,
+    LimbsLost,
+    LimbsRegrown,
     GoldSpent,
     Alive(usize),
     Originals(usize),
@@ -83,6 +88,14 @@ impl Measure {
             Measure::CalendarDays => o.calendar_days as i64,
             Measure::FesteringHp => o.festering_hp as i64,
             Measure::FesteringDeaths => i64::from(o.festering_deaths),
+            Measure::VenomsSpread => i64::from(o.venoms_spread),
+            Measure::LimbsAmputated => i64::from(o.limbs_amputated),
+            Measure::LimbsReattached => i64::from(o.limbs_reattached),
+            Measure::LimbsLost => {
+                i64::from(o.limbs_amputated) - i64::from(o.limbs_reattached)
+                    + i64::from(o.limbs_severed)
+            }
+            Measure::LimbsRegrown => i64::from(o.limbs_regrown),
             Measure::GoldSpent => o.spent_total() as i64,
             Measure::Alive(l) => i64::from(o.alive[l]),
             Measure::Originals(l) => i64::from(o.originals[l]),
@@ -130,15 +143,29 @@ const END_STATES: [(&str, &str); 5] = [
     ("dead", "dead"),
 ];
 
+/// What the metric lists of every variant show, because some variant has
+/// it: lingering injuries, potions bought, limbs lost (a spreading venom or
+/// called shots).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shown {
+    injuries: bool,
+    potions: bool,
+    limbs: bool,
+}
+
 /// The metric list of a variant with `pcs` PCs over character `levels`
 /// and their adventuring days (`days` a level, `fights` a day).
 fn metric_defs(
     pcs: usize,
     levels: &[u8],
     (days, fights): (u32, u32),
-    injuries: bool,
-    potions: bool,
+    shown: Shown,
 ) -> Vec<MetricDef> {
+    let Shown {
+        injuries,
+        potions,
+        limbs,
+    } = shown;
     let per_pc = Kind::Mean { per: pcs as f64 };
     let whole = Kind::Mean { per: 1.0 };
     let d = |name: String, kind, measure| MetricDef {
@@ -185,6 +212,18 @@ fn metric_defs(
             ("downtime_days_per_pc", Measure::DowntimeDays),
             ("festering_max_hp_lost_per_pc", Measure::FesteringHp),
             ("festering_deaths_per_pc", Measure::FesteringDeaths),
+        ];
+        for (name, measure) in m {
+            defs.push(d(name.into(), per_pc, measure));
+        }
+    }
+    if limbs {
+        let m = [
+            ("venoms_spread_per_pc", Measure::VenomsSpread),
+            ("limbs_amputated_per_pc", Measure::LimbsAmputated),
+            ("limbs_reattached_per_pc", Measure::LimbsReattached),
+            ("limbs_lost_per_pc", Measure::LimbsLost),
+            ("limbs_regrown_per_pc", Measure::LimbsRegrown),
         ];
         for (name, measure) in m {
             defs.push(d(name.into(), per_pc, measure));
@@ -293,6 +332,19 @@ impl<'a> Prepared<'a> {
             .any(|v| v.rules.levels.iter().any(|l| l.cures.is_some()));
         // The potion metric for every variant when some variant buys them.
         let potions = variants.iter().any(|v| v.rules.restock_potions != [0; 4]);
+        // The limb metrics for every variant when some variant's fights
+        // can take limbs.
+        let limbs = variants.iter().any(|v| {
+            v.rules.levels.iter().any(|l| {
+                let rules = &l.party().rules;
+                rules.venom.is_some() || rules.called_shots.is_some()
+            })
+        });
+        let shown = Shown {
+            injuries,
+            potions,
+            limbs,
+        };
         let defs = variants
             .iter()
             .map(|v| {
@@ -301,7 +353,7 @@ impl<'a> Prepared<'a> {
                     v.rules.calendar.days_per_level,
                     v.rules.calendar.fights_per_day,
                 );
-                metric_defs(v.rules.pc_names.len(), &levels, calendar, injuries, potions)
+                metric_defs(v.rules.pc_names.len(), &levels, calendar, shown)
             })
             .collect();
         Prepared {

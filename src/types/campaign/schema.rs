@@ -29,7 +29,9 @@ use crate::scenario::values::{self, at_most, keyed_int, or};
 use crate::scenario::wording::did_you_mean;
 use crate::types::campaign::spending::HealingCache;
 use crate::types::combat::difficulty::{EncounterXp, build_monsters};
-use crate::types::combat::schema::{RawSettings as RawFights, rules as fight_rules, side};
+use crate::types::combat::schema::{
+    RawSettings as RawFights, check_venom_attacks, rules as fight_rules, side,
+};
 
 /// Most fights in one career (levels × days × fights per day): a trial's
 /// length is bounded.
@@ -630,6 +632,16 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
             fights,
             treasure: treasure[usize::from(level) - 1],
         });
+    }
+    // Spreading venom (our extension): the attacks it names must be some
+    // level's monsters'.
+    if let Some(list) = get!(fights, spreading_venom) {
+        check_venom_attacks(
+            &list,
+            levels
+                .iter()
+                .flat_map(|p| p.fights.iter().flat_map(|f| &f.encounter.monsters)),
+        )?;
     }
     let casters: Vec<Caster> = members
         .iter()

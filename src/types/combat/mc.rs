@@ -47,6 +47,11 @@ enum Measure {
     PcLimbsSevered,
     AnyPcLimbSevered,
     PcLimbSevered(usize),
+    VenomSpread,
+    AnyVenomSpread,
+    LimbsAmputated,
+    AnyLimbAmputated,
+    LimbsReattached,
 }
 
 impl Measure {
@@ -54,6 +59,7 @@ impl Measure {
     #[inline]
     fn value(self, o: &TrialOutcome, pcs: usize) -> i64 {
         let flag = |b: bool| i64::from(b);
+        let sum = |counts: &[u8]| counts.iter().map(|&c| i64::from(c)).sum::<i64>();
         match self {
             Measure::PartyWin => flag(o.party_win),
             Measure::Timeout => flag(o.timed_out),
@@ -78,6 +84,11 @@ impl Measure {
                 .sum(),
             Measure::AnyPcLimbSevered => flag(o.pc_limbs_severed[..pcs].iter().any(|&c| c > 0)),
             Measure::PcLimbSevered(i) => flag(o.pc_limbs_severed[i] > 0),
+            Measure::VenomSpread => sum(&o.pc_venom_spread[..pcs]),
+            Measure::AnyVenomSpread => flag(o.pc_venom_spread[..pcs].iter().any(|&c| c > 0)),
+            Measure::LimbsAmputated => sum(&o.pc_limbs_amputated[..pcs]),
+            Measure::AnyLimbAmputated => flag(o.pc_limbs_amputated[..pcs].iter().any(|&c| c > 0)),
+            Measure::LimbsReattached => sum(&o.pc_limbs_reattached[..pcs]),
         }
     }
 }
@@ -91,10 +102,12 @@ struct MetricDef {
 }
 
 /// The metric list for a party (per-PC metrics use the PCs' names), when
-/// lingering injuries are on the injury table's entry ids, and when called
-/// shots are (`limbs`) the limbs severed: each metric named together with
-/// what it measures, so no value is matched by position.
-fn metric_defs(pcs: &[String], injuries: &[String], limbs: bool) -> Vec<MetricDef> {
+/// lingering injuries are on the injury table's entry ids, when called
+/// shots are (`limbs`) the limbs severed, and when a venom spreads
+/// (`venom`) the venoms and the limbs cut off and put back: each metric
+/// named together with what it measures, so no value is matched by
+/// position.
+fn metric_defs(pcs: &[String], injuries: &[String], limbs: bool, venom: bool) -> Vec<MetricDef> {
     let p = |name: String, measure| MetricDef {
         name,
         proportion: true,
@@ -145,6 +158,13 @@ fn metric_defs(pcs: &[String], injuries: &[String], limbs: bool) -> Vec<MetricDe
                 Measure::PcLimbSevered(i),
             ));
         }
+    }
+    if venom {
+        defs.push(p("p_venom_spread".into(), Measure::AnyVenomSpread));
+        defs.push(m("mean_venom_spread", Measure::VenomSpread));
+        defs.push(p("p_limb_amputated".into(), Measure::AnyLimbAmputated));
+        defs.push(m("mean_limbs_amputated", Measure::LimbsAmputated));
+        defs.push(m("mean_limbs_reattached", Measure::LimbsReattached));
     }
     defs
 }
@@ -220,9 +240,13 @@ impl<'a> Prepared<'a> {
         let limbs = variants
             .iter()
             .any(|v| v.rules.encounter.rules.called_shots.is_some());
+        // The venom metrics for every variant when some variant has one.
+        let venom = variants
+            .iter()
+            .any(|v| v.rules.encounter.rules.venom.is_some());
         let defs = variants
             .iter()
-            .map(|v| metric_defs(&names(v), &ids, limbs))
+            .map(|v| metric_defs(&names(v), &ids, limbs, venom))
             .collect();
         Prepared {
             variants,

@@ -13,8 +13,8 @@ use crate::combat::creature::CreatureSpec;
 use crate::combat::encounter::{Encounter, MAX_PCS, MAX_SIDE};
 use crate::combat::policy::{
     AidWhen, AttackDowned, Between, CalledShooters, CalledShots, CombatInjuries, DrinkWhen,
-    EncounterRules, HealWhen, LimbAim, Positions, RangedInMelee, SlotChoice, Spending, Stabilize,
-    Targeting, WhenPartyFalls,
+    EncounterRules, HealWhen, LimbAim, Positions, RangedInMelee, SlotChoice, Spending,
+    SpreadingVenom, Stabilize, Targeting, WhenPartyFalls,
 };
 use crate::dice::RollMode;
 use crate::model::Catalog;
@@ -92,7 +92,18 @@ pub struct RawSettings {
     back_line_distance: Option<Spanned<i64>>,
     move_past_front: Option<Spanned<bool>>,
     ranged_in_melee: Option<Spanned<RangedInMelee>>,
+    pub(crate) spreading_venom: Option<Spanned<Vec<Spanned<String>>>>,
+    venom_clock: Option<Spanned<toml::Value>>,
+    venom_amputate: Option<Spanned<bool>>,
+    venom_piercing_severs: Option<Spanned<bool>>,
+    venom_reattach_minutes: Option<Spanned<i64>>,
 }
+
+/// Most rounds a venom's clock may give.
+pub const MAX_VENOM_CLOCK: i64 = 1_000;
+
+/// Most attack names `spreading_venom` lists.
+pub const MAX_VENOM_ATTACKS: usize = 16;
 
 crate::scenario::impl_named!(RawSettings);
 impl_injury_keys!(RawSettings);
@@ -280,6 +291,44 @@ fn monster_side(
     ))
 }
 
+/// Checks that every attack `spreading_venom` names is an attack of one of
+/// `monsters` with a rider (the damage that spreads).
+pub(crate) fn check_venom_attacks<'m>(
+    list: &Setting<'_, Vec<Spanned<String>>>,
+    monsters: impl IntoIterator<Item = &'m CreatureSpec>,
+) -> Result<(), ScenarioError> {
+    let mut with_rider: Vec<&str> = Vec::new();
+    for a in monsters
+        .into_iter()
+        .flat_map(|m| &m.attacks)
+        .filter(|a| a.rider.is_some())
+    {
+        if !with_rider.contains(&a.name.as_str()) {
+            with_rider.push(&a.name);
+        }
+    }
+    for (i, name) in list.get().iter().enumerate() {
+        if with_rider.contains(&name.get_ref().as_str()) {
+            continue;
+        }
+        let item = list.item(i, name);
+        return Err(item.error(if with_rider.is_empty() {
+            format!(
+                "`{}`: no monster here has an attack with a rider (extra damage on a hit) to spread",
+                name.get_ref()
+            )
+        } else {
+            format!(
+                "no monster here has an attack `{}` with a rider to spread{}; attacks with riders: {}",
+                name.get_ref(),
+                crate::scenario::wording::did_you_mean(name.get_ref(), &with_rider),
+                with_rider.join(", ")
+            )
+        }));
+    }
+    Ok(())
+}
+
 /// Validates one variant's settings; what no table gives is
 /// [`EncounterRules::default`].
 pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CombatVariant, ScenarioError> {
@@ -298,6 +347,9 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CombatVariant
     };
     match (party, monsters, rules(l, catalog)) {
         (Ok(party), Some(Ok((monsters, difficulty))), Ok(rules)) => {
+            if let Some(list) = get!(l, spreading_venom) {
+                check_venom_attacks(&list, &monsters)?;
+            }
             let party: Vec<CreatureSpec> = party.creatures.into_iter().map(|(c, _)| c).collect();
             Ok(CombatVariant {
                 encounter: Encounter::new(party, monsters, rules, catalog.wound_examples.clone()),
@@ -380,7 +432,35 @@ pub(crate) fn rules(
     } else {
         None
     };
+    // Spreading venom (our extension): its keys are read only when on.
+    let venom = match get!(l, spreading_venom) {
+        None => None,
+        Some(list) => {
+            values::at_most(&list, "attacks in `spreading_venom`", MAX_VENOM_ATTACKS)?;
+            if list.get().is_empty() {
+                return Err(list.error(
+                    "`spreading_venom` lists the monster attacks whose rider spreads, e.g. [\"stinger\"]",
+                ));
+            }
+            let clock = match get!(l, venom_clock) {
+                None => SpreadingVenom::DEFAULT_CLOCK,
+                Some(v) => values::dice_or_int(v, 0, MAX_VENOM_CLOCK, "venom_clock")?,
+            };
+            Some(SpreadingVenom {
+                attacks: list.get().iter().map(|a| a.get_ref().clone()).collect(),
+                clock,
+                amputate: or(get!(l, venom_amputate), true),
+                piercing_severs: or(get!(l, venom_piercing_severs), false),
+                reattach_minutes: keyed_int(
+                    get!(l, venom_reattach_minutes),
+                    0..=10_000,
+                    SpreadingVenom::DEFAULT_REATTACH_MINUTES.into(),
+                )? as u32,
+            })
+        }
+    };
     let rules = EncounterRules {
+        venom,
         positions,
         called_shots,
         injuries,

@@ -15,6 +15,7 @@ mod setup;
 mod spells;
 mod support;
 mod targeting;
+mod venom;
 
 use std::collections::VecDeque;
 use std::convert::Infallible;

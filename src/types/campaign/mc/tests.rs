@@ -531,3 +531,92 @@ fn a_day_of_three_fights_is_the_combat_chain_of_three() {
         k("mean_fights")
     );
 }
+
+/// Wyverns whose stingers spread (our extension) in a level-7 career: the
+/// party cuts poisoned limbs off after the fights and puts most back with
+/// the cleric's healing word; a limb not put back is lost and the PC
+/// counts as maimed. A party that does not cut lets every venom spread.
+#[test]
+fn wyvern_venom_costs_limbs_that_the_party_cuts_off_and_puts_back() {
+    let text = format!(
+        "{HEADER}type = \"campaign\"\n[options]\n\
+         party = [{{ class = \"fighter\", name = \"a\" }}, {{ class = \"cleric\", name = \"b\" }}, \
+         {{ class = \"rogue\", name = \"c\" }}, {{ class = \"wizard\", name = \"d\" }}]\n\
+         start_level = 7\nend_level = 7\ndays_per_level = 3\nfights_per_day = 2\n\
+         encounters = [{{ monsters = [{{ creature = \"wyvern\" }}] }}]\n\
+         [options.fights]\nwound_policy = \"accept_least_severe\"\nspreading_venom = [\"stinger\"]\n\
+         [[variant]]\nname = \"cut\"\n\
+         [[variant]]\nname = \"no-cut\"\nfights = {{ venom_amputate = false }}\n\
+         [[variant]]\nname = \"no-reattaching\"\nfights = {{ venom_reattach_minutes = 0 }}\n"
+    );
+    let r = run(&text, 1);
+    let k = |v: &str, m: &str| figure(&r, v, m);
+    let (spread, cut, back, lost) = (
+        k("cut", "venoms_spread_per_pc"),
+        k("cut", "limbs_amputated_per_pc"),
+        k("cut", "limbs_reattached_per_pc"),
+        k("cut", "limbs_lost_per_pc"),
+    );
+    assert!(cut > 0.05, "the case must cut limbs off: {cut}");
+    assert!(back > 0.0 && back <= cut);
+    assert!(
+        (lost - (cut - back)).abs() < 1e-12,
+        "no called shots: lost = cut − put back"
+    );
+    // Without cutting, every sting's venom spreads.
+    assert_eq!(k("no-cut", "limbs_amputated_per_pc"), 0.0);
+    assert!(k("no-cut", "venoms_spread_per_pc") > spread + 0.5 * cut);
+    // Without reattaching, every limb cut off is lost and maims.
+    assert_eq!(k("no-reattaching", "limbs_reattached_per_pc"), 0.0);
+    assert!(
+        (k("no-reattaching", "limbs_lost_per_pc") - k("no-reattaching", "limbs_amputated_per_pc"))
+            .abs()
+            < 1e-12
+    );
+    assert!(k("no-reattaching", "share_maimed_level_7") > k("cut", "share_maimed_level_7"));
+    // Nobody casts regenerate at level 7.
+    assert_eq!(k("no-reattaching", "limbs_regrown_per_pc"), 0.0);
+}
+
+/// A 13th-level cleric casts *regenerate* (7th level): limbs lost to the
+/// venom (none put back) grow back in downtime, but for those of PCs who
+/// died before it.
+#[test]
+fn a_thirteenth_level_cleric_regrows_lost_limbs_in_downtime() {
+    let text = format!(
+        "{HEADER}type = \"campaign\"\n[options]\n\
+         party = [{{ class = \"fighter\", name = \"a\" }}, {{ class = \"cleric\", name = \"b\" }}]\n\
+         start_level = 13\nend_level = 13\ndays_per_level = 2\nfights_per_day = 2\n\
+         encounters = [{{ monsters = [{{ creature = \"wyvern\" }}] }}]\n\
+         [options.fights]\nspreading_venom = [\"stinger\"]\nvenom_reattach_minutes = 0\n"
+    );
+    let r = run(&text, 1);
+    let k = |m: &str| figure(&r, "base", m);
+    assert!(k("limbs_lost_per_pc") > 0.05, "{}", k("limbs_lost_per_pc"));
+    assert!(
+        k("limbs_regrown_per_pc") > 0.8 * k("limbs_lost_per_pc"),
+        "{} {} {} {}",
+        k("limbs_regrown_per_pc"),
+        k("limbs_lost_per_pc"),
+        k("deaths_per_pc"),
+        k("limbs_amputated_per_pc")
+    );
+    assert!(k("limbs_regrown_per_pc") <= k("limbs_lost_per_pc"));
+}
+
+/// A venom attack no monster of the career has is a located error, with
+/// the near miss named.
+#[test]
+fn a_venom_attack_no_monster_has_is_an_error() {
+    let text = format!(
+        "{HEADER}type = \"campaign\"\n[options]\n{PARTY}\n\
+         encounters = [{{ monsters = [{{ creature = \"wyvern\" }}] }}]\n\
+         [options.fights]\nspreading_venom = [\"stingr\"]\n"
+    );
+    let Err(e) = crate::types::parse(crate::fixtures::catalog(), "t.toml", &text) else {
+        panic!("an error");
+    };
+    let e = e.to_string();
+    assert!(e.contains("fights.spreading_venom[0]"), "{e}");
+    assert!(e.contains("did you mean `stinger`"), "{e}");
+}
