@@ -52,12 +52,60 @@ pub const DEFAULT_TREASURE: [u64; 20] = [
 /// priests cast up to 5th-level spells (**ours**; `temple_spell_level`).
 pub const DEFAULT_TEMPLE_SPELL_LEVEL: u8 = 5;
 
-/// One party member as written: its class and name.
+/// One party member as written: its class (levelled with the party) or a
+/// fixed creature (the same at every level), and its name.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawMember {
-    class: Spanned<String>,
+    class: Option<Spanned<String>>,
+    fixed: Option<Spanned<RawCreature>>,
     name: Option<Spanned<String>>,
+}
+
+/// A validated party member.
+#[derive(Clone, Debug)]
+enum Member {
+    /// A PC of an SRD class, its template at the party's level.
+    Class {
+        /// The class.
+        class: String,
+        /// Its name.
+        name: String,
+    },
+    /// A creature the same at every level (a hireling, a companion, a PC
+    /// built by hand); it casts nothing out of combat.
+    Fixed(CreatureSpec),
+}
+
+impl Member {
+    fn name(&self) -> &str {
+        match self {
+            Member::Class { name, .. } => name,
+            Member::Fixed(spec) => &spec.name,
+        }
+    }
+
+    fn class(&self) -> Option<&str> {
+        match self {
+            Member::Class { class, .. } => Some(class),
+            Member::Fixed(_) => None,
+        }
+    }
+
+    /// Its creature at character `level`.
+    fn at(&self, level: u8, catalog: &Catalog) -> CreatureSpec {
+        match self {
+            Member::Class { class, name } => {
+                let mut spec = catalog
+                    .templates
+                    .template(&format!("{class}-{level}"))
+                    .expect("validated: every class has templates to the end level");
+                spec.name = name.clone();
+                spec
+            }
+            Member::Fixed(spec) => spec.clone(),
+        }
+    }
 }
 
 /// One entry of `encounters` as written: its monsters, weight and levels.
@@ -355,13 +403,13 @@ fn injury_cures(
     }
 }
 
-/// The party as validated: each member's class and name.
+/// The party as validated: each member's class or creature, and name.
 fn party(
     l: &Layers<RawSettings>,
     anchor: usize,
     catalog: &Catalog,
     levels: std::ops::RangeInclusive<u8>,
-) -> Result<Vec<(String, String)>, ScenarioError> {
+) -> Result<Vec<Member>, ScenarioError> {
     let Some(list) = get!(l, party) else {
         return Err(l.loc().error(
             anchor,
@@ -378,42 +426,18 @@ fn party(
             list.get().len()
         )));
     }
-    let classes: Vec<&str> = catalog
-        .templates
-        .classes
-        .iter()
-        .map(|c| c.name.as_str())
-        .collect();
-    let mut out: Vec<(String, String)> = Vec::new();
+    let mut out: Vec<Member> = Vec::new();
     let mut errors = Vec::new();
     for (i, member) in list.get().iter().enumerate() {
         let item = list.item(i, member);
-        let m = member.get_ref();
-        let class = m.class.get_ref().trim().to_ascii_lowercase();
-        let class_at = item.child("class", &m.class);
-        let Some(template) = catalog.templates.classes.iter().find(|c| c.name == class) else {
-            errors.push(class_at.error(format!(
-                "unknown class `{}`{}; the classes are {}",
-                m.class.get_ref(),
-                did_you_mean(&class, &classes),
-                classes.join(", ")
-            )));
-            continue;
-        };
-        if *levels.end() > template.levels {
-            errors.push(class_at.error(format!(
-                "class `{class}` has templates up to level {}, and the career goes to level {}",
-                template.levels,
-                levels.end()
-            )));
-            continue;
-        }
-        let name = match &m.name {
-            Some(n) => {
-                values::text(&item.child("name", n), "a party member's name", 64)?.to_string()
+        let built = match member_of(&item, i, levels.clone(), catalog) {
+            Ok(m) => m,
+            Err(e) => {
+                errors.push(e);
+                continue;
             }
-            None => format!("{class}-{}", i + 1),
         };
+        let name = built.name().to_string();
         let part = crate::results::metric_part(&name);
         if part.is_empty() {
             errors.push(item.error(format!(
@@ -423,18 +447,89 @@ fn party(
         }
         if out
             .iter()
-            .any(|(_, other)| crate::results::metric_part(other) == part)
+            .any(|other| crate::results::metric_part(other.name()) == part)
         {
             errors.push(item.error(format!(
                 "two party members are named `{name}`: give each its own `name`"
             )));
             continue;
         }
-        out.push((class, name));
+        out.push(built);
     }
     match ScenarioError::from_all(errors) {
         Some(e) => Err(e),
         None => Ok(out),
+    }
+}
+
+/// Party member `i` as written at `item`: a class with templates over the
+/// career's `levels`, or one fixed creature.
+fn member_of(
+    item: &Setting<'_, RawMember>,
+    i: usize,
+    levels: std::ops::RangeInclusive<u8>,
+    catalog: &Catalog,
+) -> Result<Member, ScenarioError> {
+    let m = item.get();
+    let name = match &m.name {
+        Some(n) => {
+            Some(values::text(&item.child("name", n), "a party member's name", 64)?.to_string())
+        }
+        None => None,
+    };
+    match (&m.class, &m.fixed) {
+        (Some(class), None) => {
+            let class_at = item.child("class", class);
+            let class = class.get_ref().trim().to_ascii_lowercase();
+            let classes: Vec<&str> = catalog
+                .templates
+                .classes
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect();
+            let Some(template) = catalog.templates.classes.iter().find(|c| c.name == class)
+            else {
+                return Err(class_at.error(format!(
+                    "unknown class `{}`{}; the classes are {}",
+                    class_at.get(),
+                    did_you_mean(&class, &classes),
+                    classes.join(", ")
+                )));
+            };
+            if *levels.end() > template.levels {
+                return Err(class_at.error(format!(
+                    "class `{class}` has templates up to level {}, and the career goes to level {}",
+                    template.levels,
+                    levels.end()
+                )));
+            }
+            let name = name.unwrap_or_else(|| format!("{class}-{}", i + 1));
+            Ok(Member::Class { class, name })
+        }
+        (None, Some(raw)) => {
+            let at = item.child("fixed", raw);
+            let path = at.field.clone();
+            if raw.get_ref().count(&at.loc, &path)? != 1 {
+                return Err(at.error("a fixed party member is one creature: leave `count` out"));
+            }
+            let mut spec = raw.get_ref().build(
+                &at.loc,
+                &path,
+                true,
+                &catalog.bestiary,
+                &catalog.templates,
+            )?;
+            if let Some(name) = name {
+                spec.name = name;
+            }
+            Ok(Member::Fixed(spec))
+        }
+        (Some(class), Some(_)) => Err(item.child("class", class).error(
+            "give a party member either `class` (levelled with the party) or `fixed` (a creature the same at every level), not both",
+        )),
+        (None, None) => Err(item.error(
+            "a party member needs `class = \"fighter\"` or `fixed = { template = \"...\" }` (a creature entry)",
+        )),
     }
 }
 
@@ -551,22 +646,12 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
     .apply(&PriceList::default())?;
     let replace_dead = or(get!(l, replace_dead), ReplaceDead::default());
     let injury_spells = or(get!(l, injury_spells), InjurySpells::default());
-    let healer = members.iter().enumerate().find_map(|(pc, (class, _))| {
-        class_healing_spells(class).map(|(p, _)| (pc, class.as_str(), p))
+    let healer = members.iter().enumerate().find_map(|(pc, m)| {
+        let class = m.class()?;
+        class_healing_spells(class).map(|(p, _)| (pc, class, p))
     });
-    let templates_at = |level: u8| -> Vec<CreatureSpec> {
-        members
-            .iter()
-            .map(|(class, name)| {
-                let mut spec = catalog
-                    .templates
-                    .template(&format!("{class}-{level}"))
-                    .expect("validated: every class has templates to the end level");
-                spec.name = name.clone();
-                spec
-            })
-            .collect()
-    };
+    let templates_at =
+        |level: u8| -> Vec<CreatureSpec> { members.iter().map(|m| m.at(level, catalog)).collect() };
     let mut levels = Vec::new();
     for level in start..=end {
         let templates = templates_at(level);
@@ -646,8 +731,8 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
     let casters: Vec<Caster> = members
         .iter()
         .enumerate()
-        .filter_map(|(pc, (class, _))| {
-            let (progression, spells) = class_healing_spells(class)?;
+        .filter_map(|(pc, m)| {
+            let (progression, spells) = class_healing_spells(m.class()?)?;
             Some(Caster {
                 pc,
                 progression,
@@ -705,6 +790,6 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
         festering: injuries.as_ref().map(festering_rules).unwrap_or_default(),
         injuries,
         restock_potions,
-        pc_names: members.into_iter().map(|(_, n)| n).collect(),
+        pc_names: members.iter().map(|m| m.name().to_string()).collect(),
     })
 }

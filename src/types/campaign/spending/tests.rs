@@ -314,3 +314,30 @@ fn the_return_penalty_is_the_raising_spells() {
         );
     }
 }
+
+/// A fixed party member is the same creature at every level of the career
+/// and casts nothing out of combat; class members level up.
+#[test]
+fn a_fixed_member_stays_as_written_while_the_class_members_level_up() {
+    let text = "version = 1\nname = \"t\"\ntype = \"campaign\"\ntrials = 10\nseed = 1\n[options]\n\
+         party = [{ class = \"cleric\", name = \"c\" }, { fixed = { template = \"cleric-5\" }, name = \"veteran\" }]\n\
+         start_level = 1\nend_level = 3\ndifficulty = \"low\"\nmonster_pool = [\"goblin-warrior\"]\n";
+    let scenario = crate::types::parse(crate::fixtures::catalog(), "t.toml", text)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let crate::types::Model::Campaign(variants) = scenario.model else {
+        panic!("not a campaign");
+    };
+    let v = &variants[0].rules;
+    let cleric_5 = crate::fixtures::catalog()
+        .templates
+        .template("cleric-5")
+        .unwrap();
+    for (k, plan) in v.levels.iter().enumerate() {
+        let party = &plan.party().party;
+        assert_eq!(party[0].level, k as u8 + 1);
+        assert_eq!((party[1].level, party[1].max_hp), (5, cleric_5.max_hp));
+        assert_eq!(party[1].name, "veteran");
+    }
+    assert_eq!(v.casters.iter().map(|c| c.pc).collect::<Vec<_>>(), [0]);
+    assert_eq!(v.pc_names, ["c", "veteran"]);
+}
