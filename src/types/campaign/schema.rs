@@ -74,7 +74,7 @@ enum Member {
     },
     /// A creature the same at every level (a hireling, a companion, a PC
     /// built by hand); it casts nothing out of combat.
-    Fixed(CreatureSpec),
+    Fixed(Box<CreatureSpec>),
 }
 
 impl Member {
@@ -103,7 +103,7 @@ impl Member {
                 spec.name = name.clone();
                 spec
             }
-            Member::Fixed(spec) => spec.clone(),
+            Member::Fixed(spec) => (**spec).clone(),
         }
     }
 }
@@ -522,7 +522,7 @@ fn member_of(
             if let Some(name) = name {
                 spec.name = name;
             }
-            Ok(Member::Fixed(spec))
+            Ok(Member::Fixed(Box::new(spec)))
         }
         (Some(class), Some(_)) => Err(item.child("class", class).error(
             "give a party member either `class` (levelled with the party) or `fixed` (a creature the same at every level), not both",
