@@ -383,10 +383,16 @@ fn the_return_penalty_acts_only_on_the_raised() {
 /// there brings the fighter up at 1 HP to take the next blow as massive
 /// damage. The career's deaths and wounds by severity over four days are
 /// the exact chain's over the eight sets of wounds carried (4.5 sigma).
+/// In a second variant each day is an adventure with a downtime after it
+/// where the temple (5th-level spells) heals the minor and moderate
+/// wounds at its fees, so the chain carries only severe wounds and the
+/// gold spent is each wound's price times the wounds taken.
 #[test]
 fn a_career_of_scripted_drops_follows_the_exact_death_save_chain() {
     use crate::rules::death_saves::{DeathSaveRules, Resolution, SaveStep, Tally};
     use crate::rules::permanent_wounds::{Severity, WoundPolicy, WoundSlots};
+    use crate::rules::prices::PriceList;
+    use crate::rules::wound_healing::{Goal, HealingSetting, PcState, Provider, plan};
     use crate::types::death_saves::exact::solve;
     use crate::types::death_saves::{CODES, decode};
     const TRIALS: u64 = 40_000;
@@ -399,7 +405,9 @@ fn a_career_of_scripted_drops_follows_the_exact_death_save_chain() {
          encounters = [{{ monsters = [{{ name = \"hammer\", hp = 10000, ac = 30, initiative = -10, \
          attacks = [{{ name = \"slam\", to_hit = 20, damage = \"15\", type = \"bludgeoning\", reach = \"melee\" }}], \
          multiattack = [\"slam\"] }}] }}]\n\
-         [options.fights]\nwound_policy = \"accept_least_severe\"\nheal_when = \"never\"\n"
+         [options.fights]\nwound_policy = \"accept_least_severe\"\nheal_when = \"never\"\n\
+         [[variant]]\nname = \"kept\"\n\
+         [[variant]]\nname = \"healed\"\nadventures_per_level = {DAYS}\nstarting_gold = 1000000\n"
     );
     let r = run(&text, 2);
     // P(the hammer acts before the fighter): initiative totals, ties to
@@ -448,53 +456,101 @@ fn a_career_of_scripted_drops_follows_the_exact_death_save_chain() {
         }
         std::array::from_fn(|k| (1.0 - hammer_first) * full[k] + hammer_first * first[k])
     };
-    // The chain over the sets of wounds carried (bit s: severity s).
-    let mut carried = [0.0f64; 8];
-    carried[0] = 1.0;
-    let (mut dead, mut taken) = (0.0, [0.0; 3]);
-    for _ in 0..DAYS {
-        let mut next = [0.0; 8];
-        for (set, &p) in carried.iter().enumerate() {
-            if p == 0.0 {
-                continue;
-            }
-            let wounds = WoundSlots::from_wounds(
-                Severity::ALL
-                    .into_iter()
-                    .filter(|&s| set & (1 << s as usize) != 0),
-            );
-            for (k, q) in resolutions(wounds).into_iter().enumerate() {
-                match Resolution::ALL[k] {
-                    Resolution::Dead => dead += p * q,
-                    Resolution::Wounded(s) => {
-                        taken[s as usize] += p * q;
-                        next[set | 1 << s as usize] += p * q;
-                    }
-                    _ => next[set] += p * q,
+    // The chain over the sets of wounds carried (bit s: severity s); with
+    // `healed`, the minor and moderate wounds are healed after each fight.
+    let chain = |healed: bool| {
+        let mut carried = [0.0f64; 8];
+        carried[0] = 1.0;
+        let (mut dead, mut taken) = (0.0, [0.0; 3]);
+        for _ in 0..DAYS {
+            let mut next = [0.0; 8];
+            for (set, &p) in carried.iter().enumerate() {
+                if p == 0.0 {
+                    continue;
+                }
+                let wounds = WoundSlots::from_wounds(
+                    Severity::ALL
+                        .into_iter()
+                        .filter(|&s| set & (1 << s as usize) != 0),
+                );
+                for (k, q) in resolutions(wounds).into_iter().enumerate() {
+                    let after = match Resolution::ALL[k] {
+                        Resolution::Dead => {
+                            dead += p * q;
+                            continue;
+                        }
+                        Resolution::Wounded(s) => {
+                            taken[s as usize] += p * q;
+                            set | 1 << s as usize
+                        }
+                        _ => set,
+                    };
+                    next[if healed { after & 0b100 } else { after }] += p * q;
                 }
             }
+            carried = next;
         }
-        carried = next;
-    }
+        (dead, taken, carried)
+    };
     let n = TRIALS as f64;
-    let close = |metric: &str, exact: f64| {
-        let mc = figure(&r, "base", metric);
+    let close = |variant: &str, metric: &str, exact: f64| {
+        let mc = figure(&r, variant, metric);
         let sigma = (exact * (1.0 - exact) / n).sqrt();
         assert!(
             (mc - exact).abs() < 4.5 * sigma,
-            "{metric}: {mc} against exact {exact} ± {sigma}"
+            "{variant} {metric}: {mc} against exact {exact} ± {sigma}"
         );
     };
-    assert!(
-        dead > 0.05 && taken.iter().all(|&t| t > 0.05),
-        "{dead} {taken:?}"
-    );
-    close("p_tpk", dead);
-    close("deaths_per_pc", dead);
-    close("wounds_taken_per_pc_minor", taken[0]);
-    close("wounds_taken_per_pc_moderate", taken[1]);
-    close("wounds_taken_per_pc_severe", taken[2]);
-    close("share_severe_level_1", carried[4..].iter().sum());
+    for (variant, healed) in [("kept", false), ("healed", true)] {
+        let (dead, taken, carried) = chain(healed);
+        assert!(
+            dead > 0.05 && taken.iter().all(|&t| t > 0.05),
+            "{dead} {taken:?}"
+        );
+        close(variant, "p_tpk", dead);
+        close(variant, "deaths_per_pc", dead);
+        close(variant, "wounds_taken_per_pc_minor", taken[0]);
+        close(variant, "wounds_taken_per_pc_moderate", taken[1]);
+        close(variant, "wounds_taken_per_pc_severe", taken[2]);
+        close(variant, "share_severe_level_1", carried[4..].iter().sum());
+        if !healed {
+            assert_eq!(figure(&r, variant, "gold_wounds_per_pc"), 0.0, "no gold");
+            continue;
+        }
+        // The temple's fee for each wound alone (the standard setting).
+        let prices = PriceList::default();
+        let fee = |s: Severity| {
+            let state = PcState {
+                wounds: WoundSlots::from_wounds([s]),
+                ..PcState::default()
+            };
+            let temple = [Provider::temple(5, &prices)];
+            plan(
+                HealingSetting::Standard,
+                &state,
+                Goal::HealWounds,
+                &temple,
+                &prices,
+            )
+            .map(|p| p.gold())
+        };
+        assert_eq!(
+            fee(Severity::Severe),
+            None,
+            "resurrection is a 7th-level spell"
+        );
+        let exact =
+            fee(Severity::Minor).unwrap() * taken[0] + fee(Severity::Moderate).unwrap() * taken[1];
+        let e = estimate(&r, variant, "gold_wounds_per_pc");
+        let sigma = (e.high - e.low) / 2.0 / 1.96;
+        assert!(
+            (e.value - exact).abs() < 4.5 * sigma,
+            "gold {} against exact {exact} ± {sigma}",
+            e.value
+        );
+        assert_eq!(figure(&r, variant, "share_minor_level_1"), 0.0);
+        assert_eq!(figure(&r, variant, "share_moderate_level_1"), 0.0);
+    }
 }
 
 /// A day of three fights with no rest between them is the combat type's
