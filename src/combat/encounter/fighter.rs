@@ -98,7 +98,7 @@ pub struct Venom {
     /// The poisoned limb (an index into [`LIMBS`]).
     pub limb: u8,
     /// The round of this fight in which it spreads past the limb.
-    pub spreads_at: u32,
+    pub spreads_at: u16,
     /// Its rider, an index into the encounter's spreading riders.
     pub rider: u8,
 }

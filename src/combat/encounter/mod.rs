@@ -141,9 +141,10 @@ pub struct Encounter {
     /// Options.
     pub rules: EncounterRules,
     threat: Vec<f64>,
-    /// Per creature, per attack: the attack it makes when it cannot use two
-    /// hands (the attack itself when it is one-handed).
-    one_handed: Vec<Vec<Attack>>,
+    /// Per creature, its attacks as it makes them without the use of two
+    /// hands (the attack itself when one-handed), with a broken weapon (an
+    /// improvised 1d4), and both.
+    in_hand: Vec<[Vec<Attack>; 3]>,
     /// The party then the monsters, indexed like the fighters of a trial.
     all: Vec<CreatureSpec>,
     /// The fighters at the start of a trial, copied into the arena.

@@ -331,7 +331,7 @@ impl Encounter {
         if attack.spell && self.spell_fails(rng, arena, enemy) {
             return;
         }
-        self.attack::<true, R>(rng, arena, enemy, mover, &attack, out);
+        self.attack::<true, R>(rng, arena, enemy, mover, attack, out);
     }
 
     /// After a Dash, a creature whose injury says so falls prone (or makes

@@ -4,8 +4,6 @@
 //! which one side has no one standing; [`WhenPartyFalls`] says what the
 //! monsters do once no PC stands); a turn's order of business.
 
-use std::borrow::Cow;
-
 use rand::Rng;
 
 use super::fighter::{Fighter, State, effect};
@@ -13,7 +11,7 @@ use super::positions::Movement;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Attack, Reach};
 use crate::combat::policy::WhenPartyFalls;
-use crate::dice::{DiceExpr, roll_die};
+use crate::dice::roll_die;
 
 /// Who is still in the fight, counted in one pass at the end of a round.
 struct SideTally {
@@ -96,6 +94,9 @@ impl Encounter {
     }
 
     /// One fight. Returns (party won, rounds until decided, hit the cap).
+    /// Kept out of line: the round loop is compiled as one unit, whatever
+    /// calls it (a chain, a campaign's day).
+    #[inline(never)]
     pub(super) fn fight<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
@@ -234,6 +235,7 @@ impl Encounter {
             .any(|f| !f.party && matches!(f.state, State::Up | State::Down))
     }
 
+    #[inline(always)]
     pub(super) fn take_turn<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
@@ -337,13 +339,13 @@ impl Encounter {
             if attack.spell && self.spell_fails(rng, arena, me) {
                 continue;
             }
-            self.attack::<POSITIONS, R>(rng, arena, me, target, &attack, out);
+            self.attack::<POSITIONS, R>(rng, arena, me, target, attack, out);
         }
     }
 
     /// Attack `index` of creature `me` as it can make it under `effects`: the one-handed
     /// fall-back without the use of two hands, an improvised weapon (1d4,
-    /// same bonus) for a broken one.
+    /// same bonus) for a broken one (tabulated when the encounter is built).
     #[inline]
     pub(super) fn attack_in_hand(
         &self,
@@ -351,23 +353,13 @@ impl Encounter {
         me: usize,
         index: usize,
         effects: u16,
-    ) -> Cow<'_, Attack> {
+    ) -> &Attack {
         let creature = arena.fighters[me].spec;
-        let attack = if effects & effect::NO_TWO_HANDED != 0 {
-            &self.one_handed[creature][index]
-        } else {
-            &self.spec(creature).attacks[index]
-        };
-        if effects & effect::WEAPON_BROKEN != 0 && !attack.spell {
-            let mut a = attack.clone();
-            a.damage = DiceExpr {
-                count: 1,
-                sides: 4,
-                ..a.damage
-            };
-            a.two_handed = false;
-            return Cow::Owned(a);
+        let table = usize::from(effects & effect::NO_TWO_HANDED != 0)
+            | usize::from(effects & effect::WEAPON_BROKEN != 0) << 1;
+        match table {
+            0 => &self.spec(creature).attacks[index],
+            k => &self.in_hand[creature][k - 1][index],
         }
-        Cow::Borrowed(attack)
     }
 }

@@ -10,7 +10,7 @@ use super::{Arena, Encounter};
 use crate::combat::creature::{Attack, CreatureSpec};
 use crate::combat::policy::{Between, EncounterRules};
 use crate::combat::wounds::WoundExamples;
-use crate::dice::roll_die;
+use crate::dice::{DiceExpr, roll_die};
 use crate::rules::death_saves::Tally;
 
 /// A lost or unusable hand forces a one-handed attack: another attack of
@@ -36,6 +36,35 @@ fn one_handed_attacks(spec: &CreatureSpec) -> Vec<Attack> {
             fallback
         })
         .collect()
+}
+
+/// A broken weapon forces an improvised one: 1d4 with the same bonus, in
+/// one hand; a spell attack needs no weapon.
+fn improvised(attacks: &[Attack]) -> Vec<Attack> {
+    attacks
+        .iter()
+        .map(|attack| {
+            let mut a = attack.clone();
+            if !a.spell {
+                a.damage = DiceExpr {
+                    count: 1,
+                    sides: 4,
+                    ..a.damage
+                };
+                a.two_handed = false;
+            }
+            a
+        })
+        .collect()
+}
+
+/// A creature's attacks as it can make them without the use of two hands,
+/// with a broken weapon, and both ([`Encounter::attack_in_hand`]).
+fn attacks_in_hand(spec: &CreatureSpec) -> [Vec<Attack>; 3] {
+    let one_handed = one_handed_attacks(spec);
+    let broken = improvised(&spec.attacks);
+    let both = improvised(&one_handed);
+    [one_handed, broken, both]
 }
 
 impl Encounter {
@@ -73,11 +102,7 @@ impl Encounter {
             .map(|c| c.threat(monster_ac.round() as i32))
             .chain(monsters.iter().map(|c| c.threat(party_ac.round() as i32)))
             .collect();
-        let one_handed = party
-            .iter()
-            .chain(&monsters)
-            .map(one_handed_attacks)
-            .collect();
+        let in_hand = party.iter().chain(&monsters).map(attacks_in_hand).collect();
         let all: Vec<CreatureSpec> = party.iter().chain(&monsters).cloned().collect();
         let initial = all
             .iter()
@@ -91,7 +116,7 @@ impl Encounter {
             monsters,
             rules,
             threat,
-            one_handed,
+            in_hand,
             all,
             casters,
             initial,
@@ -108,12 +133,12 @@ impl Encounter {
         assert_eq!(below.len(), self.party.len(), "one bench template per PC");
         self.all.truncate(self.fielded);
         self.initial.truncate(self.fielded);
-        self.one_handed.truncate(self.fielded);
+        self.in_hand.truncate(self.fielded);
         for spec in below {
             let index = self.all.len();
             self.initial
                 .push(Fighter::new(index, &spec, true, &self.rules));
-            self.one_handed.push(one_handed_attacks(&spec));
+            self.in_hand.push(attacks_in_hand(&spec));
             self.all.push(spec);
         }
         self

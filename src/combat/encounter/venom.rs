@@ -47,6 +47,7 @@ impl Encounter {
     /// Whether a hit by a spreading `rider` on `target` poisons a limb:
     /// venom is on, the target is of the party, alive, not yet poisoned,
     /// and has a limb still attached.
+    #[inline]
     pub(super) fn poisons(&self, arena: &Arena, target: usize, rider: Option<Rider>) -> bool {
         let f = &arena.fighters[target];
         self.rules.venom.is_some()
@@ -59,6 +60,8 @@ impl Encounter {
     /// The sting of `rider` poisons a limb of `target` still attached, to
     /// spread `clock` rounds from now (a creature the blow killed keeps no
     /// venom).
+    #[cold]
+    #[inline(never)]
     pub(super) fn envenom<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
@@ -77,6 +80,7 @@ impl Encounter {
             .collect();
         let limb = attached[uniform_below(rng, attached.len() as u64) as usize];
         let clock = venom.clock.sample(rng).clamp(0, 1_000) as u32;
+        let spreads_at = (arena.round + clock).min(u32::from(u16::MAX)) as u16;
         let index = self
             .venom_riders
             .iter()
@@ -84,7 +88,7 @@ impl Encounter {
             .unwrap_or(0);
         arena.fighters[target].venom = Some(Venom {
             limb: limb as u8,
-            spreads_at: arena.round + clock,
+            spreads_at,
             rider: index as u8,
         });
     }
@@ -99,7 +103,7 @@ impl Encounter {
         out: &mut TrialOutcome,
     ) {
         if let Some(v) = arena.fighters[me].venom {
-            if arena.round >= v.spreads_at {
+            if arena.round >= u32::from(v.spreads_at) {
                 arena.fighters[me].venom = None;
                 self.spread(rng, arena, me, v, out);
             }
@@ -108,6 +112,8 @@ impl Encounter {
 
     /// The venom `v` spreads past the limb: its rider's damage (halved on
     /// a successful save) to `me`.
+    #[cold]
+    #[inline(never)]
     fn spread<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
@@ -145,6 +151,8 @@ impl Encounter {
     /// still poisoned races the rest of its clock (see the module's docs).
     /// Returns whether some creature is dying now (the fight's loop goes on
     /// for its death saves).
+    #[cold]
+    #[inline(never)]
     pub(super) fn after_fight_venom<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
@@ -162,7 +170,7 @@ impl Encounter {
             if arena.fighters[me].state == State::Dead {
                 continue;
             }
-            let left = v.spreads_at.saturating_sub(arena.round);
+            let left = u32::from(v.spreads_at).saturating_sub(arena.round);
             let stopped = match self.cutter(arena, me, rules).filter(|_| rules.amputate) {
                 Some(cutter) => self.amputate(rng, arena, me, v, left, cutter, rules, out),
                 None => false,
@@ -221,6 +229,8 @@ impl Encounter {
     /// the venom spreads, and the reattachment after it; whether the venom
     /// was stopped (the limb cut off in time).
     #[allow(clippy::too_many_arguments)]
+    #[cold]
+    #[inline(never)]
     fn amputate<R: Rng + ?Sized>(
         &self,
         rng: &mut R,

@@ -13,7 +13,7 @@ fn a_lost_arm_forces_a_one_handed_attack() {
         EncounterRules::default(),
         crate::fixtures::catalog().wound_examples.clone(),
     );
-    let fallback = &enc.one_handed[1][0];
+    let fallback = &enc.in_hand[1][0][0];
     assert!(!fallback.two_handed);
     assert_eq!(
         fallback.damage.sides, 8,
