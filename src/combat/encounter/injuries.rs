@@ -141,6 +141,15 @@ impl Encounter {
 
     /// [`Encounter::recompute_effects`] of one fighter.
     pub(super) fn recompute_effects_of(&self, f: &mut Fighter) {
+        if f.n_injuries == 0 && f.severed == 0 {
+            // Nothing but the lasting effects (the common case, at every
+            // long rest of a campaign).
+            f.effects = f.lasting_effects;
+            f.eyes_lost = 0;
+            f.speed = f.base_speed;
+            f.prone_after_dash = 0;
+            return;
+        }
         let mut effects = f.lasting_effects | severed_effects(f.severed);
         let mut eyes = 0u32;
         // Speed (positions): each severed leg as *lose a foot or leg*.

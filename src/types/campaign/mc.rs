@@ -500,30 +500,44 @@ pub fn finish(
             });
         }
     }
+    // The festering distribution of the variants whose PCs lost max HP to
+    // festering wounds, up to the last bin any of them reached (a variant
+    // without any has no distribution, not one of zeros).
+    let festered: Vec<usize> = (0..variants.len())
+        .filter(|&v| prepared.injuries && acc.festering[v].total() > 0)
+        .collect();
+    let last_bin = festered
+        .iter()
+        .flat_map(|&v| acc.festering[v].shares(z))
+        .filter(|&(_, count, _)| count > 0)
+        .map(|(bin, _, _)| bin)
+        .max()
+        .unwrap_or(0);
     let mut distributions = Vec::new();
-    if prepared.injuries {
-        for (v, variant) in variants.iter().enumerate() {
-            let h = &acc.festering[v];
-            let festered = h.total();
-            distributions.extend(h.shares(z).into_iter().map(|(bin, count, share)| {
-                DistributionRow {
-                    variant: variant.name.clone(),
+    for &v in &festered {
+        let h = &acc.festering[v];
+        let total = h.total();
+        distributions.extend(
+            h.shares(z)
+                .into_iter()
+                .filter(|&(bin, _, _)| bin <= last_bin)
+                .map(|(bin, count, share)| DistributionRow {
+                    variant: variants[v].name.clone(),
                     distribution: FESTERING_DISTRIBUTION.into(),
                     bin: bin * FESTERING_BIN as i64,
                     count,
                     share,
-                    trials: Some(festered),
-                }
-            }));
-        }
+                    trials: Some(total),
+                }),
+        );
     }
-    let festered = acc.festering.iter().any(|h| h.total() > 0);
+    let festered: Vec<String> = festered.iter().map(|&v| variants[v].name.clone()).collect();
     let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
     ScenarioResult {
         figures,
         distributions,
         tables: vec![encounters_table(variants)],
-        charts: charts(header, variants, prepared, festered),
+        charts: charts(header, variants, prepared, &festered),
         ..ScenarioResult::for_header(header, names)
     }
 }
@@ -584,7 +598,7 @@ fn charts(
     header: &ScenarioHeader,
     variants: &[Variant<CampaignVariant>],
     prepared: &Prepared<'_>,
-    festered: bool,
+    festered: &[String],
 ) -> Vec<ChartSpec> {
     let how = format!("{} careers per variant", thousands(header.trials));
     let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
@@ -701,7 +715,7 @@ fn charts(
             percent: false,
         });
     }
-    if festered {
+    if !festered.is_empty() {
         charts.push(ChartSpec::Lines {
             file: "festering-max-hp".into(),
             title: format!(
@@ -712,7 +726,7 @@ fn charts(
                 "Max HP a PC lost to festering wounds over the career (HP, bins of {FESTERING_BIN} from the value shown)"
             ),
             y_label: "PCs that lost any (%)".into(),
-            variants: names.clone(),
+            variants: festered.to_vec(),
             points: LinePoints::Distribution(FESTERING_DISTRIBUTION.into()),
             percent: true,
         });

@@ -333,6 +333,9 @@ fn the_festering_distribution_counts_each_pc_that_lost_max_hp() {
     );
     assert!(r.charts.iter().any(|c| matches!(c,
         crate::results::ChartSpec::Lines { file, .. } if file == "festering-max-hp")));
+    // Its bins end at the last one any PC reached (no trailing empty bins).
+    let last = rows.iter().map(|d| d.bin).max().unwrap();
+    assert!(rows.iter().any(|d| d.bin == last && d.count > 0));
     // Without lingering injuries: no distribution and no chart.
     let r = three_levels("");
     assert!(r.distributions.is_empty());
