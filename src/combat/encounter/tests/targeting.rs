@@ -39,3 +39,28 @@ fn targeting_policies_pick_as_named() {
     t.f_mut(1).state = State::Dead;
     assert_eq!(t.target(0, Reach::Melee, &[]), Some(2));
 }
+
+#[test]
+fn random_targeting_draws_among_the_conscious_in_index_order() {
+    // Three goblins and twenty: with the first two down, a die of `r` on
+    // the number standing picks the r-th goblin standing.
+    for goblins in [3, 20] {
+        let mut t = Table::new(
+            vec![fighter()],
+            vec![goblin(); goblins],
+            EncounterRules::default(),
+        );
+        let standing = goblins as u64 - 2;
+        t.f_mut(1).state = State::Dead;
+        t.f_mut(2).state = State::Down;
+        assert_eq!(t.target(0, Reach::Melee, &[(1, standing)]), Some(3));
+        assert_eq!(
+            t.target(0, Reach::Melee, &[(standing, standing)]),
+            Some(goblins)
+        );
+        for k in 3..=goblins {
+            t.f_mut(k).state = State::Dead;
+        }
+        assert_eq!(t.target(0, Reach::Melee, &[]), None);
+    }
+}
