@@ -33,6 +33,15 @@ fn career_of<'c>(
     }
 }
 
+impl Career<'_, Xoshiro256PlusPlus> {
+    /// The first PC takes a festering wound (injury `festering`, the
+    /// table's index) and the party tends it at once.
+    fn festering_wound_on_first_pc(&mut self, enc: &Encounter, festering: u8) {
+        enc.give_injury_for_tests(&mut self.party, 0, festering);
+        self.tend_new_festering(enc);
+    }
+}
+
 /// The index of injury `id` in the variant's injury table.
 fn entry(v: &CampaignVariant, id: &str) -> u8 {
     let table = v.injuries.as_ref().expect("lingering injuries on");
@@ -61,8 +70,7 @@ fn a_festering_wound_costs_max_hp_daily_until_the_tenth_tending_success() {
     for seed in 0..n {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut c = career_of(&v, &mut rng, &mut arena, &mut out);
-        enc.give_injury_for_tests(&mut c.party, 0, festering);
-        c.tend_new_festering(enc);
+        c.festering_wound_on_first_pc(enc, festering);
         let full = c.party.max_hp(0);
         assert!(c.downtime(plan).is_ok());
         let lost = c.out.festering_hp as f64;
@@ -108,8 +116,7 @@ fn max_hp_lost_to_festering_can_wait_for_magical_healing() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
     let mut c = career_of(&v, &mut rng, &mut arena, &mut out);
     let full = c.party.max_hp(0);
-    enc.give_injury_for_tests(&mut c.party, 0, festering);
-    c.tend_new_festering(enc);
+    c.festering_wound_on_first_pc(enc, festering);
     assert!(c.downtime(plan).is_ok());
     let lost = c.out.festering_hp as i32;
     assert!(lost > 0);
@@ -138,8 +145,7 @@ fn a_festering_wound_kills_at_zero_max_hp() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut c = career_of(&v, &mut rng, &mut arena, &mut out);
         let max_hp = c.party.max_hp(0);
-        enc.give_injury_for_tests(&mut c.party, 0, festering);
-        c.tend_new_festering(enc);
+        c.festering_wound_on_first_pc(enc, festering);
         let mut result = Ok(());
         for _ in 0..max_hp {
             result = c.end_of_day(enc, false);
@@ -245,8 +251,7 @@ fn raising_closes_the_festering_wound_that_killed() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     let mut c = career_of(&v, &mut rng, &mut arena, &mut out);
     let full = c.party.max_hp(0);
-    enc.give_injury_for_tests(&mut c.party, 0, festering);
-    c.tend_new_festering(enc);
+    c.festering_wound_on_first_pc(enc, festering);
     assert_eq!(c.pcs[0].n_fester, 1);
     // Five days of festering, then death (from the fights, say).
     assert!(!enc.lose_max_hp(&mut c.party, 0, 5));
