@@ -508,9 +508,9 @@ pub fn finish(
         .collect();
     let last_bin = festered
         .iter()
-        .flat_map(|&v| acc.festering[v].shares(z))
-        .filter(|&(_, count, _)| count > 0)
-        .map(|(bin, _, _)| bin)
+        .flat_map(|&v| acc.festering[v].bins())
+        .filter(|&(_, count)| count > 0)
+        .map(|(bin, _)| bin)
         .max()
         .unwrap_or(0);
     let mut distributions = Vec::new();
@@ -531,13 +531,13 @@ pub fn finish(
                 }),
         );
     }
-    let festered: Vec<String> = festered.iter().map(|&v| variants[v].name.clone()).collect();
+    let festered_names: Vec<String> = festered.iter().map(|&v| variants[v].name.clone()).collect();
     let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
     ScenarioResult {
         figures,
         distributions,
         tables: vec![encounters_table(variants)],
-        charts: charts(header, variants, prepared, &festered),
+        charts: charts(header, variants, prepared, &festered_names),
         ..ScenarioResult::for_header(header, names)
     }
 }
