@@ -143,7 +143,9 @@ impl Encounter {
     pub(super) fn recompute_effects_of(&self, f: &mut Fighter) {
         if f.n_injuries == 0 && f.severed == 0 {
             // Nothing but the lasting effects (the common case, at every
-            // long rest of a campaign).
+            // long rest of a campaign): what the general path below gives
+            // without its loops (about 1% of a campaign's instructions,
+            // callgrind).
             f.effects = f.lasting_effects;
             f.eyes_lost = 0;
             f.speed = f.base_speed;
