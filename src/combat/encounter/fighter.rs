@@ -119,6 +119,11 @@ pub enum State {
     Fled,
 }
 
+impl State {
+    /// How many states there are (`state as usize` is below it).
+    pub const COUNT: usize = 6;
+}
+
 /// One creature's state in a trial.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fighter {

@@ -25,23 +25,21 @@ struct SideTally {
 
 impl SideTally {
     fn of(fighters: &[Fighter]) -> Self {
-        let mut t = SideTally {
-            party_up: false,
-            party_downed: false,
-            dying: false,
-            monsters_up: 0,
-            monsters_down: 0,
-        };
-        // Counted without branches: the states are the fight's coin flips.
+        // How many of each side are in each state: one counter bumped per
+        // creature, no branch on the states (the fight's coin flips).
+        let mut counts = [[0u32; State::COUNT]; 2];
         for f in fighters {
-            let up = f.state == State::Up;
-            t.party_up |= f.party & up;
-            t.party_downed |= f.party & matches!(f.state, State::Dying | State::Stable);
-            t.monsters_up += usize::from(!f.party & up);
-            t.monsters_down += usize::from(!f.party & (f.state == State::Down));
-            t.dying |= f.state == State::Dying;
+            counts[usize::from(f.party)][f.state as usize] += 1;
         }
-        t
+        let [monsters, party] = counts;
+        let count = |side: &[u32; State::COUNT], state: State| side[state as usize];
+        SideTally {
+            party_up: count(&party, State::Up) > 0,
+            party_downed: count(&party, State::Dying) + count(&party, State::Stable) > 0,
+            dying: count(&party, State::Dying) + count(&monsters, State::Dying) > 0,
+            monsters_up: count(&monsters, State::Up) as usize,
+            monsters_down: count(&monsters, State::Down) as usize,
+        }
     }
 }
 
