@@ -172,4 +172,16 @@ pub struct Arena {
     order: Vec<usize>,
     keys: Vec<i32>,
     scratch: Vec<usize>,
+    listed: TargetList,
+}
+
+/// The conscious enemies a random target is drawn among, by index within
+/// their side: written before they are read, through a shared arena (cells,
+/// so choosing a target needs no exclusive borrow).
+struct TargetList([std::cell::Cell<u8>; MAX_SIDE]);
+
+impl Default for TargetList {
+    fn default() -> Self {
+        TargetList(std::array::from_fn(|_| std::cell::Cell::new(0)))
+    }
 }

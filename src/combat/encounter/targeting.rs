@@ -5,7 +5,7 @@
 use rand::Rng;
 
 use super::fighter::{Fighter, State};
-use super::{Arena, Encounter, MAX_SIDE};
+use super::{Arena, Encounter, TargetList};
 use crate::combat::creature::Reach;
 use crate::combat::policy::{AttackDowned, Targeting, WhenPartyFalls};
 
@@ -105,7 +105,9 @@ impl Encounter {
                 }
             }
         }
-        if let Some(k) = self.pick_conscious(rng, enemies, range, |k| reachable(first + k)) {
+        if let Some(k) =
+            self.pick_conscious(rng, enemies, range, &arena.listed, |k| reachable(first + k))
+        {
             return Some(first + k);
         }
         // No one is standing: monsters that stay finish the downed.
@@ -124,6 +126,7 @@ impl Encounter {
         rng: &mut R,
         enemies: &[Fighter],
         range: std::ops::Range<usize>,
+        listed: &TargetList,
         reachable: impl Fn(usize) -> bool,
     ) -> Option<usize> {
         let up = |k: usize, f: &Fighter| f.state == State::Up && reachable(k);
@@ -131,17 +134,18 @@ impl Encounter {
             Targeting::Random => {
                 // One branch-free pass lists the conscious enemies (write
                 // every index, advance past the conscious ones): a branch on
-                // each enemy's state would mispredict.
-                let mut listed = [0u8; MAX_SIDE];
+                // each enemy's state would mispredict. The list is the
+                // arena's, written before it is read: nothing to clear.
+                let listed = &listed.0;
                 let mut n = 0;
                 for (k, f) in enemies.iter().enumerate() {
-                    listed[n] = k as u8;
+                    listed[n].set(k as u8);
                     n += usize::from(up(k, f));
                 }
                 if n == 0 {
                     return None;
                 }
-                usize::from(listed[crate::dice::uniform_below(rng, n as u64) as usize])
+                usize::from(listed[crate::dice::uniform_below(rng, n as u64) as usize].get())
             }
             Targeting::FocusFire => (0..enemies.len()).position(|k| up(k, &enemies[k]))?,
             Targeting::LowestHp => {
