@@ -66,7 +66,7 @@ impl RollMode {
     /// let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     /// assert!((1..=20).contains(&RollMode::Advantage.roll(&mut rng)));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn roll<R: Rng + ?Sized>(self, rng: &mut R) -> u8 {
         self.roll_from(|| roll_die(rng, 20) as u8)
     }
@@ -74,7 +74,7 @@ impl RollMode {
     /// Rolls the test from a source of d20 results (a generator, or a
     /// [`super::D20Block`]): the first die, then a second one only when
     /// the mode keeps one of two.
-    #[inline]
+    #[inline(always)]
     pub fn roll_from(self, mut d20: impl FnMut() -> u8) -> u8 {
         let first = d20();
         match self {
