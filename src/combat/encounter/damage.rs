@@ -45,8 +45,40 @@ impl Encounter {
             .min(i32::MAX as u32) as i32
     }
 
-    /// Applies one blow of `amount` damage (after defenses).
+    /// Applies one blow of `amount` damage (after defenses). The common
+    /// case (a conscious creature left standing) is inlined at each blow;
+    /// the rest is [`Encounter::deal_rest`].
+    #[inline(always)]
     pub(super) fn deal_total<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        target: usize,
+        blow: Blow,
+        out: &mut TrialOutcome,
+    ) {
+        let spec = self.spec(arena.fighters[target].spec);
+        let f = &mut arena.fighters[target];
+        if let Some(regen) = spec.regeneration {
+            if blow.types.iter().any(|t| regen.stopped_by.has(t)) {
+                f.regen_blocked = true;
+            }
+        }
+        if blow.amount <= 0 {
+            return;
+        }
+        if f.state == State::Up && blow.amount < f.hp {
+            f.hp_lost += i64::from(blow.amount);
+            f.hp -= blow.amount;
+            return;
+        }
+        self.deal_rest(rng, arena, target, blow, out);
+    }
+
+    /// [`Encounter::deal_total`] of a positive blow that drops a conscious
+    /// creature or lands on one at 0 HP.
+    #[inline(never)]
+    fn deal_rest<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
         arena: &mut Arena,
@@ -56,19 +88,11 @@ impl Encounter {
     ) {
         let Blow {
             amount,
-            types,
+            types: _,
             crit,
         } = blow;
         let spec = self.spec(arena.fighters[target].spec);
         let f = &mut arena.fighters[target];
-        if let Some(regen) = spec.regeneration {
-            if types.iter().any(|t| regen.stopped_by.has(t)) {
-                f.regen_blocked = true;
-            }
-        }
-        if amount <= 0 {
-            return;
-        }
         match f.state {
             State::Up => {
                 f.hp_lost += i64::from(amount.min(f.hp));

@@ -49,12 +49,11 @@ impl Encounter {
     /// and has a limb still attached.
     #[inline]
     pub(super) fn poisons(&self, arena: &Arena, target: usize, rider: Option<Rider>) -> bool {
-        let f = &arena.fighters[target];
-        self.rules.venom.is_some()
-            && rider.is_some_and(|r| r.spreads)
-            && f.party
-            && f.venom.is_none()
-            && f.severed.count_ones() < LIMBS.len() as u32
+        // The rules and the rider first: most attacks stop there.
+        self.rules.venom.is_some() && rider.is_some_and(|r| r.spreads) && {
+            let f = &arena.fighters[target];
+            f.party && f.venom.is_none() && f.severed.count_ones() < LIMBS.len() as u32
+        }
     }
 
     /// The sting of `rider` poisons a limb of `target` still attached, to
