@@ -180,7 +180,9 @@ impl Encounter {
         let mut types = DamageTypes::of([attack.kind]);
         // A called shot's severing damage, which the limb takes too.
         let mut to_limb = if aimed.is_some() { total } else { 0 };
-        for (amount, kind) in extra.into_iter().chain(rider) {
+        // The once-per-turn dice, then the rider (an array of two
+        // options: fewer instructions than a chained iterator).
+        for (amount, kind) in [extra, rider].into_iter().flatten() {
             let dealt = self.after_defenses(arena, target, kind, amount);
             total += dealt;
             types = types.with(kind);
