@@ -95,12 +95,9 @@ impl Encounter {
         let f = &mut arena.fighters[target];
         match f.state {
             State::Up => {
-                f.hp_lost += i64::from(amount.min(f.hp));
-                f.hp -= amount;
-                if f.hp > 0 {
-                    return;
-                }
-                let overflow = -f.hp;
+                // The blow drops it: `deal_total` applied those it stands.
+                f.hp_lost += i64::from(f.hp);
+                let overflow = amount - f.hp;
                 f.hp = 0;
                 if !(f.party && spec.is_pc) {
                     f.went_down |= f.party;

@@ -120,8 +120,9 @@ pub enum State {
 }
 
 impl State {
-    /// How many states there are (`state as usize` is below it).
-    pub const COUNT: usize = 6;
+    /// How many states there are (`state as usize` is below it): the
+    /// last one's index plus one.
+    pub const COUNT: usize = State::Fled as usize + 1;
 }
 
 /// One creature's state in a trial.
