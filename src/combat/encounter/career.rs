@@ -24,7 +24,7 @@ use crate::combat::policy::Between;
 use crate::rules::permanent_wounds::{Severity, WoundSlots};
 
 /// The PCs between two days of a campaign.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct PartyState {
     pub(super) fighters: Vec<Fighter>,
     /// Each PC's character level (of the template it was built from).
@@ -32,6 +32,24 @@ pub struct PartyState {
     /// Each PC plays a level below the party (a replacement who joined a
     /// level behind, [`Encounter::replace_below`]).
     pub(super) below: Vec<bool>,
+}
+
+impl Clone for PartyState {
+    fn clone(&self) -> Self {
+        PartyState {
+            fighters: self.fighters.clone(),
+            levels: self.levels.clone(),
+            below: self.below.clone(),
+        }
+    }
+
+    /// Copies `source` into the vectors already here (the campaign's
+    /// shared fights copy parties twice a fight: no allocation).
+    fn clone_from(&mut self, source: &Self) {
+        self.fighters.clone_from(&source.fighters);
+        self.levels.clone_from(&source.levels);
+        self.below.clone_from(&source.below);
+    }
 }
 
 impl PartyState {

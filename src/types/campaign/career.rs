@@ -24,6 +24,7 @@
 
 use rand::Rng;
 
+use super::shared_fights::{FightAt, Sharing};
 use super::spending::{
     cached_reserve, cached_wound_healing, gold, healed_by, providers_in, raising, return_penalty,
     wounds_to_heal,
@@ -244,10 +245,11 @@ enum End {
 }
 
 /// A career in progress.
-struct Career<'c, R: Rng + ?Sized> {
+struct Career<'c, 's, R> {
     v: &'c CampaignVariant,
     rng: &'c mut R,
     arena: &'c mut Arena,
+    sharing: Sharing<'s, R>,
     out: &'c mut CareerOutcome,
     stop: Stop<'c>,
     party: PartyState,
@@ -257,14 +259,18 @@ struct Career<'c, R: Rng + ?Sized> {
     today: u64,
     /// The index of the current (or next) adventuring day in the career.
     day_index: usize,
+    /// The index of the current level in the career.
+    level_index: usize,
 }
 
-/// Plays one career of variant `v` into `out`; `false` when `stop` came
-/// first (polled before each adventuring day).
-pub fn career<R: Rng + ?Sized>(
+/// Plays one career of variant `v` into `out`, its fights shared with
+/// other variants as `sharing` says; `false` when `stop` came first
+/// (polled before each adventuring day).
+pub fn career<R: Rng + Clone + PartialEq>(
     v: &CampaignVariant,
     rng: &mut R,
     arena: &mut Arena,
+    sharing: Sharing<'_, R>,
     out: &mut CareerOutcome,
     stop: Stop<'_>,
 ) -> bool {
@@ -276,6 +282,7 @@ pub fn career<R: Rng + ?Sized>(
         v,
         rng,
         arena,
+        sharing,
         out,
         stop,
         party: first.party().fresh_party(),
@@ -283,11 +290,12 @@ pub fn career<R: Rng + ?Sized>(
         purse: v.starting_gold,
         today: 0,
         day_index: 0,
+        level_index: 0,
     };
     c.play()
 }
 
-impl<R: Rng + ?Sized> Career<'_, R> {
+impl<R: Rng + Clone + PartialEq> Career<'_, '_, R> {
     fn n(&self) -> usize {
         self.party.len()
     }
@@ -300,6 +308,7 @@ impl<R: Rng + ?Sized> Career<'_, R> {
                 // Milestone: the next level's templates, after the downtime.
                 self.rest(plan.party());
             }
+            self.level_index = li;
             match self.level(plan) {
                 Ok(()) => self.level_figures(li),
                 Err(End::Stopped) => return false,
@@ -348,7 +357,7 @@ impl<R: Rng + ?Sized> Career<'_, R> {
         let v = self.v;
         let calendar = &v.calendar;
         let party_enc = plan.party();
-        let mut enc = plan.pick(self.rng);
+        let mut e = plan.pick_index(self.rng);
         for k in 0..calendar.fights_per_day {
             if k > 0 {
                 let rest = calendar.rest_after(k - 1);
@@ -357,10 +366,17 @@ impl<R: Rng + ?Sized> Career<'_, R> {
                     break;
                 }
                 if calendar.draw == Draw::PerFight {
-                    enc = plan.pick(self.rng);
+                    e = plan.pick_index(self.rng);
                 }
             }
-            let fight = enc.play(self.rng, self.arena, &mut self.party);
+            let at = FightAt {
+                level: self.level_index,
+                encounter: e,
+            };
+            let enc = &plan.fights[e].encounter;
+            let fight = self
+                .sharing
+                .fight(at, enc, self.rng, self.arena, &mut self.party);
             let out = &mut *self.out;
             out.fights += fight.fights;
             let found = plan.treasure * u64::from(fight.fights_won);

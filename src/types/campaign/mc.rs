@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::CampaignVariant;
 use super::career::{CareerOutcome, career};
+use super::shared_fights::{FightLog, Sharing};
 use crate::combat::encounter::Arena;
 use crate::engine::Stop;
 use crate::engine::accum::{Histogram, IntMoments};
@@ -321,6 +322,12 @@ pub struct Prepared<'a> {
     injuries: bool,
     /// Some variant buys potions.
     potions: bool,
+    /// Per variant: the earlier variant whose fights it takes over while
+    /// the two have not diverged ([`super::shared_fights`]), the first
+    /// with the same fights.
+    fights_from: Vec<Option<usize>>,
+    /// Per variant: a later variant takes over its fights.
+    fights_shared: Vec<bool>,
 }
 
 impl<'a> Prepared<'a> {
@@ -356,11 +363,25 @@ impl<'a> Prepared<'a> {
                 metric_defs(v.rules.pc_names.len(), &levels, calendar, shown)
             })
             .collect();
+        let fights_from: Vec<Option<usize>> = variants
+            .iter()
+            .enumerate()
+            .map(|(v, later)| {
+                variants[..v]
+                    .iter()
+                    .position(|earlier| earlier.rules.same_fights(&later.rules))
+            })
+            .collect();
+        let fights_shared = (0..variants.len())
+            .map(|v| fights_from.contains(&Some(v)))
+            .collect();
         Prepared {
             variants,
             defs,
             injuries,
             potions,
+            fights_from,
+            fights_shared,
         }
     }
 
@@ -391,14 +412,22 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
     let mut outcome = CareerOutcome::default();
     let mut vals: Vec<i64> = Vec::new();
     let mut first_gold = [0; 2];
+    let mut logs: Vec<FightLog<Xoshiro256PlusPlus>> =
+        vec![FightLog::default(); prepared.variants.len()];
     for _ in 0..count {
         let seed = rng.next_u64();
         for (v, variant) in prepared.variants.iter().enumerate() {
             let mut trial_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let (earlier, this) = logs.split_at_mut(v);
+            let sharing = Sharing::new(
+                prepared.fights_from[v].map(|u| &earlier[u]),
+                this.first_mut().filter(|_| prepared.fights_shared[v]),
+            );
             if !career(
                 &variant.rules,
                 &mut trial_rng,
                 &mut arena,
+                sharing,
                 &mut outcome,
                 stop,
             ) {

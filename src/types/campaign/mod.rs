@@ -13,6 +13,7 @@
 pub mod career;
 pub mod mc;
 pub mod schema;
+pub mod shared_fights;
 pub mod spending;
 
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -76,18 +77,34 @@ impl LevelPlan {
     /// The encounter of one day: the only one, or one drawn by weight
     /// (one die from `rng` only when there are several).
     pub fn pick<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> &Encounter {
+        &self.fights[self.pick_index(rng)].encounter
+    }
+
+    /// [`LevelPlan::pick`]'s encounter as its index among the level's.
+    pub fn pick_index<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> usize {
         if self.fights.len() == 1 {
-            return &self.fights[0].encounter;
+            return 0;
         }
         let total: u64 = self.fights.iter().map(|f| u64::from(f.weight)).sum();
         let mut x = crate::dice::uniform_below(rng, total.max(1));
-        for f in &self.fights {
+        for (i, f) in self.fights.iter().enumerate() {
             if x < u64::from(f.weight) {
-                return &f.encounter;
+                return i;
             }
             x -= u64::from(f.weight);
         }
-        self.party()
+        0
+    }
+
+    /// Whether this level's fights are `other`'s: the same encounters with
+    /// the same rules, by index (so a fight at one is a fight at the other).
+    pub fn same_fights(&self, other: &LevelPlan) -> bool {
+        self.fights.len() == other.fights.len()
+            && self
+                .fights
+                .iter()
+                .zip(&other.fights)
+                .all(|(a, b)| a.encounter == b.encounter)
     }
 }
 
@@ -348,6 +365,20 @@ pub struct CampaignVariant {
     pub restock_potions: [u8; 4],
     /// The PCs' names, in party order.
     pub pc_names: Vec<String>,
+}
+
+impl CampaignVariant {
+    /// Whether this variant's careers fight `other`'s fights, level by
+    /// level ([`LevelPlan::same_fights`]): then the two can share fights
+    /// ([`shared_fights`]).
+    pub fn same_fights(&self, other: &CampaignVariant) -> bool {
+        self.levels.len() == other.levels.len()
+            && self
+                .levels
+                .iter()
+                .zip(&other.levels)
+                .all(|(a, b)| a.same_fights(b))
+    }
 }
 
 impl ScenarioType for Campaign {

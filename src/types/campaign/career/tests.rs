@@ -17,12 +17,13 @@ fn career_of<'c>(
     rng: &'c mut Xoshiro256PlusPlus,
     arena: &'c mut Arena,
     out: &'c mut CareerOutcome,
-) -> Career<'c, Xoshiro256PlusPlus> {
+) -> Career<'c, 'c, Xoshiro256PlusPlus> {
     out.reset(v.levels.len(), v.calendar.career_days(v.levels.len()));
     Career {
         v,
         rng,
         arena,
+        sharing: Sharing::none(),
         out,
         stop: Stop::never(),
         party: v.levels[0].party().fresh_party(),
@@ -30,10 +31,11 @@ fn career_of<'c>(
         purse: v.starting_gold,
         today: 0,
         day_index: 0,
+        level_index: 0,
     }
 }
 
-impl Career<'_, Xoshiro256PlusPlus> {
+impl Career<'_, '_, Xoshiro256PlusPlus> {
     /// The first PC takes a festering wound (injury `festering`, the
     /// table's index) and the party tends it at once.
     fn festering_wound_on_first_pc(&mut self, enc: &Encounter, festering: u8) {

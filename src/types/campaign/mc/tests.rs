@@ -679,3 +679,47 @@ fn a_venom_attack_no_monster_has_is_an_error() {
     assert!(e.contains("fights.spreading_venom[0]"), "{e}");
     assert!(e.contains("did you mean `stinger`"), "{e}");
 }
+
+#[test]
+fn a_variant_that_shares_fights_has_the_figures_it_has_alone() {
+    // `harsh` fights `standard`'s fights (the same encounters and rules):
+    // it takes them over until their healing differs. The lingering-
+    // injury variant fights others. Every figure of `harsh` is the one it
+    // has run alone (the same seed, so the same trials' dice).
+    let base = format!(
+        "{HEADER}type = \"campaign\"\n[options]\n\
+         party = [{{ class = \"fighter\", name = \"a\" }}, {{ class = \"cleric\", name = \"b\" }}, \
+         {{ class = \"rogue\", name = \"c\" }}]\nstart_level = 1\nend_level = 6\n\
+         difficulty = \"low\"\nmonster_pool = [\"ogre\", \"goblin-warrior\", \"bugbear-warrior\"]\n\
+         starting_gold = 400\n[options.fights]\nwound_policy = \"accept_least_severe\"\n"
+    );
+    let harsh = "[[variant]]\nname = \"harsh\"\nhealing = \"harsh\"\n";
+    let shared = format!(
+        "{base}[[variant]]\nname = \"standard\"\n\
+         [[variant]]\nname = \"injuries\"\nfights = {{ lingering_injuries = true }}\n{harsh}"
+    );
+    let scenario = crate::types::parse(crate::fixtures::catalog(), "t.toml", &shared).unwrap();
+    let crate::types::Model::Campaign(variants) = &scenario.model else {
+        panic!("a campaign")
+    };
+    let prepared = super::Prepared::new(variants);
+    assert_eq!(prepared.fights_from, [None, None, Some(0)]);
+    assert_eq!(prepared.fights_shared, [true, false, false]);
+
+    let together = run(&shared, 1);
+    let alone = run(&format!("{base}{harsh}"), 1);
+    let of = |r: &ScenarioResult| -> Vec<_> {
+        r.figures
+            .iter()
+            .filter(|f| f.variant == "harsh" && !f.metric.ends_with("_diff"))
+            .map(|f| (f.metric.clone(), f.estimate, f.trials))
+            .collect()
+    };
+    let alone_figures = of(&alone);
+    assert!(alone_figures.len() > 50);
+    for figure in &alone_figures {
+        assert!(of(&together).contains(figure), "{figure:?}");
+    }
+    // The case has divergences to find: the settings' deaths differ.
+    assert!(figure(&together, "harsh", "deaths_per_pc_diff") > 0.05);
+}
