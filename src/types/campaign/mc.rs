@@ -2,11 +2,13 @@
 //! ([`super::career`]), on common random numbers (trial `t` takes one seed
 //! from its chunk's stream and every variant replays a generator seeded
 //! with it, so `standard` and `harsh` differ only where their healing
-//! does). Metrics are exact integer moments per variant, with their paired
-//! differences to the first variant (`_diff`), a ratio estimator for gold
-//! as a share of treasure and a histogram of the max HP festering wounds
-//! took; per-level and per-day metrics are vectors of counters, so memory
-//! stays flat in trials.
+//! does; a variant with an earlier variant's fights takes over its fights
+//! until the two diverge, [`super::shared_fights`]). Metrics are exact
+//! integer moments per variant, with their paired differences to the
+//! first variant (`_diff`), a ratio estimator for gold as a share of
+//! treasure and a histogram of the max HP festering wounds took; per-level
+//! and per-day metrics are vectors of counters, so memory stays flat in
+//! trials.
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
