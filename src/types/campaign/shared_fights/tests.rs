@@ -40,6 +40,24 @@ fn play_all(
     (party, rng, outcomes)
 }
 
+/// The log of `fights` fights from `party` and `seed`.
+fn logged(
+    enc: &Encounter,
+    party: &PartyState,
+    seed: u64,
+    fights: usize,
+) -> FightLog<Xoshiro256PlusPlus> {
+    let mut log = FightLog::default();
+    play_all(
+        enc,
+        &mut Sharing::new(None, Some(&mut log)),
+        party,
+        seed,
+        fights,
+    );
+    log
+}
+
 #[test]
 fn a_fight_with_the_same_input_is_taken_over_with_the_same_result() {
     let (v, party) = setting();
@@ -61,8 +79,7 @@ fn a_fight_with_the_same_input_is_taken_over_with_the_same_result() {
 fn a_fight_with_another_generator_state_is_fought() {
     let (v, party) = setting();
     let enc = v.levels[0].party();
-    let mut log = FightLog::default();
-    play_all(enc, &mut Sharing::new(None, Some(&mut log)), &party, 5, 2);
+    let log = logged(enc, &party, 5, 2);
     let mut follower = Sharing::new(Some(&log), None);
     let taken = play_all(enc, &mut follower, &party, 6, 2);
     assert_eq!(follower.taken_over(), 0);
@@ -73,8 +90,7 @@ fn a_fight_with_another_generator_state_is_fought() {
 fn a_fight_with_another_party_or_place_is_fought() {
     let (v, party) = setting();
     let enc = v.levels[0].party();
-    let mut log = FightLog::default();
-    play_all(enc, &mut Sharing::new(None, Some(&mut log)), &party, 5, 1);
+    let log = logged(enc, &party, 5, 1);
     let mut other = party.clone();
     other.kill(3);
     let mut follower = Sharing::new(Some(&log), None);
@@ -100,8 +116,7 @@ fn the_fights_after_a_divergence_are_fought() {
     // and its log is the follower's own.
     let (v, party) = setting();
     let enc = v.levels[0].party();
-    let mut log = FightLog::default();
-    play_all(enc, &mut Sharing::new(None, Some(&mut log)), &party, 9, 3);
+    let log = logged(enc, &party, 9, 3);
     let mut own = FightLog::default();
     let mut follower = Sharing::new(Some(&log), Some(&mut own));
     let mut p = party.clone();
