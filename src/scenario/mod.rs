@@ -468,6 +468,9 @@ pub(crate) fn deserialize_all<T: DeserializeOwned>(loc: &Locator, text: &str) ->
     }
 }
 
+/// The key under which the TOML parser hands a date to a deserializer.
+const TOML_DATE_KEY: &str = ".$__toml_private_datetime";
+
 /// One reading of `text`: the value, or the first error and the byte span
 /// of the setting at fault (none for a syntax error or a missing key).
 fn deserialize_once<T: DeserializeOwned>(
@@ -476,7 +479,10 @@ fn deserialize_once<T: DeserializeOwned>(
 ) -> Result<T, (Option<std::ops::Range<usize>>, ScenarioError)> {
     let de = toml::de::Deserializer::parse(text).map_err(|e| (None, toml_error(loc, "", &e)))?;
     serde_path_to_error::deserialize(de).map_err(|e| {
+        // A date is read as a table with one private key: the field is
+        // the setting itself.
         let field = e.path().to_string();
+        let field = field.strip_suffix(TOML_DATE_KEY).unwrap_or(&field);
         let missing = e.inner().message().starts_with("missing field");
         let span = e.inner().span().filter(|_| !missing);
         (
