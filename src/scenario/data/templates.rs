@@ -643,6 +643,21 @@ mod tests {
     const PINNED: &str = include_str!("../../../tests/fixtures/pc-templates.txt");
 
     #[test]
+    fn the_full_caster_slots_are_the_rule_cores_table() {
+        // The same PHB table lives twice: as data for the templates and in
+        // the rule core (`rules::prices::full_caster_slots`) for planners
+        // that have no catalog. They must agree at every level.
+        let t = parse_file("pc-templates.toml", PC_TEMPLATES_TOML).unwrap();
+        for level in 0..=21 {
+            assert_eq!(
+                t.progression.full_caster_slots(level),
+                crate::rules::prices::full_caster_slots(level),
+                "level {level}"
+            );
+        }
+    }
+
+    #[test]
     fn the_data_file_reproduces_every_template_of_the_match_it_replaced() {
         let t = parse_file("pc-templates.toml", PC_TEMPLATES_TOML).unwrap();
         let mut lines = PINNED.lines();
