@@ -487,7 +487,7 @@ fn deserialize_once<T: DeserializeOwned>(
         let span = e.inner().span().filter(|_| !missing);
         (
             span,
-            toml_error(loc, if field == "." { "" } else { &field }, e.inner()),
+            toml_error(loc, if field == "." { "" } else { field }, e.inner()),
         )
     })
 }
