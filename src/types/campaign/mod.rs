@@ -74,13 +74,9 @@ impl LevelPlan {
         &self.fights[0].encounter
     }
 
-    /// The encounter of one day: the only one, or one drawn by weight
-    /// (one die from `rng` only when there are several).
-    pub fn pick<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> &Encounter {
-        &self.fights[self.pick_index(rng)].encounter
-    }
-
-    /// [`LevelPlan::pick`]'s encounter as its index among the level's.
+    /// The encounter of one day, as its index among the level's: the only
+    /// one, or one drawn by weight (one die from `rng` only when there are
+    /// several).
     pub fn pick_index<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> usize {
         if self.fights.len() == 1 {
             return 0;

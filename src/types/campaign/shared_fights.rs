@@ -1,5 +1,5 @@
 //! Fights shared between the variants of one trial (docs/campaign.md,
-//! "Common random numbers"). Every variant of a trial replays one
+//! "Campaign throughput"). Every variant of a trial replays one
 //! generator seed, and a fight is a pure function of its encounter, the
 //! party going into it and the generator's state. So when a later variant
 //! reaches its `j`-th fight with the same encounter, the same party and the

@@ -164,14 +164,17 @@ fn a_pool_offers_each_level_its_entries_and_draws_them_by_weight() {
     let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(5);
     let n = 40_000;
     let goblins = (0..n)
-        .filter(|_| levels[0].pick(&mut rng).monsters.len() == 3)
+        .filter(|_| {
+            let e = levels[0].pick_index(&mut rng);
+            levels[0].fights[e].encounter.monsters.len() == 3
+        })
         .count() as f64;
     let sigma = (0.75f64 * 0.25 / n as f64).sqrt();
     assert!((goblins / n as f64 - 0.75).abs() < 4.5 * sigma, "{goblins}");
     // One encounter: no die is rolled.
     let mut a = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(9);
     let b = a.clone();
-    levels[1].pick(&mut a);
+    levels[1].pick_index(&mut a);
     assert_eq!(a, b);
     // And the careers run.
     let r = run(&text, 1);
