@@ -18,7 +18,7 @@
 //! in which one side has no one standing; once no PC stands the monsters
 //! leave or finish the downed, as [`WhenPartyFalls`] says (a PC back on
 //! its feet in a fight that goes on fights again). The exact chains of
-//! `tests/combat_endings.rs` check these endings.
+//! `tests/it/combat_endings.rs` check these endings.
 //!
 //! Creatures live in one flat `Vec` reused across trials: a trial allocates
 //! nothing.

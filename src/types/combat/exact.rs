@@ -2,7 +2,7 @@
 //! points, conditions, resources and death-save tally, and the targeting,
 //! healing and dying rules couple them all, so the chain has far too many
 //! states to solve. The combat rules that are small enough are checked
-//! against exact chains in `tests/combat_endings.rs` instead.
+//! against exact chains in `tests/it/combat_endings.rs` instead.
 
 use super::CombatVariant;
 use crate::model::{ScenarioHeader, Variant};

@@ -1,5 +1,5 @@
 //! The round loop: initiative order, and how a fight ends once no PC
-//! stands (the exact chains of `tests/combat_endings.rs` check the
+//! stands (the exact chains of `tests/it/combat_endings.rs` check the
 //! probabilities).
 
 use super::*;

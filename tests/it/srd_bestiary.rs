@@ -5,7 +5,7 @@
 //! own bestiary files (TOML and JSON) load, shadow built-ins, and a broken
 //! one is a located error with exit 2 and nothing written.
 
-mod common;
+use crate::common;
 
 use common::cli::{stdout, woundsim};
 use woundsim::engine::{Engine, NoProgress};

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 
 use common::cli::{fixture, woundsim};
 use common::fuzz::{mutate, parses_or_names_the_file};

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 
 use common::fuzz::{mutate, parses_or_names_the_file};
 use proptest::prelude::*;

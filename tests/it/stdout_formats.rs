@@ -3,7 +3,7 @@
 //! `--format markdown|csv|json`; `index.html` is written and owned like
 //! every other report file.
 
-mod common;
+use crate::common;
 
 use common::cli::stdout_of as stdout;
 

@@ -1,7 +1,7 @@
 //! `woundsim show`, `woundsim completions` and `woundsim man`: what a
 //! `cargo install` user has instead of the repository.
 
-mod common;
+use crate::common;
 
 use common::cli::{stdout, woundsim};
 use predicates::prelude::*;

@@ -1,7 +1,7 @@
 //! End-to-end tests of `woundsim validate FILE...`: scenarios parsed and
 //! validated without running, one line each, exit code 2 if any is invalid.
 
-mod common;
+use crate::common;
 
 use common::cli::woundsim;
 

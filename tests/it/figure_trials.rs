@@ -1,7 +1,7 @@
 //! The `trials` column is the number of observations behind each figure:
 //! the trials for a per-trial figure, and for a conditional or per-event
 //! figure the observations it is taken over. Checked on the golden
-//! Monte Carlo output (which `tests/golden.rs` pins to the code), by
+//! Monte Carlo output (which `tests/it/golden.rs` pins to the code), by
 //! recounting those observations from other figures of the same run:
 //!
 //! * festering wounds: the wounds that closed are the trials that did not

@@ -1,6 +1,6 @@
 //! End-to-end tests of the `woundsim` binary on temporary folders.
 
-mod common;
+use crate::common;
 
 use common::cli::{fixture, woundsim};
 use predicates::prelude::*;

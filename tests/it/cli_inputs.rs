@@ -3,7 +3,7 @@
 //! that stay on one line, standard output that cannot be written, and runs
 //! of a single trial.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 

@@ -4,7 +4,7 @@
 //! adult red dragon and two monsters of the user's own bestiary), and
 //! determinism across threads.
 
-mod common;
+use crate::common;
 
 use woundsim::engine::{Engine, NoProgress};
 

@@ -1,7 +1,7 @@
 //! Every PC template (the twelve SRD classes at levels 1–20) loads by name
 //! in a scenario's party and fights; `woundsim show` prints a template.
 
-mod common;
+use crate::common;
 
 use common::cli::{stdout, woundsim};
 use woundsim::engine::{Engine, NoProgress};

@@ -7,13 +7,13 @@
 //! in a commit of its own whose message says why:
 //!
 //! ```text
-//! WOUNDSIM_BLESS=1 cargo test --test golden
+//! WOUNDSIM_BLESS=1 cargo test --test it golden
 //! ```
 //!
 //! The trial count spans two chunks of the engine (the second one
 //! partial), so chunk merging is pinned too.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

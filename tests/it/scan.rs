@@ -4,7 +4,7 @@
 //! scan merge into the one-machine run byte for byte, and bad scans are
 //! one-line errors.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

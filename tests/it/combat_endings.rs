@@ -14,7 +14,7 @@
 //! order weighted by its exact probability. Monte Carlo must agree within
 //! 4.5 standard errors at a fixed seed.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

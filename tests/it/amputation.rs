@@ -3,7 +3,7 @@
 //! beyond 4.5 standard errors), determinism across thread counts, and
 //! independent closed-form checks of the exact solver.
 
-mod common;
+use crate::common;
 
 use common::{Tolerance, binomial_sigma, interval_sigma, run};
 use woundsim::builtin;

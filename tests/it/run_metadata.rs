@@ -2,7 +2,7 @@
 //! and per scenario its text's hash, seed, trials, level, variants, time
 //! and rate) and the last line of a run's stdout (wall time and rate).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 //! `encounter.csv` (listed in the manifest) with the chart against XP, and
 //! a `--scan difficulty=...` builds one encounter per value.
 
-mod common;
+use crate::common;
 
 use common::cli::woundsim;
 use woundsim::types::{Model, Scenario};

@@ -2,7 +2,7 @@
 //! folder removes the previous run's files that it does not rewrite, and
 //! the folders a run created that are left empty, and never anything else.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! over the file's tables, validated like the file, with errors naming the
 //! flag; and `--trials` in `100_000` or `1e5` form.
 
-mod common;
+use crate::common;
 
 use common::cli::woundsim;
 
@@ -215,7 +215,7 @@ fn header_keys_and_malformed_sets_are_refused_with_a_pointer() {
         &["run", "FILE", "--set", "existing_wounds=[\"minor\""],
         "invalid value 'existing_wounds=[\"minor\"' for '--set <KEY=VALUE>': `[\"minor\"` is not a TOML value (unclosed array, expected `]`); quote a string: KEY='\"text\"' (see --help)",
     );
-    // A shard state carries its --set arguments (tests/scan.rs merges one).
+    // A shard state carries its --set arguments (tests/it/scan.rs merges one).
 }
 
 #[test]

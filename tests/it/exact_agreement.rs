@@ -2,7 +2,7 @@
 //! an independent oracle. Fixed seeds, so deterministic: a failure means a
 //! real disagreement beyond 4.5 standard errors, never bad luck.
 
-mod common;
+use crate::common;
 
 use common::{Tolerance, binomial_sigma, interval_sigma};
 use woundsim::builtin;
@@ -44,7 +44,7 @@ fn run(scenario: &Scenario, trials: u64) -> ScenarioResult {
 #[test]
 fn builtin_scenarios_agree_with_exact_mode() {
     // Death-save scenarios; the injury types have their own agreement tests
-    // (tests/injury_agreement.rs), with quantile-aware comparisons.
+    // (tests/it/injury_agreement.rs), with quantile-aware comparisons.
     for s in builtin::all(common::catalog())
         .unwrap()
         .into_iter()

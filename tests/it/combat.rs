@@ -2,7 +2,7 @@
 //! mode, results do not depend on the thread count, and the shipped combat
 //! scenarios run.
 
-mod common;
+use crate::common;
 
 use woundsim::builtin;
 use woundsim::engine::stats::z_for_level;

@@ -3,7 +3,7 @@
 //! shipped scenario type, merged in one step or in a tree; and every kind
 //! of state that does not belong is refused (exit 2, nothing written).
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -21,7 +21,7 @@
 //! `WOUNDSIM_REQUIRE_CHROMIUM` is set (as `.ci/run` does once Chromium is
 //! installed), where it fails. `WOUNDSIM_CHROMIUM` names the browser.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -118,7 +118,7 @@ struct Chart {
 /// found. The harness sits next to `page`, so relative links still resolve.
 fn check(browser: &Path, page: &Path, width: u32) -> Findings {
     let html = std::fs::read_to_string(page).unwrap();
-    let script = include_str!("html/check.js");
+    let script = include_str!("../html/check.js");
     assert!(
         html.contains("</body>"),
         "{} has no </body>",

@@ -2,7 +2,7 @@
 //! --max-trials N`: fixed blocks of 1,048,576 trials, a stop that depends
 //! only on the figures after each block, and errors naming the flag.
 
-mod common;
+use crate::common;
 
 use common::cli::woundsim;
 

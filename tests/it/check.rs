@@ -4,7 +4,7 @@
 //! caught at another seed, unchanged reruns passing, and the JUnit and
 //! JSON reports.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -5,7 +5,7 @@
 //! is exactly 6 × chance, and 3 injuries need a chance of exactly 0.5.
 //! The Monte Carlo answer's interval must hold that root.
 
-mod common;
+use crate::common;
 
 use common::cli::woundsim;
 
