@@ -7,6 +7,7 @@
 
 pub mod bestiary;
 pub mod creature;
+pub mod effect;
 pub mod encounter;
 pub mod policy;
 pub mod statblock;

@@ -5,7 +5,7 @@
 
 use crate::rules::permanent_wounds::Severity;
 
-use super::encounter::effect;
+use super::effect;
 
 /// The effects an example may have, by their name in the data file.
 pub const EFFECTS: [(&str, u16); 6] = [

@@ -7,10 +7,11 @@
 use rand::Rng;
 
 use super::damage::Blow;
-use super::fighter::{State, effect};
+use super::fighter::State;
 use super::positions::REACH;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Ability, Attack, Breath, Reach};
+use crate::combat::effect;
 use crate::dice::{DiceExpr, RollMode};
 use crate::rules::attack::{AttackOutcome, AttackRoll};
 use crate::rules::damage::DamageTypes;

@@ -11,11 +11,10 @@
 
 use rand::Rng;
 
-use super::fighter::{
-    ALWAYS_PRONE, Fighter, REMEMBERED, State, effect, severed_effects, severed_speed,
-};
+use super::fighter::{ALWAYS_PRONE, Fighter, REMEMBERED, State, severed_effects, severed_speed};
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::Ability;
+use crate::combat::effect;
 use crate::combat::policy::CombatInjuries;
 use crate::dice::roll_die;
 use crate::rules::death_saves::Tally;

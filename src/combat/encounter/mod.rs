@@ -52,7 +52,6 @@ mod venom;
 mod tests;
 
 pub use career::PartyState;
-pub use fighter::effect;
 
 use super::creature::{Attack, CreatureSpec};
 use super::policy::EncounterRules;

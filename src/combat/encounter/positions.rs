@@ -16,9 +16,10 @@
 
 use rand::Rng;
 
-use super::fighter::{ALWAYS_PRONE, State, effect};
+use super::fighter::{ALWAYS_PRONE, State};
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Ability, Line, Reach};
+use crate::combat::effect;
 use crate::combat::policy::{Positions, RangedInMelee};
 
 /// Feet within which a melee attack reaches, and within which a hostile

@@ -6,10 +6,11 @@
 
 use rand::Rng;
 
-use super::fighter::{Fighter, State, effect};
+use super::fighter::{Fighter, State};
 use super::positions::Movement;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Attack, Reach};
+use crate::combat::effect;
 use crate::combat::policy::WhenPartyFalls;
 use crate::dice::roll_die;
 

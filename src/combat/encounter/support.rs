@@ -19,9 +19,10 @@
 
 use rand::Rng;
 
-use super::fighter::{Fighter, NEVER_REVIVED, State, effect};
+use super::fighter::{Fighter, NEVER_REVIVED, State};
 use super::{Arena, Encounter};
 use crate::combat::creature::{HealTarget, POTIONS, Spellbook};
+use crate::combat::effect;
 use crate::combat::policy::{AidWhen, DrinkWhen, HealWhen, SlotChoice, Stabilize};
 use crate::dice::roll_die;
 use crate::rules::death_saves::Tally;

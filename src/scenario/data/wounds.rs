@@ -115,7 +115,7 @@ fn example(loc: &Locator, path: &str, e: &RawExample) -> Result<WoundExample, Sc
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::combat::encounter::effect;
+    use crate::combat::effect;
     use crate::rules::permanent_wounds::Severity;
     use crate::scenario::data::PERMANENT_WOUNDS_TOML;
 

@@ -8,7 +8,8 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::{Table, fighter, goblin, template, with_dice};
-use crate::combat::encounter::fighter::{NEVER_REVIVED, State, effect};
+use crate::combat::effect;
+use crate::combat::encounter::fighter::{NEVER_REVIVED, State};
 use crate::combat::encounter::{Arena, Encounter, PartyState};
 use crate::combat::policy::{Between, EncounterRules};
 use crate::rules::permanent_wounds::{Severity, WoundSlots};

@@ -2,7 +2,7 @@
 //! and what the entries do in a fight.
 
 use super::*;
-use crate::combat::encounter::fighter::effect;
+use crate::combat::effect;
 use crate::combat::policy::CombatInjuries;
 use crate::dice::Chance;
 use crate::rules::lingering::{MissTrigger, Trigger};

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::combat::creature::Ability;
-use crate::combat::encounter::fighter::effect;
+use crate::combat::effect;
 use crate::combat::policy::{CalledShooters, CalledShots, LimbAim};
 use crate::rules::damage::DamageTypes as Types;
 

@@ -5,7 +5,8 @@
 
 use super::*;
 use crate::combat::creature::Line;
-use crate::combat::encounter::fighter::{ALWAYS_PRONE, effect};
+use crate::combat::effect;
+use crate::combat::encounter::fighter::ALWAYS_PRONE;
 use crate::combat::policy::{Positions, RangedInMelee, Targeting};
 use crate::combat::wounds::WoundExample;
 

@@ -2,7 +2,8 @@
 //! attack; between two chained fights, monsters anew.
 
 use super::*;
-use crate::combat::encounter::fighter::{ALWAYS_PRONE, effect};
+use crate::combat::effect;
+use crate::combat::encounter::fighter::ALWAYS_PRONE;
 
 #[test]
 fn a_lost_arm_forces_a_one_handed_attack() {

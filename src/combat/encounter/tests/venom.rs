@@ -6,7 +6,8 @@
 //! ally has one) and puts it back with healing aimed at the limb.
 
 use super::*;
-use crate::combat::encounter::fighter::{Venom, effect};
+use crate::combat::effect;
+use crate::combat::encounter::fighter::Venom;
 use crate::combat::policy::SpreadingVenom;
 
 /// Rules with the wyvern's stinger spreading (3d6 rounds, amputation on,

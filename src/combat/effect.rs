@@ -1,0 +1,27 @@
+//! The lasting effects of permanent wounds (docs/rules.md, permanent wounds) and lingering
+//! injuries (§1) that matter in a fight, as bits a fighter carries.
+//!
+//! A leaf module: the permanent-wound examples (`combat::wounds`) and the
+//! round loop (`combat::encounter`) both name these bits, and neither
+//! imports the other for them.
+
+/// Disadvantage on ranged attack rolls (lost eye).
+pub const DIS_RANGED: u16 = 1;
+/// No two-handed weapons (lost hand, lost arm).
+pub const NO_TWO_HANDED: u16 = 2;
+/// Disadvantage on Constitution saves (internal wound, severe bruising).
+pub const DIS_CON_SAVES: u16 = 4;
+/// Disadvantage on Strength saves (lost arm).
+pub const DIS_STR_SAVES: u16 = 8;
+/// Disadvantage on Dexterity saves (lost leg).
+pub const DIS_DEX_SAVES: u16 = 16;
+/// Blinded (blindness, or both eyes lost).
+pub const BLINDED: u16 = 32;
+/// Only an action or a bonus action each turn (punctured lung).
+pub const ACTION_OR_BONUS: u16 = 64;
+/// Verbal spells may fail (knocked-out teeth).
+pub const SPELL_FAILURE: u16 = 128;
+/// A broken weapon.
+pub const WEAPON_BROKEN: u16 = 256;
+/// Broken armour or shield.
+pub const ARMOR_BROKEN: u16 = 512;
