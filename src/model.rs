@@ -38,6 +38,13 @@ pub struct Variant<R> {
     pub rules: R,
 }
 
+impl<R> Variant<R> {
+    /// The names of `variants`, in order.
+    pub fn names(variants: &[Variant<R>]) -> Vec<String> {
+        variants.iter().map(|v| v.name.clone()).collect()
+    }
+}
+
 /// A validated scenario of model `M` (one type's variants).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario<M> {

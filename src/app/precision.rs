@@ -230,6 +230,7 @@ mod tests {
             figures: figures
                 .iter()
                 .map(|(v, m, value, low, high)| Figure {
+                    kind: crate::results::fixture_kind(m),
                     variant: v.to_string(),
                     metric: m.to_string(),
                     estimate: Estimate {
@@ -238,6 +239,7 @@ mod tests {
                         high: *high,
                     },
                     trials: None,
+                    unit: crate::results::Unit::Share,
                 })
                 .collect(),
         }

@@ -9,6 +9,7 @@ use super::folder::{Folder, Row, Side};
 use super::stats::{self, Normal, Share, Test};
 use crate::engine::stats::z_for_level;
 use crate::report::run_info::ScenarioRun;
+use crate::results::Kind;
 
 /// The level assumed for a folder without run metadata: woundsim's default.
 pub const ASSUMED_LEVEL: f64 = 0.95;
@@ -223,20 +224,33 @@ impl Comparison {
     }
 }
 
-/// Kinds of metric, by the naming contract (docs/ARCHITECTURE.md).
+/// How a figure is tested, by its kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    /// `p_*`: Wilson interval.
+enum Rule {
+    /// A proportion: two Wilson intervals.
     Proportion,
-    /// `mean_*` and `*_diff`: normal interval.
+    /// A count, mean, ratio or difference: two normal intervals.
     Normal,
-    /// `q50_*` and the like: order statistics of integers.
+    /// A quantile of integer outcomes: no standard error.
     Quantile,
-    /// Anything else.
+    /// No kind recorded and none by name.
     Unknown,
 }
 
-fn kind(metric: &str) -> Kind {
+impl Rule {
+    fn of(kind: Kind) -> Rule {
+        match kind {
+            Kind::Proportion => Rule::Proportion,
+            Kind::Count | Kind::Mean | Kind::Ratio | Kind::Difference => Rule::Normal,
+            Kind::Quantile => Rule::Quantile,
+        }
+    }
+}
+
+/// The test of a metric whose kind no folder records (one written before
+/// `metrics.csv` existed), by the naming convention: `p_` a proportion,
+/// `mean_` and `_diff` normal, `q50_` and the like a quantile.
+fn test_by_name(metric: &str) -> Rule {
     let quantile = metric
         .strip_prefix('q')
         .and_then(|rest| rest.split_once('_'))
@@ -244,16 +258,25 @@ fn kind(metric: &str) -> Kind {
             !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
         });
     if metric.ends_with("_diff") {
-        Kind::Normal
+        Rule::Normal
     } else if metric.starts_with("p_") {
-        Kind::Proportion
+        Rule::Proportion
     } else if metric.starts_with("mean_") {
-        Kind::Normal
+        Rule::Normal
     } else if quantile {
-        Kind::Quantile
+        Rule::Quantile
     } else {
-        Kind::Unknown
+        Rule::Unknown
     }
+}
+
+/// The test of `metric` of `scenario`: by the kind the current run
+/// records, else the baseline's, else by its name.
+fn test_of(baseline: &Folder, current: &Folder, scenario: &str, metric: &str) -> Rule {
+    current
+        .kind_of(scenario, metric)
+        .or_else(|| baseline.kind_of(scenario, metric))
+        .map_or_else(|| test_by_name(metric), Rule::of)
 }
 
 /// One side's metadata for a scenario.
@@ -331,7 +354,7 @@ fn normal(r: &Row, level: f64) -> Option<Normal> {
 }
 
 /// Tests a figure statistically, or says why not.
-fn test(b: &Row, c: &Row, bm: &Meta, cm: &Meta) -> Result<(Method, Test), String> {
+fn test(b: &Row, c: &Row, bm: &Meta, cm: &Meta, how: Rule) -> Result<(Method, Test), String> {
     let (bv, cv) = (b.estimate.value, c.estimate.value);
     if bv.is_nan() || cv.is_nan() {
         let side = if bv.is_nan() {
@@ -343,29 +366,32 @@ fn test(b: &Row, c: &Row, bm: &Meta, cm: &Meta) -> Result<(Method, Test), String
     }
     let z = z_for_level(cm.level);
     let no_interval = "no interval (fewer than two observations) in one run";
-    match kind(&c.metric) {
-        Kind::Proportion => {
+    match how {
+        Rule::Proportion => {
             let (Some(bs), Some(cs)) = (share(b, bm.level), share(c, cm.level)) else {
                 return Err(no_interval.into());
             };
             Ok((Method::TwoProportions, stats::two_proportions(bs, cs, z)))
         }
-        Kind::Normal => {
+        Rule::Normal => {
             let (Some(bn), Some(cn)) = (normal(b, bm.level), normal(c, cm.level)) else {
                 return Err(no_interval.into());
             };
             Ok((Method::Welch, stats::welch(bn, cn, z)))
         }
-        Kind::Quantile => Err(
+        Rule::Quantile => Err(
             "a quantile of integer outcomes has no standard error: compared only between identical runs"
                 .into(),
         ),
-        Kind::Unknown => Err("no rule for this metric's name (p_, mean_, _diff, q)".into()),
+        Rule::Unknown => Err(
+            "no kind recorded (no metrics.csv) and no rule for this metric's name (p_, mean_, _diff, q)"
+                .into(),
+        ),
     }
 }
 
 /// Judges one figure present on both sides (Holm comes later).
-fn judge(b: &Row, c: &Row, bm: &Meta, cm: &Meta) -> MetricCheck {
+fn judge(b: &Row, c: &Row, bm: &Meta, cm: &Meta, how: Rule) -> MetricCheck {
     let mut check = MetricCheck {
         scenario: c.scenario.clone(),
         variant: c.variant.clone(),
@@ -405,7 +431,7 @@ fn judge(b: &Row, c: &Row, bm: &Meta, cm: &Meta) -> MetricCheck {
         check.verdict = Verdict::NoChange;
         check.note = Some("undefined in both runs".into());
     } else {
-        match test(b, c, bm, cm) {
+        match test(b, c, bm, cm, how) {
             Ok((method, t)) => {
                 check.method = method;
                 check.z = Some(t.z);
@@ -510,7 +536,8 @@ pub fn compare(baseline: &Folder, current: &Folder, options: &Options) -> Compar
                 let (bm, cm) = metas
                     .entry(c.scenario.as_str())
                     .or_insert_with(|| (meta(baseline, &c.scenario), meta(current, &c.scenario)));
-                metrics.push(judge(b, c, bm, cm));
+                let how = test_of(baseline, current, &c.scenario, &c.metric);
+                metrics.push(judge(b, c, bm, cm, how));
             }
         }
     }
@@ -698,6 +725,7 @@ mod tests {
         Folder {
             dir: "d".into(),
             rows,
+            kinds: Default::default(),
             run: Some(run),
         }
     }
@@ -717,12 +745,12 @@ mod tests {
 
     #[test]
     fn metric_kinds_follow_the_naming_contract() {
-        assert_eq!(kind("p_dead"), Kind::Proportion);
-        assert_eq!(kind("p_dead_diff"), Kind::Normal);
-        assert_eq!(kind("mean_rolls"), Kind::Normal);
-        assert_eq!(kind("q50_days_until_closed"), Kind::Quantile);
-        assert_eq!(kind("q_x"), Kind::Unknown);
-        assert_eq!(kind("rolls"), Kind::Unknown);
+        assert_eq!(test_by_name("p_dead"), Rule::Proportion);
+        assert_eq!(test_by_name("p_dead_diff"), Rule::Normal);
+        assert_eq!(test_by_name("mean_rolls"), Rule::Normal);
+        assert_eq!(test_by_name("q50_days_until_closed"), Rule::Quantile);
+        assert_eq!(test_by_name("q_x"), Rule::Unknown);
+        assert_eq!(test_by_name("rolls"), Rule::Unknown);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Reading a woundsim output folder back for the gate: its `summary.csv`
-//! (every figure) and its `run.json` (seed, trials, scenario hashes,
-//! confidence levels and throughput). Every problem is one message that
+//! (every figure), its `metrics.csv` (each metric's recorded kind) and its
+//! `run.json` (seed, trials, scenario hashes, confidence levels and
+//! throughput). Every problem is one message that
 //! names the file, and the line for a bad row.
 
 use std::collections::HashMap;
@@ -11,10 +12,10 @@ use serde::Deserialize;
 
 use super::CheckError;
 use crate::engine::stats::Estimate;
-use crate::report::csv::SUMMARY_COLUMNS;
+use crate::report::csv::{METRICS_COLUMNS, SUMMARY_COLUMNS};
 use crate::report::manifest::{self, Manifest};
 use crate::report::run_info::RunInfo;
-use crate::results::ScenarioResult;
+use crate::results::{Kind, ScenarioResult};
 
 /// Largest `summary.csv` read, in bytes (the default suite writes about
 /// 0.6 MiB).
@@ -69,6 +70,9 @@ pub struct Folder {
     pub dir: PathBuf,
     /// Every figure, in file order.
     pub rows: Vec<Row>,
+    /// Each metric's kind by `(scenario, metric)`, as `metrics.csv`
+    /// records it (empty for a folder written before it existed).
+    pub kinds: HashMap<(String, String), Kind>,
     /// The run metadata; `None` without a `run.json` (a folder written
     /// before manifests existed).
     pub run: Option<RunInfo>,
@@ -122,6 +126,15 @@ impl Folder {
             &summary.display().to_string(),
             &read_limited(&summary, MAX_SUMMARY_BYTES)?,
         )?;
+        let metrics = dir.join(crate::report::METRICS_FILE);
+        let kinds = if metrics.exists() {
+            parse_metrics(
+                &metrics.display().to_string(),
+                &read_limited(&metrics, MAX_SUMMARY_BYTES)?,
+            )?
+        } else {
+            HashMap::new()
+        };
         let manifest = dir.join(manifest::FILE);
         let run = if manifest.exists() {
             let bytes = read_limited(&manifest, MAX_MANIFEST_BYTES)?;
@@ -137,8 +150,16 @@ impl Folder {
         Ok(Folder {
             dir: dir.to_path_buf(),
             rows,
+            kinds,
             run,
         })
+    }
+
+    /// The recorded kind of `metric` of `scenario`, if the folder records it.
+    pub fn kind_of(&self, scenario: &str, metric: &str) -> Option<Kind> {
+        self.kinds
+            .get(&(scenario.to_string(), metric.to_string()))
+            .copied()
     }
 
     /// The folder a run of `results` with metadata `run` would write, in
@@ -157,9 +178,18 @@ impl Folder {
                 })
             })
             .collect();
+        let kinds = results
+            .iter()
+            .flat_map(|r| {
+                r.figures
+                    .iter()
+                    .map(|f| ((r.scenario.clone(), f.metric.clone()), f.kind))
+            })
+            .collect();
         Folder {
             dir: PathBuf::from(dir),
             rows,
+            kinds,
             run: Some(run),
         }
     }
@@ -180,7 +210,9 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<Vec<Row>, CheckError> {
     if headers.iter().ne(SUMMARY_COLUMNS) {
         return Err(CheckError::BadColumns {
             file: file.to_string(),
+            what: "summary",
             found: headers.iter().collect::<Vec<_>>().join(","),
+            expected: SUMMARY_COLUMNS.join(","),
         });
     }
     let mut rows = Vec::new();
@@ -222,9 +254,77 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<Vec<Row>, CheckError> {
     Ok(rows)
 }
 
+#[derive(Deserialize)]
+struct MetricsRow {
+    scenario: String,
+    metric: String,
+    kind: String,
+}
+
+/// The kinds a `metrics.csv` records (`file` names it in errors).
+pub fn parse_metrics(
+    file: &str,
+    bytes: &[u8],
+) -> Result<HashMap<(String, String), Kind>, CheckError> {
+    let mut reader = csv::Reader::from_reader(bytes);
+    let bad = |line: u64, reason: String| CheckError::BadRow {
+        file: file.to_string(),
+        line,
+        reason,
+    };
+    let headers = reader.headers().map_err(|e| bad(1, e.to_string()))?.clone();
+    if headers.iter().ne(METRICS_COLUMNS) {
+        return Err(CheckError::BadColumns {
+            file: file.to_string(),
+            what: "metric catalogue",
+            found: headers.iter().collect::<Vec<_>>().join(","),
+            expected: METRICS_COLUMNS.join(","),
+        });
+    }
+    let mut kinds = HashMap::new();
+    for record in reader.records() {
+        let record =
+            record.map_err(|e| bad(e.position().map_or(0, |p| p.line()), e.to_string()))?;
+        let line = record.position().map_or(0, |p| p.line());
+        let r: MetricsRow = record
+            .deserialize(Some(&headers))
+            .map_err(|e| bad(line, e.to_string()))?;
+        let Some(kind) = Kind::named(&r.kind) else {
+            let known: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+            return Err(bad(
+                line,
+                format!("unknown kind `{}`: one of {}", r.kind, known.join(", ")),
+            ));
+        };
+        if kinds.insert((r.scenario, r.metric), kind).is_some() {
+            return Err(bad(line, "a metric listed twice for its scenario".into()));
+        }
+    }
+    Ok(kinds)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn recorded_kinds_read_back_and_an_unknown_kind_is_named() {
+        let text =
+            "scenario,metric,kind,unit\ns,p_x,proportion,share\ns,p_x_diff,difference,share\n";
+        let kinds = parse_metrics("m", text.as_bytes()).unwrap();
+        assert_eq!(
+            kinds.get(&("s".into(), "p_x_diff".into())),
+            Some(&Kind::Difference)
+        );
+        let text = "scenario,metric,kind,unit\ns,p_x,likelihood,share\n";
+        let msg = parse_metrics("d/metrics.csv", text.as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains("line 2") && msg.contains("unknown kind `likelihood`"),
+            "{msg}"
+        );
+    }
 
     const HEADER: &str = "scenario,variant,metric,estimate,ci_low,ci_high,trials,seed\n";
 

@@ -69,15 +69,17 @@ pub enum CheckError {
         /// The limit in bytes.
         max: u64,
     },
-    /// `summary.csv` does not have woundsim's columns.
-    #[error(
-        "`{file}` is not a woundsim summary: its columns are `{found}`, expected `scenario,variant,metric,estimate,ci_low,ci_high,trials,seed`"
-    )]
+    /// `summary.csv` or `metrics.csv` does not have woundsim's columns.
+    #[error("`{file}` is not a woundsim {what}: its columns are `{found}`, expected `{expected}`")]
     BadColumns {
         /// The file.
         file: String,
+        /// What it should be: `summary`, `metric catalogue`.
+        what: &'static str,
         /// The header found.
         found: String,
+        /// The header expected.
+        expected: String,
     },
     /// A row of `summary.csv` is malformed.
     #[error("`{file}` line {line}: {reason}")]

@@ -283,9 +283,11 @@ fn test_result(
 #[cfg(test)]
 fn exact_figure(variant: &str, metric: &str, value: f64) -> crate::results::Figure {
     crate::results::Figure {
+        kind: crate::results::fixture_kind(metric),
         variant: variant.into(),
         metric: metric.into(),
         estimate: Estimate::exact(value),
         trials: None,
+        unit: crate::results::Unit::Share,
     }
 }

@@ -73,6 +73,43 @@ pub fn summary(results: &[ScenarioResult]) -> Result<Vec<u8>, csv::Error> {
     w.into_inner().map_err(|e| e.into_error().into())
 }
 
+/// The exact column list of `metrics.csv`.
+pub const METRICS_COLUMNS: [&str; 4] = ["scenario", "metric", "kind", "unit"];
+
+/// One row of `metrics.csv`: a metric of a scenario, its kind and unit.
+#[derive(Serialize)]
+struct MetricRow<'a> {
+    scenario: &'a str,
+    metric: &'a str,
+    kind: &'static str,
+    unit: &'static str,
+}
+
+/// `metrics.csv`: each metric of each scenario once (in `summary.csv`
+/// order), with its kind and unit, so that a reader of `summary.csv`
+/// (`woundsim check`, a notebook) knows how each figure was estimated
+/// without guessing from its name.
+pub fn metrics(results: &[ScenarioResult]) -> Result<Vec<u8>, csv::Error> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut rows = 0;
+    for r in results {
+        let mut seen = std::collections::HashSet::new();
+        for f in r.figures.iter().filter(|f| seen.insert(f.metric.as_str())) {
+            w.serialize(MetricRow {
+                scenario: &r.scenario,
+                metric: &f.metric,
+                kind: f.kind.name(),
+                unit: f.unit.name(),
+            })?;
+            rows += 1;
+        }
+    }
+    if rows == 0 {
+        w.write_record(METRICS_COLUMNS)?;
+    }
+    w.into_inner().map_err(|e| e.into_error().into())
+}
+
 /// `scan.csv` of a scanned result: one row per figure of a scanned
 /// variant, with its base variant and one column per scanned key (the
 /// value as written) before the summary columns; `None` without a scan.
@@ -186,10 +223,12 @@ mod tests {
         };
         let nan = f64::NAN;
         let figure = |metric: &str, value, low, high| Figure {
+            kind: crate::results::fixture_kind(metric),
             variant: "a".into(),
             metric: metric.into(),
             estimate: Estimate { value, low, high },
             trials: None,
+            unit: crate::results::Unit::Share,
         };
         let result = ScenarioResult {
             figures: vec![

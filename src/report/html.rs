@@ -22,7 +22,7 @@ use std::time::Duration;
 use super::charts::RenderedChart;
 use super::view::{self, Block, Cell, Items, Row, View};
 use crate::report::run_info::RunInfo;
-use crate::results::{ChartSpec, ScenarioResult, thousands};
+use crate::results::{ChartSpec, Kind, ScenarioResult, thousands};
 
 /// Text for HTML: `&`, `<`, `>`, `"` and `'` as character references, so
 /// user text can neither open a tag nor end an attribute.
@@ -278,7 +278,7 @@ fn scenario_section(
         .rows
         .iter()
         .cloned()
-        .partition(|r| !r.metric.ends_with("_diff"));
+        .partition(|r| r.kind != Some(Kind::Difference));
     out.push_str("<h3>Figures</h3>\n");
     if levels.is_empty() && diffs.is_empty() && block.lists.is_empty() {
         out.push_str("<p class=\"note\">No figure to show.</p>\n");
@@ -492,10 +492,12 @@ mod tests {
         for v in &variants {
             let mut push = |metric: &str, estimate: Estimate| {
                 figures.push(Figure {
+                    kind: crate::results::fixture_kind(metric),
                     variant: v.clone(),
                     metric: metric.into(),
                     estimate,
                     trials: None,
+                    unit: crate::results::Unit::Share,
                 })
             };
             push(
@@ -522,6 +524,7 @@ mod tests {
             }
         }
         figures.push(Figure {
+            kind: crate::results::fixture_kind("p_dead_diff"),
             variant: variants[1].clone(),
             metric: "p_dead_diff".into(),
             estimate: Estimate {
@@ -530,6 +533,7 @@ mod tests {
                 high: -0.08,
             },
             trials: None,
+            unit: crate::results::Unit::Share,
         });
         ScenarioResult {
             figures,

@@ -10,6 +10,7 @@
 //! ```text
 //! DIR/index.html                       the report to read: every scenario, figure and chart
 //! DIR/summary.csv                      every figure of every scenario
+//! DIR/metrics.csv                      each metric's kind and unit (the catalogue)
 //! DIR/<scenario>/<distribution>.csv    e.g. death-saves/rolls.csv
 //! DIR/<scenario>/encounter.csv         constants per variant (combat: encounter XP, budgets)
 //! DIR/<scenario>/scan.csv              a scan: every figure with its scanned values
@@ -97,6 +98,20 @@ impl Exporter for SummaryCsv {
     }
 }
 
+/// `metrics.csv`: each metric's kind and unit, as the types' catalogues
+/// declare them.
+pub struct MetricsCsv;
+
+/// The metric catalogue's file name.
+pub const METRICS_FILE: &str = "metrics.csv";
+
+impl Exporter for MetricsCsv {
+    fn export(&self, run: &Run<'_>, files: &mut Vec<(String, Vec<u8>)>) -> Result<(), ReportError> {
+        files.push((METRICS_FILE.to_string(), csv::metrics(run.results)?));
+        Ok(())
+    }
+}
+
 /// `<scenario>/<distribution>.csv`, `<scenario>/<table>.csv` for each
 /// table of constants (`encounter.csv`), and `<scenario>/scan.csv` for a
 /// scan.
@@ -177,7 +192,13 @@ fn render(
         charts,
         meta,
     };
-    let exporters: [&dyn Exporter; 4] = [&SummaryCsv, &DistributionCsvs, &ChartFiles, &HtmlReport];
+    let exporters: [&dyn Exporter; 5] = [
+        &SummaryCsv,
+        &MetricsCsv,
+        &DistributionCsvs,
+        &ChartFiles,
+        &HtmlReport,
+    ];
     let mut files = Vec::new();
     for exporter in exporters {
         exporter.export(&run, &mut files)?;

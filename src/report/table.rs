@@ -429,10 +429,12 @@ mod tests {
                     }
                 };
                 figures.push(Figure {
+                    kind: crate::results::fixture_kind(&metric),
                     variant: v.clone(),
                     metric,
                     estimate,
                     trials: None,
+                    unit: crate::results::Unit::Share,
                 })
             };
             push("p_headline".into(), 0.5);

@@ -13,7 +13,7 @@
 
 use crate::engine::stats::Estimate;
 use crate::report::glob::Filter;
-use crate::results::{ItemRows, ScenarioResult};
+use crate::results::{Figure, ItemRows, Kind, ScenarioResult};
 
 /// The reader's choice of figures: `None` shows every one.
 #[derive(Clone, Debug, Default)]
@@ -64,6 +64,8 @@ impl Cell {
 pub struct Row {
     /// Metric name.
     pub metric: String,
+    /// Its kind (`None`: a constant of each variant, not a figure).
+    pub kind: Option<Kind>,
     /// One cell per shown variant.
     pub cells: Vec<Option<Cell>>,
 }
@@ -103,13 +105,24 @@ pub struct Block {
     pub constants: Vec<(String, String)>,
 }
 
-fn is_proportion(metric: &str) -> bool {
-    metric.starts_with("p_")
+/// Whether a figure reads in percent: a proportion, or the paired
+/// difference of one.
+fn in_percent(result: &ScenarioResult, f: &Figure) -> bool {
+    match f.kind {
+        Kind::Proportion => true,
+        Kind::Difference => f
+            .metric
+            .strip_suffix("_diff")
+            .and_then(|base| result.figures.iter().find(|g| g.metric == base))
+            .is_some_and(|g| g.kind == Kind::Proportion),
+        _ => false,
+    }
 }
 
-/// One figure as printed; an undefined value or interval (NaN) reads `n/a`.
-pub fn cell(metric: &str, e: &Estimate, exact: bool) -> Cell {
-    let (scale, digits, unit) = if is_proportion(metric) {
+/// One figure as printed (in percent where `percent`); an undefined value
+/// or interval (NaN) reads `n/a`.
+pub fn cell(percent: bool, e: &Estimate, exact: bool) -> Cell {
+    let (scale, digits, unit) = if percent {
         (100.0, 2, "%")
     } else {
         (1.0, 3, "")
@@ -216,6 +229,7 @@ fn constant_rows(result: &ScenarioResult, view: &View, variants: &[String]) -> V
             rows.push((
                 Row {
                     metric: name.clone(),
+                    kind: None,
                     cells,
                 },
                 table.file.clone(),
@@ -261,11 +275,16 @@ pub fn block(result: &ScenarioResult, view: &View, items: Items) -> Block {
                 }
                 result
                     .figure(v, metric)
-                    .map(|f| cell(metric, &f.estimate, exact))
+                    .map(|f| cell(in_percent(result, f), &f.estimate, exact))
             })
             .collect();
         Some(Row {
             metric: metric.to_string(),
+            kind: result
+                .figures
+                .iter()
+                .find(|f| f.metric == metric)
+                .map(|f| f.kind),
             cells,
         })
     };
@@ -410,6 +429,7 @@ mod tests {
         for (v, x) in [("a", 0.5), ("b", 0.25)] {
             for (metric, value) in [("p_x", x), ("p_zero", 0.0), ("mean_y", 2.0)] {
                 figures.push(Figure {
+                    kind: crate::results::fixture_kind(metric),
                     variant: v.into(),
                     metric: metric.into(),
                     estimate: Estimate {
@@ -418,6 +438,7 @@ mod tests {
                         high: value * 1.5,
                     },
                     trials: None,
+                    unit: crate::results::Unit::Share,
                 });
             }
         }
@@ -483,10 +504,12 @@ mod tests {
         // 2 are equally likely and item 1 the likeliest.
         for (i, x) in [0.049, 0.101, 0.052].iter().enumerate() {
             r.figures.push(Figure {
+                kind: crate::results::fixture_kind(&format!("p_item_{i}")),
                 variant: "a".into(),
                 metric: format!("p_item_{i}"),
                 estimate: Estimate::exact(*x),
                 trials: None,
+                unit: crate::results::Unit::Share,
             });
         }
         let mut list = ItemRows {
@@ -515,10 +538,12 @@ mod tests {
         for (v, xs) in [("a", [0.3, 0.2]), ("b", [0.0, 0.2])] {
             for (i, x) in xs.iter().enumerate() {
                 r.figures.push(Figure {
+                    kind: crate::results::fixture_kind(&format!("p_item_{i}")),
                     variant: v.into(),
                     metric: format!("p_item_{i}"),
                     estimate: Estimate::exact(*x),
                     trials: None,
+                    unit: crate::results::Unit::Share,
                 });
             }
         }
@@ -540,20 +565,20 @@ mod tests {
             low: nan,
             high: nan,
         };
-        assert_eq!(cell("mean_rolls", &one, false).text(), "2.000 (n/a)");
+        assert_eq!(cell(false, &one, false).text(), "2.000 (n/a)");
         let none = Estimate {
             value: nan,
             low: nan,
             high: nan,
         };
-        assert_eq!(cell("mean_rolls", &none, false).text(), "n/a");
-        assert_eq!(cell("mean_rolls", &none, true).text(), "n/a");
+        assert_eq!(cell(false, &none, false).text(), "n/a");
+        assert_eq!(cell(false, &none, true).text(), "n/a");
         let p = Estimate {
             value: 0.5,
             low: 0.25,
             high: 0.75,
         };
-        assert_eq!(cell("p_dead", &p, false).text(), "50.00% (25.00..75.00)");
-        assert_eq!(cell("p_dead", &p, true).text(), "50.0000%");
+        assert_eq!(cell(true, &p, false).text(), "50.00% (25.00..75.00)");
+        assert_eq!(cell(true, &p, true).text(), "50.0000%");
     }
 }

@@ -65,14 +65,13 @@ pub trait ScenarioType {
     /// An empty accumulator.
     fn new_acc(prepared: &Self::Prepared<'_>) -> Self::Acc;
 
-    /// Runs trials `first_trial..first_trial + count` of one chunk from
-    /// the chunk's stream `rng` into `acc`, every variant on common random
-    /// numbers; returns early (its chunk is then discarded) once `stop` is
-    /// requested, which it polls at least once per unit of bounded cost.
+    /// Runs `count` trials of one chunk from the chunk's stream `rng` into
+    /// `acc`, every variant on common random numbers; returns early (its
+    /// chunk is then discarded) once `stop` is requested, which it polls at
+    /// least once per unit of bounded cost.
     fn simulate_chunk(
         prepared: &Self::Prepared<'_>,
         rng: &mut Xoshiro256PlusPlus,
-        first_trial: u64,
         count: u64,
         acc: &mut Self::Acc,
         stop: Stop<'_>,
@@ -113,7 +112,7 @@ fn run_frontier<T: ScenarioType>(
         chunks,
         progress,
         || T::new_acc(prepared),
-        |rng, first, count, acc, stop| T::simulate_chunk(prepared, rng, first, count, acc, stop),
+        |rng, _first, count, acc, stop| T::simulate_chunk(prepared, rng, count, acc, stop),
     )
 }
 

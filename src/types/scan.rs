@@ -11,7 +11,7 @@
 //! same in every variant of each base variant (a flat line says nothing); at most
 //! [`MAX_SCAN_CHARTS`], in figure order.
 
-use crate::results::{ChartSpec, LinePoints, ScanTable, ScenarioResult};
+use crate::results::{ChartSpec, Kind, LinePoints, ScanTable, ScenarioResult};
 
 /// Most charts a scan draws.
 pub const MAX_SCAN_CHARTS: usize = 24;
@@ -27,15 +27,11 @@ pub fn headline_metrics(result: &ScenarioResult) -> Vec<String> {
             .iter()
             .any(|l| l.metrics.iter().flatten().any(|x| x == m))
     };
-    let quantile = |m: &str| {
-        m.strip_prefix('q')
-            .and_then(|r| r.split_once('_'))
-            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
-    };
     let mut out: Vec<String> = Vec::new();
     for f in result.figures.iter().filter(|f| &f.variant == first) {
         let m = f.metric.as_str();
-        if m.ends_with("_diff") || quantile(m) || listed(m) || out.iter().any(|o| o == m) {
+        let skipped = matches!(f.kind, Kind::Difference | Kind::Quantile);
+        if skipped || listed(m) || out.iter().any(|o| o == m) {
             continue;
         }
         if flat(result, m) {
@@ -129,7 +125,10 @@ pub fn charts(result: &ScenarioResult) -> Option<Vec<ChartSpec>> {
         headline_metrics(result)
             .into_iter()
             .map(|metric| {
-                let percent = metric.starts_with("p_");
+                let percent = result
+                    .figures
+                    .iter()
+                    .any(|f| f.metric == metric && f.kind == Kind::Proportion);
                 ChartSpec::Lines {
                     file: file_of(&metric),
                     title: format!("{}: {metric} against {key} ({how})", result.scenario),

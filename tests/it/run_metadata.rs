@@ -49,7 +49,7 @@ fn run_json_records_the_build_the_run_and_each_scenario() {
         .clone();
     let stdout = String::from_utf8(out).unwrap();
     let last = stdout.lines().last().unwrap();
-    let prefix = format!("wrote 13 files to {} in ", dir.path().display());
+    let prefix = format!("wrote 14 files to {} in ", dir.path().display());
     assert!(last.starts_with(&prefix), "{last}");
     assert!(last.ends_with(" trials/s)"), "{last}");
     assert!(last.contains(" s ("), "{last}");
@@ -133,7 +133,7 @@ fn quiet_prints_nothing_and_exact_runs_have_no_rate() {
         .arg(dir.path())
         .assert()
         .success()
-        .stdout(predicates::str::is_match("\nwrote 8 files to .* in [0-9.]+ s\n$").unwrap());
+        .stdout(predicates::str::is_match("\nwrote 9 files to .* in [0-9.]+ s\n$").unwrap());
     let m = manifest(dir.path());
     assert!(m.get("threads").is_none() && m.get("trials_per_second").is_none());
     let s = &m["scenarios"][0];

@@ -317,6 +317,7 @@ mod tests {
         let figures = variants
             .iter()
             .map(|v| Figure {
+                kind: crate::results::fixture_kind("p_closed"),
                 variant: v.clone(),
                 metric: "p_closed".into(),
                 estimate: Estimate {
@@ -325,6 +326,7 @@ mod tests {
                     high: 1.0,
                 },
                 trials: None,
+                unit: crate::results::Unit::Share,
             })
             .collect();
         let result = super::super::test_result(variants, figures, Vec::new());

@@ -291,6 +291,7 @@ mod tests {
         let variants = vec!["a".to_string(), "b".to_string()];
         let nan = f64::NAN;
         let figures = vec![Figure {
+            kind: crate::results::fixture_kind("mean_gp"),
             variant: "a".into(),
             metric: "mean_gp".into(),
             estimate: Estimate {
@@ -299,6 +300,7 @@ mod tests {
                 high: nan,
             },
             trials: None,
+            unit: crate::results::Unit::Share,
         }];
         let result = super::super::test_result(variants, figures, Vec::new());
         let rows = [("mean_gp".to_string(), "gold".to_string())];
@@ -332,10 +334,12 @@ mod tests {
             .iter()
             .flat_map(|v| {
                 (0..MAX_TABLE_ENTRIES).map(move |k| Figure {
+                    kind: crate::results::fixture_kind(&format!("p_{k}")),
                     variant: v.clone(),
                     metric: format!("p_{k}"),
                     estimate: Estimate::exact(0.5),
                     trials: None,
+                    unit: crate::results::Unit::Share,
                 })
             })
             .collect();
@@ -409,6 +413,7 @@ mod tests {
         let figures = variants
             .iter()
             .map(|v| Figure {
+                kind: crate::results::fixture_kind("p_uncurable_entry_lose_an_eye"),
                 variant: v.clone(),
                 metric: "p_uncurable_entry_lose_an_eye".into(),
                 estimate: Estimate {
@@ -417,6 +422,7 @@ mod tests {
                     high: 1.0,
                 },
                 trials: None,
+                unit: crate::results::Unit::Share,
             })
             .collect();
         let result = super::super::test_result(variants, figures, Vec::new());

@@ -230,10 +230,12 @@ mod tests {
                         continue;
                     }
                     figures.push(Figure {
+                        kind: crate::results::fixture_kind(&metric),
                         variant: v.into(),
                         metric,
                         estimate: wilson(dead, 1000, 1.96),
                         trials: None,
+                        unit: crate::results::Unit::Share,
                     });
                 }
             }

@@ -23,10 +23,11 @@
 //! [`MAX_DP_WORK`] steps) are `mean_hits_to_sever` and the `hits_to_sever`
 //! distribution left out of the exact output (never approximated).
 
-use super::{PROPORTIONS, max_hits, result, trim, trim_each};
+use super::{PROPORTIONS, catalogue, max_hits, result, trim, trim_each};
 use crate::engine::stats::Estimate;
 use crate::model::{ScenarioHeader, Variant};
-use crate::results::{DistributionRow, Figure, ScenarioResult};
+use crate::results::catalogue::{Observed, figures};
+use crate::results::{DistributionRow, ScenarioResult};
 use crate::rules::amputation::{AmputationRules, AtZeroHp, AttackSlot, Poison};
 use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES};
 use crate::rules::limbs::{DamageModifiers, LimbEffect, Purpose};
@@ -420,7 +421,6 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<AmputationRules>]) -> 
         .iter()
         .map(|v| variant_figures(&v.name, &v.rules))
         .collect();
-    let mut figures = Vec::new();
     let mut by_kind: [Vec<DistributionRow>; 6] = Default::default();
     let kinds = [
         "rounds_to_sever",
@@ -430,15 +430,7 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<AmputationRules>]) -> 
         "reattached_within_uses",
         "spells_used",
     ];
-    for (v, (values, rows)) in variants.iter().zip(&solved) {
-        for (metric, value) in values {
-            figures.push(Figure {
-                variant: v.name.clone(),
-                metric: metric.clone(),
-                estimate: Estimate::exact(*value),
-                trials: None,
-            });
-        }
+    for (_, rows) in &solved {
         for r in rows {
             // `spells_used` and `potions_used` share the last bucket.
             let k = kinds
@@ -448,23 +440,20 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<AmputationRules>]) -> 
             by_kind[k].push(r.clone());
         }
     }
-    if let Some((base, _)) = solved.split_first() {
-        for (v, (values, _)) in variants.iter().zip(&solved).skip(1) {
-            for m in PROPORTIONS.iter() {
-                let get = |vals: &[(String, f64)]| {
-                    vals.iter().find(|(n, _)| n == m.name).map(|(_, x)| *x)
-                };
-                if let (Some(a), Some(b)) = (get(values), get(&base.0)) {
-                    figures.push(Figure {
-                        variant: v.name.clone(),
-                        metric: format!("{}_diff", m.name),
-                        estimate: Estimate::exact(a - b),
-                        trials: None,
-                    });
-                }
-            }
-        }
-    }
+    let exact = |v: usize, name: &str| {
+        let values: &[(String, f64)] = &solved[v].0;
+        values.iter().find(|(n, _)| n == name).map(|(_, x)| *x)
+    };
+    let figures = figures(
+        &Variant::names(variants),
+        &catalogue(variants),
+        0.0,
+        |v, _, def| exact(v, &def.name).map_or(Observed::ABSENT, Observed::exact),
+        |v, _, def| match (exact(v, &def.name), exact(0, &def.name)) {
+            (Some(a), Some(b)) => Observed::exact(a - b),
+            _ => Observed::ABSENT,
+        },
+    );
     let [rounds, cumulative, hits, uses, within, spent] = by_kind;
     let mut distributions = trim(rounds, 1);
     let last = distributions.iter().map(|r| r.bin).max().unwrap_or(1);

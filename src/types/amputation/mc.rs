@@ -10,13 +10,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{PROPORTIONS, max_hits, result, trim, trim_each};
+use super::{Measure, PROPORTIONS, catalogue, max_hits, result, trim, trim_each};
 use crate::engine::Stop;
 use crate::engine::accum::{Histogram, Moments};
 use crate::engine::merge::mergeable;
-use crate::engine::stats::{Estimate, wilson, z_for_level};
+use crate::engine::stats::{wilson, z_for_level};
 use crate::model::{ScenarioHeader, Variant};
-use crate::results::{DistributionRow, Figure, ScenarioResult};
+use crate::results::catalogue::{MetricDef, Observed, Reading, figures};
+use crate::results::{DistributionRow, ScenarioResult};
 use crate::rules::amputation::{AmputationRules, AttackSlot, TrialOutcome};
 
 mergeable! {
@@ -121,16 +122,35 @@ pub fn simulate_chunk<R: rand::Rng + ?Sized>(
     }
 }
 
-/// A figure taken over `of` observations (the trials, the severed limbs,
-/// or the reattachments tried); left out where it is undefined.
-fn push(figures: &mut Vec<Figure>, variant: &str, metric: &str, estimate: Estimate, of: u64) {
-    if estimate.value.is_finite() {
-        figures.push(Figure {
-            variant: variant.to_string(),
-            metric: metric.to_string(),
-            estimate,
-            trials: Some(of),
-        });
+/// Variant `c`'s figure of `measure`, over the observations it is taken
+/// over (the trials, the severed limbs, or the reattachments tried); absent
+/// where it has none.
+fn read(c: &VariantCounts, measure: Measure) -> Observed<'_> {
+    let over = |n: u64, reading| match n {
+        0 => Observed::ABSENT,
+        n => Observed::over(reading, n),
+    };
+    let tried = |reading| over(c.attempts, reading);
+    let histogram = |h: &Histogram| Reading::Moments(h.moments());
+    match measure {
+        Measure::Share(i) => over(
+            c.trials,
+            Reading::Events {
+                hits: c.hits[i],
+                of: c.trials,
+            },
+        ),
+        Measure::RoundsToSever => over(c.rounds.total(), histogram(&c.rounds)),
+        Measure::HitsToSever => over(c.hit_count.total(), histogram(&c.hit_count)),
+        Measure::ReattachedIfSevered => tried(Reading::Events {
+            hits: c.reattached,
+            of: c.attempts,
+        }),
+        Measure::HealUses => tried(histogram(&c.uses)),
+        Measure::SpellsUsed => tried(histogram(&c.spells)),
+        Measure::PotionsUsed => tried(histogram(&c.potions)),
+        Measure::HealGp => tried(Reading::Moments(c.gp)),
+        Measure::HealMinutes => tried(Reading::Moments(c.minutes)),
     }
 }
 
@@ -161,71 +181,33 @@ pub fn monte_carlo_result(
     counts: &[VariantCounts],
 ) -> ScenarioResult {
     let z = z_for_level(header.confidence);
-    let mut figures = Vec::new();
+    // Paired differences to the baseline, from discordant counts: x_v - x_0
+    // is +1, -1 or 0 per trial; where the proportion applies to both.
+    let read_diff = |v: usize, _: usize, def: &MetricDef<Measure>| {
+        let (Measure::Share(i), Some(base)) = (def.measure, counts.first()) else {
+            return Observed::ABSENT;
+        };
+        if !(PROPORTIONS[i].applies)(&variants[0].rules) || base.trials == 0 {
+            return Observed::ABSENT;
+        }
+        let [up, down] = counts[v].discordant[i];
+        let mut d = Moments::default();
+        d.push_repeated(1.0, up);
+        d.push_repeated(-1.0, down);
+        d.push_repeated(0.0, base.trials - up - down);
+        Observed::over(Reading::Moments(d), base.trials)
+    };
+    let figures = figures(
+        &Variant::names(variants),
+        &catalogue(variants),
+        z,
+        |v, _, def| read(&counts[v], def.measure),
+        read_diff,
+    );
     let (mut rounds, mut cumulative, mut hits) = (Vec::new(), Vec::new(), Vec::new());
     let (mut uses, mut by_uses, mut spent) = (Vec::new(), Vec::new(), Vec::new());
     for (variant, c) in variants.iter().zip(counts) {
         let name = variant.name.as_str();
-        for (i, m) in PROPORTIONS.iter().enumerate() {
-            if (m.applies)(&variant.rules) {
-                push(
-                    &mut figures,
-                    name,
-                    m.name,
-                    wilson(c.hits[i], c.trials, z),
-                    c.trials,
-                );
-            }
-        }
-        push(
-            &mut figures,
-            name,
-            "mean_rounds_to_sever",
-            c.rounds.moments().estimate(z),
-            c.rounds.total(),
-        );
-        push(
-            &mut figures,
-            name,
-            "mean_hits_to_sever",
-            c.hit_count.moments().estimate(z),
-            c.hit_count.total(),
-        );
-        if variant.rules.reattach.is_some() && c.attempts > 0 {
-            let rate = wilson(c.reattached, c.attempts, z);
-            push(
-                &mut figures,
-                name,
-                "p_reattached_if_severed",
-                rate,
-                c.attempts,
-            );
-            push(
-                &mut figures,
-                name,
-                "mean_heal_uses",
-                c.uses.moments().estimate(z),
-                c.attempts,
-            );
-            let spells = c.spells.moments().estimate(z);
-            push(&mut figures, name, "mean_spells_used", spells, c.attempts);
-            let potions = c.potions.moments().estimate(z);
-            push(&mut figures, name, "mean_potions_used", potions, c.attempts);
-            push(
-                &mut figures,
-                name,
-                "mean_heal_gp",
-                c.gp.estimate(z),
-                c.attempts,
-            );
-            push(
-                &mut figures,
-                name,
-                "mean_heal_minutes",
-                c.minutes.estimate(z),
-                c.attempts,
-            );
-        }
         let mut served = 0;
         for (bin, count) in c.rounds.bins() {
             served += count;
@@ -253,29 +235,6 @@ pub fn monte_carlo_result(
                 for (bin, count) in h.bins() {
                     spent.push(row(name, kind, bin, count, c.attempts, z));
                 }
-            }
-        }
-    }
-    // Paired differences to the baseline, from discordant counts:
-    // x_v - x_0 is +1, -1 or 0 per trial.
-    if let Some((base, base_counts)) = variants.first().zip(counts.first()) {
-        for (variant, c) in variants.iter().zip(counts).skip(1) {
-            for (i, m) in PROPORTIONS.iter().enumerate() {
-                if !((m.applies)(&variant.rules) && (m.applies)(&base.rules)) {
-                    continue;
-                }
-                let [up, down] = c.discordant[i];
-                let mut d = Moments::default();
-                d.push_repeated(1.0, up);
-                d.push_repeated(-1.0, down);
-                d.push_repeated(0.0, base_counts.trials - up - down);
-                push(
-                    &mut figures,
-                    &variant.name,
-                    &format!("{}_diff", m.name),
-                    d.estimate(z),
-                    base_counts.trials,
-                );
             }
         }
     }

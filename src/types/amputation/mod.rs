@@ -13,7 +13,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use super::ScenarioType;
 use crate::engine::Stop;
 use crate::model::{Catalog, ScenarioHeader, Variant};
-use crate::results::{ChartSpec, DistributionRow, Figure, LinePoints, ScenarioResult};
+use crate::results::catalogue::{Catalogue, MetricDef};
+use crate::results::{ChartSpec, DistributionRow, Figure, LinePoints, ScenarioResult, Unit};
 use crate::rules::amputation::{AmputationRules, AttackSlot, Outcome, TrialOutcome};
 use crate::rules::limbs::Purpose;
 use crate::scenario::ScenarioError;
@@ -53,7 +54,6 @@ impl ScenarioType for Amputation {
     fn simulate_chunk(
         prepared: &Self::Prepared<'_>,
         rng: &mut Xoshiro256PlusPlus,
-        _first_trial: u64,
         count: u64,
         acc: &mut Vec<mc::VariantCounts>,
         stop: Stop<'_>,
@@ -158,6 +158,67 @@ pub const PROPORTIONS: [Proportion; 9] = [
     },
 ];
 
+/// What an amputation metric measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    /// A proportion of [`PROPORTIONS`].
+    Share(usize),
+    /// Rounds until the purpose was served.
+    RoundsToSever,
+    /// Hits landed until then.
+    HitsToSever,
+    /// Reattached, among the reattachments tried.
+    ReattachedIfSevered,
+    /// Healing uses spent per attempt.
+    HealUses,
+    /// Spell uses per attempt.
+    SpellsUsed,
+    /// Potion uses per attempt.
+    PotionsUsed,
+    /// Gold per attempt.
+    HealGp,
+    /// Minutes per attempt.
+    HealMinutes,
+}
+
+/// The catalogue: each variant's proportions that apply to it (each with
+/// its paired difference), the race's means, and with reattachment its
+/// figures.
+pub fn catalogue(variants: &[Variant<AmputationRules>]) -> Catalogue<Measure> {
+    Catalogue::new(variants.iter().map(|v| metrics(&v.rules)).collect())
+}
+
+fn metrics(rules: &AmputationRules) -> Vec<MetricDef<Measure>> {
+    let mut defs: Vec<MetricDef<Measure>> = PROPORTIONS
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| (m.applies)(rules))
+        .map(|(i, m)| MetricDef::proportion(m.name, Measure::Share(i)).with_diff())
+        .collect();
+    let count = |name, unit, m| MetricDef::count(name, unit, m);
+    defs.push(count(
+        "mean_rounds_to_sever",
+        Unit::Rounds,
+        Measure::RoundsToSever,
+    ));
+    defs.push(count(
+        "mean_hits_to_sever",
+        Unit::Count,
+        Measure::HitsToSever,
+    ));
+    if rules.reattach.is_some() {
+        defs.extend([
+            MetricDef::proportion("p_reattached_if_severed", Measure::ReattachedIfSevered),
+            count("mean_heal_uses", Unit::Count, Measure::HealUses),
+            count("mean_spells_used", Unit::Count, Measure::SpellsUsed),
+            count("mean_potions_used", Unit::Count, Measure::PotionsUsed),
+            MetricDef::mean("mean_heal_gp", Unit::Gp, Measure::HealGp),
+            MetricDef::mean("mean_heal_minutes", Unit::Minutes, Measure::HealMinutes),
+        ]);
+    }
+    defs
+}
+
 /// Shares drawn on the outcome chart.
 const OUTCOME_CHART: [&str; 6] = [
     "p_severed_in_time",
@@ -234,7 +295,7 @@ pub fn result(
         .filter_map(|m| PROPORTIONS.iter().find(|p| p.name == *m))
         .map(|m| (m.name.to_string(), m.label.to_string()))
         .collect();
-    let all_variants: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
+    let all_variants = Variant::names(variants);
     let mut charts = vec![
         ChartSpec::Lines {
             file: "severed_by_round".into(),
@@ -282,6 +343,6 @@ pub fn result(
         figures,
         distributions,
         charts,
-        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
+        ..ScenarioResult::for_header(header, Variant::names(variants))
     }
 }

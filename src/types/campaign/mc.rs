@@ -23,10 +23,12 @@ use crate::engine::accum::{Histogram, IntMoments};
 use crate::engine::merge::mergeable;
 use crate::engine::paired::Baseline;
 use crate::engine::ratio::PairedRatio;
-use crate::engine::stats::{Estimate, wilson, z_for_level};
+use crate::engine::stats::z_for_level;
 use crate::model::{ScenarioHeader, Variant};
+use crate::results::catalogue::figures as figures_of;
+use crate::results::catalogue::{Catalogue, Kind, MetricDef, Observed, Reading};
 use crate::results::{
-    ChartSpec, ConstantTable, DistributionRow, Figure, LinePoints, ScenarioResult, thousands,
+    ChartSpec, ConstantTable, DistributionRow, LinePoints, ScenarioResult, Unit, thousands,
 };
 use crate::rules::permanent_wounds::Severity;
 
@@ -114,22 +116,12 @@ impl Measure {
     }
 }
 
-/// How a metric's per-trial value becomes its figure.
+/// What a metric reads of a career, and what its figure is divided by:
+/// the party's size for per-PC figures and shares of PCs, 1 otherwise.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Kind {
-    /// A 0/1 event: Wilson interval.
-    Proportion,
-    /// A count or gold per trial, divided by `per` (the party's size for
-    /// per-PC figures and shares of PCs; 1 otherwise).
-    Mean { per: f64 },
-}
-
-/// A metric: its name, how it is estimated and what it measures.
-#[derive(Clone, Debug, PartialEq)]
-struct MetricDef {
-    name: String,
-    kind: Kind,
+struct Reads {
     measure: Measure,
+    per: f64,
 }
 
 /// Width of a bin of the festering distribution, HP.
@@ -157,68 +149,73 @@ struct Shown {
 }
 
 /// The metric list of a variant with `pcs` PCs over character `levels`
-/// and their adventuring days (`days` a level, `fights` a day).
+/// and their adventuring days (`days` a level, `fights` a day). Every
+/// metric has its paired difference.
 fn metric_defs(
     pcs: usize,
     levels: &[u8],
     (days, fights): (u32, u32),
     shown: Shown,
-) -> Vec<MetricDef> {
+) -> Vec<MetricDef<Reads>> {
     let Shown {
         injuries,
         potions,
         limbs,
     } = shown;
-    let per_pc = Kind::Mean { per: pcs as f64 };
-    let whole = Kind::Mean { per: 1.0 };
-    let d = |name: String, kind, measure| MetricDef {
-        name,
-        kind,
-        measure,
+    let pcs = pcs as f64;
+    // A share of the careers; a count or an amount per career; the same
+    // per PC of the party.
+    let share = |name: String, measure| MetricDef::proportion(name, Reads { measure, per: 1.0 });
+    let whole = |name: &str, kind, unit, measure| {
+        MetricDef::new(name, kind, unit, Reads { measure, per: 1.0 })
     };
+    let per_pc = |name: String, kind, unit, measure| {
+        MetricDef::new(name, kind, unit, Reads { measure, per: pcs })
+    };
+    let count = |name: &str, measure| per_pc(name.into(), Kind::Count, Unit::Count, measure);
+    let gold = |name: String, measure| per_pc(name, Kind::Mean, Unit::Gp, measure);
+    let of_party = |name: String, measure| per_pc(name, Kind::Mean, Unit::Share, measure);
     let mut defs = vec![
-        d("p_tpk".into(), Kind::Proportion, Measure::Tpk),
-        d("p_pc_death".into(), Kind::Proportion, Measure::AnyDeath),
-        d("deaths_per_pc".into(), per_pc, Measure::Deaths),
-        d("raises_per_pc".into(), per_pc, Measure::Raises),
-        d("replacements_per_pc".into(), per_pc, Measure::Replacements),
-        d("mean_fights".into(), whole, Measure::Fights),
-        d("career_days".into(), whole, Measure::CalendarDays),
-        d("town_days".into(), whole, Measure::TownDays),
+        share("p_tpk".into(), Measure::Tpk),
+        share("p_pc_death".into(), Measure::AnyDeath),
+        count("deaths_per_pc", Measure::Deaths),
+        count("raises_per_pc", Measure::Raises),
+        count("replacements_per_pc", Measure::Replacements),
+        whole("mean_fights", Kind::Count, Unit::Count, Measure::Fights),
+        whole("career_days", Kind::Mean, Unit::Days, Measure::CalendarDays),
+        whole("town_days", Kind::Mean, Unit::Days, Measure::TownDays),
     ];
     for s in Severity::ALL {
-        defs.push(d(
+        defs.push(per_pc(
             format!("wounds_taken_per_pc_{}", s.name()),
-            per_pc,
+            Kind::Count,
+            Unit::Count,
             Measure::WoundsTaken(s as usize),
         ));
     }
-    defs.push(d("injuries_taken_per_pc".into(), per_pc, Measure::Injuries));
-    defs.push(d("treasure_per_pc".into(), per_pc, Measure::Treasure));
-    defs.push(d("gold_spent_per_pc".into(), per_pc, Measure::GoldSpent));
-    defs.push(d("gold_wounds_per_pc".into(), per_pc, Measure::GoldWounds));
-    defs.push(d(
-        "gold_raising_per_pc".into(),
-        per_pc,
-        Measure::GoldRaising,
-    ));
+    defs.push(count("injuries_taken_per_pc", Measure::Injuries));
+    defs.push(gold("treasure_per_pc".into(), Measure::Treasure));
+    defs.push(gold("gold_spent_per_pc".into(), Measure::GoldSpent));
+    defs.push(gold("gold_wounds_per_pc".into(), Measure::GoldWounds));
+    defs.push(gold("gold_raising_per_pc".into(), Measure::GoldRaising));
     if potions {
-        defs.push(d(
-            "gold_potions_per_pc".into(),
-            per_pc,
-            Measure::GoldPotions,
-        ));
+        defs.push(gold("gold_potions_per_pc".into(), Measure::GoldPotions));
     }
     if injuries {
-        let m = [
-            ("gold_injuries_per_pc", Measure::GoldInjuries),
-            ("downtime_days_per_pc", Measure::DowntimeDays),
-            ("festering_max_hp_lost_per_pc", Measure::FesteringHp),
-            ("festering_deaths_per_pc", Measure::FesteringDeaths),
-        ];
-        for (name, measure) in m {
-            defs.push(d(name.into(), per_pc, measure));
-        }
+        defs.push(gold("gold_injuries_per_pc".into(), Measure::GoldInjuries));
+        defs.push(per_pc(
+            "downtime_days_per_pc".into(),
+            Kind::Mean,
+            Unit::Days,
+            Measure::DowntimeDays,
+        ));
+        defs.push(per_pc(
+            "festering_max_hp_lost_per_pc".into(),
+            Kind::Mean,
+            Unit::Hp,
+            Measure::FesteringHp,
+        ));
+        defs.push(count("festering_deaths_per_pc", Measure::FesteringDeaths));
     }
     if limbs {
         let m = [
@@ -229,69 +226,54 @@ fn metric_defs(
             ("limbs_regrown_per_pc", Measure::LimbsRegrown),
         ];
         for (name, measure) in m {
-            defs.push(d(name.into(), per_pc, measure));
+            defs.push(count(name, measure));
         }
     }
     for (k, (state, _)) in END_STATES.iter().enumerate() {
-        defs.push(d(
-            format!("share_end_{state}"),
-            per_pc,
-            Measure::EndState(k),
-        ));
+        defs.push(of_party(format!("share_end_{state}"), Measure::EndState(k)));
     }
-    defs.push(d("share_end_injured".into(), per_pc, Measure::EndInjured));
+    defs.push(of_party("share_end_injured".into(), Measure::EndInjured));
     for (l, level) in levels.iter().enumerate() {
-        defs.push(d(
+        defs.push(of_party(
             format!("share_alive_level_{level}"),
-            per_pc,
             Measure::Alive(l),
         ));
-        defs.push(d(
+        defs.push(of_party(
             format!("share_original_level_{level}"),
-            per_pc,
             Measure::Originals(l),
         ));
-        defs.push(d(
+        defs.push(of_party(
             format!("share_maimed_level_{level}"),
-            per_pc,
             Measure::Maimed(l),
         ));
         if injuries {
-            defs.push(d(
+            defs.push(of_party(
                 format!("share_injured_level_{level}"),
-                per_pc,
                 Measure::Injured(l),
             ));
         }
-        defs.push(d(
-            format!("p_tpk_by_level_{level}"),
-            Kind::Proportion,
-            Measure::TpkBy(l),
-        ));
-        defs.push(d(
+        defs.push(share(format!("p_tpk_by_level_{level}"), Measure::TpkBy(l)));
+        defs.push(gold(
             format!("gold_spent_per_pc_by_level_{level}"),
-            per_pc,
             Measure::SpentBy(l),
         ));
         for (k, (state, _)) in END_STATES.iter().enumerate() {
-            defs.push(d(
+            defs.push(of_party(
                 format!("share_{state}_level_{level}"),
-                per_pc,
                 Measure::StateBy(l, k),
             ));
         }
     }
     for day in 0..levels.len() * days as usize {
-        defs.push(d(
+        defs.push(gold(
             format!(
                 "gold_spent_per_pc_by_encounter_{}",
                 encounters_by_day(day, fights)
             ),
-            per_pc,
             Measure::SpentByDay(day),
         ));
     }
-    defs
+    defs.into_iter().map(MetricDef::with_diff).collect()
 }
 
 /// The encounters planned by the end of adventuring day `day` (an index)
@@ -319,7 +301,7 @@ mergeable! {
 /// The variants and their metric lists, compiled for the hot loop.
 pub struct Prepared<'a> {
     variants: &'a [Variant<CampaignVariant>],
-    defs: Vec<Vec<MetricDef>>,
+    defs: Vec<Vec<MetricDef<Reads>>>,
     /// Some variant has lingering injuries.
     injuries: bool,
     /// Some variant buys potions.
@@ -436,7 +418,11 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
                 return;
             }
             vals.clear();
-            vals.extend(prepared.defs[v].iter().map(|d| d.measure.value(&outcome)));
+            vals.extend(
+                prepared.defs[v]
+                    .iter()
+                    .map(|d| d.measure.measure.value(&outcome)),
+            );
             for (m, &x) in acc.metrics[v].iter_mut().zip(&vals) {
                 m.push(x);
             }
@@ -457,23 +443,6 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
     }
 }
 
-/// `e` divided by `per`.
-fn per(e: Estimate, per: f64) -> Estimate {
-    Estimate {
-        value: e.value / per,
-        low: e.low / per,
-        high: e.high / per,
-    }
-}
-
-/// A metric's figure from its moments.
-fn estimate(def: &MetricDef, m: &IntMoments, z: f64) -> Estimate {
-    match def.kind {
-        Kind::Proportion => wilson(m.sum() as u64, m.count(), z),
-        Kind::Mean { per: by } => per(m.estimate(z), by),
-    }
-}
-
 /// The figures and charts of the merged counts.
 pub fn finish(
     header: &ScenarioHeader,
@@ -483,54 +452,33 @@ pub fn finish(
 ) -> ScenarioResult {
     let defs = &prepared.defs;
     let z = z_for_level(header.confidence);
-    let mut figures = Vec::new();
-    for (v, variant) in variants.iter().enumerate() {
-        for (i, def) in defs[v].iter().enumerate() {
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric: def.name.clone(),
-                estimate: estimate(def, &acc.metrics[v][i], z),
-                trials: None,
-            });
-        }
-    }
+    let names = Variant::names(variants);
     // Paired differences where a metric means the same in both variants.
-    for (v, variant) in variants.iter().enumerate().skip(1) {
-        for (i, def) in defs[v].iter().enumerate() {
-            if defs[0].get(i) != Some(def) {
-                continue;
-            }
-            let diff = match def.kind {
-                Kind::Proportion => acc.diffs[v][i].estimate(z),
-                Kind::Mean { per: by } => per(acc.diffs[v][i].estimate(z), by),
-            };
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric: format!("{}_diff", def.name),
-                estimate: diff,
-                trials: None,
-            });
-        }
-    }
+    let mut figures = figures_of(
+        &names,
+        &Catalogue::new(defs.clone()),
+        z,
+        |v, i, def| {
+            Observed::of_trials(Reading::IntMoments(&acc.metrics[v][i])).per(def.measure.per)
+        },
+        |v, i, def| match defs[0].get(i) == Some(def) {
+            true => Observed::of_trials(Reading::IntMoments(&acc.diffs[v][i])).per(def.measure.per),
+            false => Observed::ABSENT,
+        },
+    );
     // Gold spent as a share of treasure found: a ratio of means over the
     // careers, with the paired difference of the ratios.
-    for (v, variant) in variants.iter().enumerate() {
-        let m = &acc.share_of_treasure[v];
-        figures.push(Figure {
-            variant: variant.name.clone(),
-            metric: SHARE_OF_TREASURE.into(),
-            estimate: m.ratio(z),
-            trials: None,
-        });
-        if v > 0 {
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric: format!("{SHARE_OF_TREASURE}_diff"),
-                estimate: m.diff(z),
-                trials: None,
-            });
-        }
-    }
+    let ratio = MetricDef::new(SHARE_OF_TREASURE, Kind::Ratio, Unit::Share, ()).with_diff();
+    let read = |v: usize, _: usize, _: &MetricDef<()>| {
+        Observed::of_trials(Reading::Ratio(&acc.share_of_treasure[v]))
+    };
+    figures.extend(figures_of(
+        &names,
+        &Catalogue::same_for_all(variants.len(), vec![ratio]).diffs_after_each_variant(),
+        z,
+        read,
+        read,
+    ));
     // The festering distribution of the variants whose PCs lost max HP to
     // festering wounds, up to the last bin any of them reached (a variant
     // without any has no distribution, not one of zeros).
@@ -563,7 +511,6 @@ pub fn finish(
         );
     }
     let festered_names: Vec<String> = festered.iter().map(|&v| variants[v].name.clone()).collect();
-    let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
     ScenarioResult {
         figures,
         distributions,
@@ -632,7 +579,7 @@ fn charts(
     festered: &[String],
 ) -> Vec<ChartSpec> {
     let how = format!("{} careers per variant", thousands(header.trials));
-    let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
+    let names = Variant::names(variants);
     let mut charts = Vec::new();
     let levels: Option<Vec<u8>> = variants
         .first()

@@ -402,7 +402,6 @@ impl ScenarioType for Campaign {
     fn simulate_chunk(
         prepared: &mc::Prepared<'_>,
         rng: &mut Xoshiro256PlusPlus,
-        _first_trial: u64,
         count: u64,
         acc: &mut mc::CampaignAcc,
         stop: Stop<'_>,

@@ -17,9 +17,10 @@ use crate::engine::Stop;
 use crate::engine::accum::{Histogram, IntMoments};
 use crate::engine::merge::mergeable;
 use crate::engine::paired::Baseline;
-use crate::engine::stats::{wilson, z_for_level};
+use crate::engine::stats::z_for_level;
 use crate::model::{ScenarioHeader, Variant};
-use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, ScenarioResult, thousands};
+use crate::results::catalogue::{Catalogue, MetricDef, Observed, Reading, figures};
+use crate::results::{ChartSpec, DistributionRow, ItemRows, ScenarioResult, Unit, thousands};
 
 /// Rounds beyond this share the last bin of the `rounds` distribution.
 pub const ROUNDS_BINS: i64 = 30;
@@ -93,31 +94,20 @@ impl Measure {
     }
 }
 
-/// A metric: its name, whether it is a 0/1 proportion, and what it measures.
-#[derive(Clone, Debug, PartialEq)]
-struct MetricDef {
-    name: String,
-    proportion: bool,
-    measure: Measure,
-}
-
 /// The metric list for a party (per-PC metrics use the PCs' names), when
 /// lingering injuries are on the injury table's entry ids, when called
 /// shots are (`limbs`) the limbs severed, and when a venom spreads
 /// (`venom`) the venoms and the limbs cut off and put back: each metric
 /// named together with what it measures, so no value is matched by
-/// position.
-fn metric_defs(pcs: &[String], injuries: &[String], limbs: bool, venom: bool) -> Vec<MetricDef> {
-    let p = |name: String, measure| MetricDef {
-        name,
-        proportion: true,
-        measure,
-    };
-    let m = |name: &str, measure| MetricDef {
-        name: name.into(),
-        proportion: false,
-        measure,
-    };
+/// position. Every metric has its paired difference.
+fn metric_defs(
+    pcs: &[String],
+    injuries: &[String],
+    limbs: bool,
+    venom: bool,
+) -> Vec<MetricDef<Measure>> {
+    let p = |name: String, measure| MetricDef::proportion(name, measure);
+    let count = |name: &str, measure| MetricDef::count(name, Unit::Count, measure);
     let mut defs = vec![
         p("p_party_win".into(), Measure::PartyWin),
         p("p_timeout".into(), Measure::Timeout),
@@ -127,10 +117,10 @@ fn metric_defs(pcs: &[String], injuries: &[String], limbs: bool, venom: bool) ->
         p("p_permanent_wound_minor".into(), Measure::Wound(0)),
         p("p_permanent_wound_moderate".into(), Measure::Wound(1)),
         p("p_permanent_wound_severe".into(), Measure::Wound(2)),
-        m("mean_pc_deaths", Measure::PcDeaths),
-        m("mean_rounds", Measure::Rounds),
-        m("mean_crits_taken", Measure::CritsTaken),
-        m("mean_pc_hp_lost", Measure::HpLost),
+        count("mean_pc_deaths", Measure::PcDeaths),
+        MetricDef::count("mean_rounds", Unit::Rounds, Measure::Rounds),
+        count("mean_crits_taken", Measure::CritsTaken),
+        MetricDef::mean("mean_pc_hp_lost", Unit::Hp, Measure::HpLost),
     ];
     for (i, pc) in pcs.iter().enumerate() {
         defs.push(p(format!("p_pc_death_{pc}"), Measure::PcDeath(i)));
@@ -140,7 +130,7 @@ fn metric_defs(pcs: &[String], injuries: &[String], limbs: bool, venom: bool) ->
     }
     if !injuries.is_empty() {
         defs.push(p("p_injury".into(), Measure::AnyInjury));
-        defs.push(m("mean_injuries", Measure::Injuries));
+        defs.push(count("mean_injuries", Measure::Injuries));
         for (e, id) in injuries.iter().enumerate() {
             defs.push(p(format!("p_injury_{id}"), Measure::Entry(e)));
         }
@@ -149,8 +139,8 @@ fn metric_defs(pcs: &[String], injuries: &[String], limbs: bool, venom: bool) ->
         }
     }
     if limbs {
-        defs.push(m("mean_limbs_severed", Measure::LimbsSevered));
-        defs.push(m("mean_pc_limbs_severed", Measure::PcLimbsSevered));
+        defs.push(count("mean_limbs_severed", Measure::LimbsSevered));
+        defs.push(count("mean_pc_limbs_severed", Measure::PcLimbsSevered));
         defs.push(p("p_pc_limb_severed".into(), Measure::AnyPcLimbSevered));
         for (i, pc) in pcs.iter().enumerate() {
             defs.push(p(
@@ -161,17 +151,17 @@ fn metric_defs(pcs: &[String], injuries: &[String], limbs: bool, venom: bool) ->
     }
     if venom {
         defs.push(p("p_venom_spread".into(), Measure::AnyVenomSpread));
-        defs.push(m("mean_venom_spread", Measure::VenomSpread));
+        defs.push(count("mean_venom_spread", Measure::VenomSpread));
         defs.push(p("p_limb_amputated".into(), Measure::AnyLimbAmputated));
-        defs.push(m("mean_limbs_amputated", Measure::LimbsAmputated));
-        defs.push(m("mean_limbs_reattached", Measure::LimbsReattached));
+        defs.push(count("mean_limbs_amputated", Measure::LimbsAmputated));
+        defs.push(count("mean_limbs_reattached", Measure::LimbsReattached));
     }
-    defs
+    defs.into_iter().map(MetricDef::with_diff).collect()
 }
 
 /// The values of `defs` in one trial.
 #[inline]
-fn values(o: &TrialOutcome, pcs: usize, defs: &[MetricDef], out: &mut Vec<i64>) {
+fn values(o: &TrialOutcome, pcs: usize, defs: &[MetricDef<Measure>], out: &mut Vec<i64>) {
     out.clear();
     out.extend(defs.iter().map(|d| d.measure.value(o, pcs)));
 }
@@ -220,7 +210,7 @@ pub struct Prepared<'a> {
     /// injuries on.
     injuries: Vec<(String, String)>,
     /// Each variant's metrics.
-    defs: Vec<Vec<MetricDef>>,
+    defs: Vec<Vec<MetricDef<Measure>>>,
 }
 
 impl<'a> Prepared<'a> {
@@ -309,23 +299,21 @@ pub fn finish(
 ) -> ScenarioResult {
     let (injuries, defs) = (&prepared.injuries, &prepared.defs);
     let z = z_for_level(header.confidence);
-    let mut figures = Vec::new();
+    // Paired differences are defined where a metric means the same in both
+    // variants: always for party-wide metrics, and for per-PC metrics only
+    // when the PC has the same name in the first variant.
+    let figures = figures(
+        &Variant::names(variants),
+        &Catalogue::new(defs.clone()),
+        z,
+        |v, i, _| Observed::of_trials(Reading::IntMoments(&acc.metrics[v][i])),
+        |v, i, def| match defs[0].get(i) == Some(def) {
+            true => Observed::of_trials(Reading::IntMoments(&acc.diffs[v][i])),
+            false => Observed::ABSENT,
+        },
+    );
     let mut distributions = Vec::new();
     for (v, variant) in variants.iter().enumerate() {
-        for (i, def) in defs[v].iter().enumerate() {
-            let m = &acc.metrics[v][i];
-            let estimate = if def.proportion {
-                wilson(m.sum() as u64, m.count(), z)
-            } else {
-                m.estimate(z)
-            };
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric: def.name.clone(),
-                estimate,
-                trials: None,
-            });
-        }
         distributions.extend(
             acc.rounds[v]
                 .shares(z)
@@ -339,22 +327,6 @@ pub fn finish(
                     trials: None,
                 }),
         );
-    }
-    // Paired differences are defined where a metric means the same in both
-    // variants: always for party-wide metrics, and for per-PC metrics only
-    // when the PC has the same name in the first variant.
-    for (v, variant) in variants.iter().enumerate().skip(1) {
-        for (i, def) in defs[v].iter().enumerate() {
-            if defs[0].get(i) != Some(def) {
-                continue;
-            }
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric: format!("{}_diff", def.name),
-                estimate: acc.diffs[v][i].estimate(z),
-                trials: None,
-            });
-        }
     }
     let how = format!("{} trials per variant", thousands(header.trials));
     let mut per_pc: Vec<(String, String)> = vec![("p_pc_death".into(), "any PC".into())];
@@ -454,6 +426,6 @@ pub fn finish(
         charts,
         item_rows,
         tables: vec![super::difficulty::table(variants)],
-        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
+        ..ScenarioResult::for_header(header, Variant::names(variants))
     }
 }

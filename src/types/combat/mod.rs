@@ -58,7 +58,6 @@ impl ScenarioType for Combat {
     fn simulate_chunk(
         prepared: &mc::Prepared<'_>,
         rng: &mut Xoshiro256PlusPlus,
-        _first_trial: u64,
         count: u64,
         acc: &mut mc::CombatAcc,
         stop: Stop<'_>,

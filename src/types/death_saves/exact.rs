@@ -9,9 +9,10 @@
 //! (at most `400^5 ≈ 10^13`, exact in `u64` and in `f64`). Each probability
 //! is therefore exact up to one final rounding to `f64`.
 
-use super::{CODES, METRICS, Metric, code, decode};
+use super::{CODES, Metric, code, decode};
 use crate::engine::stats::Estimate;
 use crate::model::Variant;
+use crate::results::catalogue::{self, MetricDef, Observed};
 use crate::results::{DistributionRow, Figure};
 use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES, SaveStep, Tally};
 
@@ -92,18 +93,26 @@ pub fn figures(
             .map(|(c, &n)| i128::from(n) * i128::from(metric.count(c)))
             .sum()
     };
-    let mut figures = Vec::new();
+    let read = |v: usize, _: usize, def: &MetricDef<&Metric>| {
+        let d = &distributions[v];
+        Observed::exact(numerator(d, def.measure) as f64 / d.denominator as f64)
+    };
+    let read_diff = |v: usize, _: usize, def: &MetricDef<&Metric>| {
+        let (d, base) = (&distributions[v], &distributions[0]);
+        // a/da - b/db = (a·db - b·da) / (da·db), exact in i128.
+        let (da, db) = (i128::from(d.denominator), i128::from(base.denominator));
+        let diff = numerator(d, def.measure) * db - numerator(base, def.measure) * da;
+        Observed::exact(diff as f64 / (da * db) as f64)
+    };
+    let figures = catalogue::figures(
+        &Variant::names(variants),
+        &super::catalogue(variants.len()),
+        0.0,
+        read,
+        read_diff,
+    );
     let mut rows = Vec::new();
     for (variant, d) in variants.iter().zip(distributions) {
-        for metric in &METRICS {
-            let value = numerator(d, metric) as f64 / d.denominator as f64;
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric: metric.name.into(),
-                estimate: Estimate::exact(value),
-                trials: None,
-            });
-        }
         for rolls in 1..=MAX_SAVES {
             let n: u64 = (0..CODES)
                 .filter(|&c| decode(c).1 == rolls)
@@ -117,21 +126,6 @@ pub fn figures(
                 share: Estimate::exact(n as f64 / d.denominator as f64),
                 trials: None,
             });
-        }
-    }
-    if let Some((base, _)) = distributions.split_first() {
-        for (variant, d) in variants.iter().zip(distributions).skip(1) {
-            for metric in &METRICS {
-                // a/da - b/db = (a·db - b·da) / (da·db), exact in i128.
-                let (da, db) = (i128::from(d.denominator), i128::from(base.denominator));
-                let diff = numerator(d, metric) * db - numerator(base, metric) * da;
-                figures.push(Figure {
-                    variant: variant.name.clone(),
-                    metric: format!("{}_diff", metric.name),
-                    estimate: Estimate::exact(diff as f64 / (da * db) as f64),
-                    trials: None,
-                });
-            }
         }
     }
     (figures, rows)

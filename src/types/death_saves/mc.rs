@@ -15,16 +15,17 @@
 //! joint counts of (its outcome code, the baseline's outcome code), from
 //! which marginals and paired differences follow exactly.
 
-use super::{CODES, METRICS, MetricKind, decode, result};
+use super::{CODES, Metric, MetricKind, catalogue, decode, result};
 use crate::dice::{D20Block, RollMode};
 use crate::engine::accum::{Histogram, Moments};
-use crate::engine::stats::{wilson, z_for_level};
+use crate::engine::stats::z_for_level;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Stop;
 use crate::engine::merge::mergeable;
 use crate::model::{ScenarioHeader, Variant};
-use crate::results::{DistributionRow, Figure, ScenarioResult};
+use crate::results::catalogue::{MetricDef, Observed, Reading, figures};
+use crate::results::{DistributionRow, ScenarioResult};
 use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES, Resolution, SaveStep, Tally};
 
 /// Live states: `successes * 3 + failures`.
@@ -162,6 +163,15 @@ impl JointCounts {
     fn variant(&self, v: usize) -> &[u64] {
         &self.counts[v * CODES * CODES..(v + 1) * CODES * CODES]
     }
+
+    /// Variant `v`'s count of each outcome code.
+    fn marginal(&self, v: usize) -> [u64; CODES] {
+        let mut marginal = [0u64; CODES];
+        for (i, &c) in self.variant(v).iter().enumerate() {
+            marginal[i / CODES] += c;
+        }
+        marginal
+    }
 }
 
 /// Trials run in lockstep by [`simulate_chunk`].
@@ -220,39 +230,46 @@ pub fn monte_carlo_result(
     joint: &JointCounts,
 ) -> ScenarioResult {
     let z = z_for_level(header.confidence);
-    let mut figures = Vec::new();
+    let marginals: Vec<[u64; CODES]> = (0..variants.len()).map(|v| joint.marginal(v)).collect();
+    let read = |v: usize, _: usize, def: &MetricDef<&Metric>| {
+        let marginal = &marginals[v];
+        Observed::of_trials(match def.measure.kind {
+            MetricKind::Proportion(_) => Reading::Events {
+                hits: (0..CODES)
+                    .filter(|&c| def.measure.value(c) == 1.0)
+                    .map(|c| marginal[c])
+                    .sum(),
+                of: marginal.iter().sum(),
+            },
+            MetricKind::Rolls => {
+                let mut m = Moments::default();
+                for (c, &count) in marginal.iter().enumerate() {
+                    m.push_repeated(def.measure.value(c), count);
+                }
+                Reading::Moments(m)
+            }
+        })
+    };
+    // Paired differences to the baseline, from the joint counts.
+    let read_diff = |v: usize, _: usize, def: &MetricDef<&Metric>| {
+        let mut diff = Moments::default();
+        for (i, &count) in joint.variant(v).iter().enumerate() {
+            diff.push_repeated(
+                def.measure.value(i / CODES) - def.measure.value(i % CODES),
+                count,
+            );
+        }
+        Observed::of_trials(Reading::Moments(diff))
+    };
+    let figures = figures(
+        &Variant::names(variants),
+        &catalogue(variants.len()),
+        z,
+        read,
+        read_diff,
+    );
     let mut distributions = Vec::new();
-    for (v, variant) in variants.iter().enumerate() {
-        let cells = joint.variant(v);
-        let mut marginal = [0u64; CODES];
-        for (i, &c) in cells.iter().enumerate() {
-            marginal[i / CODES] += c;
-        }
-        let n: u64 = marginal.iter().sum();
-        for metric in &METRICS {
-            let estimate = match metric.kind {
-                MetricKind::Proportion(_) => {
-                    let hits = (0..CODES)
-                        .filter(|&c| metric.value(c) == 1.0)
-                        .map(|c| marginal[c])
-                        .sum();
-                    wilson(hits, n, z)
-                }
-                MetricKind::Rolls => {
-                    let mut m = Moments::default();
-                    for (c, &count) in marginal.iter().enumerate() {
-                        m.push_repeated(metric.value(c), count);
-                    }
-                    m.estimate(z)
-                }
-            };
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric: metric.name.into(),
-                estimate,
-                trials: None,
-            });
-        }
+    for (variant, marginal) in variants.iter().zip(&marginals) {
         let mut rolls = Histogram::new(1, MAX_SAVES as usize);
         for (c, &count) in marginal.iter().enumerate() {
             rolls.add(i64::from(decode(c).1), count);
@@ -267,22 +284,6 @@ pub fn monte_carlo_result(
                 trials: None,
             }
         }));
-    }
-    // Paired differences to the baseline, from the joint counts.
-    for (v, variant) in variants.iter().enumerate().skip(1) {
-        let cells = joint.variant(v);
-        for metric in &METRICS {
-            let mut diff = Moments::default();
-            for (i, &count) in cells.iter().enumerate() {
-                diff.push_repeated(metric.value(i / CODES) - metric.value(i % CODES), count);
-            }
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric: format!("{}_diff", metric.name),
-                estimate: diff.estimate(z),
-                trials: None,
-            });
-        }
     }
     result(header, variants, figures, distributions)
 }

@@ -16,7 +16,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use super::ScenarioType;
 use crate::engine::Stop;
 use crate::model::{Catalog, ScenarioHeader, Variant};
-use crate::results::{ChartSpec, DistributionRow, Figure, ScenarioResult};
+use crate::results::catalogue::{Catalogue, MetricDef};
+use crate::results::{ChartSpec, DistributionRow, Figure, ScenarioResult, Unit};
 use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES, Resolution};
 use crate::scenario::ScenarioError;
 use crate::scenario::layers::Layers;
@@ -52,7 +53,6 @@ impl ScenarioType for DeathSaves {
     fn simulate_chunk(
         prepared: &Vec<mc::CompiledRules>,
         rng: &mut Xoshiro256PlusPlus,
-        _first_trial: u64,
         count: u64,
         acc: &mut mc::JointCounts,
         stop: Stop<'_>,
@@ -183,6 +183,20 @@ pub const METRICS: [Metric; 9] = [
     },
 ];
 
+/// The catalogue of `variants` variants: every metric, each with its
+/// paired difference.
+pub fn catalogue(variants: usize) -> Catalogue<&'static Metric> {
+    let defs = METRICS
+        .iter()
+        .map(|m| match m.kind {
+            MetricKind::Proportion(_) => MetricDef::proportion(m.name, m),
+            MetricKind::Rolls => MetricDef::count(m.name, Unit::Count, m),
+        })
+        .map(MetricDef::with_diff)
+        .collect();
+    Catalogue::same_for_all(variants, defs)
+}
+
 /// The metrics drawn as the outcome-share chart: the partition of outcomes.
 const OUTCOME_CHART_METRICS: [&str; 6] = [
     "p_dead",
@@ -243,6 +257,6 @@ pub fn result(
                 x_label: "Death saves rolled (count)".into(),
             },
         ],
-        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
+        ..ScenarioResult::for_header(header, Variant::names(variants))
     }
 }

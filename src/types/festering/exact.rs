@@ -4,60 +4,60 @@
 //! binomial tending day against an independent day of magical healing,
 //! [`crate::rules::festering::distribution`]).
 
-use super::{DIFF_METRICS, FesteringScenario, result};
+use super::{FesteringScenario, Measure, catalogue, result};
 use crate::engine::quantile;
 use crate::engine::stats::Estimate;
 use crate::model::{ScenarioHeader, Variant};
-use crate::results::{DistributionRow, Figure, ScenarioResult};
+use crate::results::catalogue::{Observed, figures};
+use crate::results::{DistributionRow, ScenarioResult};
 use crate::rules::festering::WoundDistribution;
 
 /// Exact figures and distributions of every variant, in the Monte Carlo
 /// result's shape.
 pub fn solve(header: &ScenarioHeader, variants: &[Variant<FesteringScenario>]) -> ScenarioResult {
-    let mut figures = Vec::new();
-    let mut rows = Vec::new();
     let solved: Vec<WoundDistribution> = variants
         .iter()
         .map(|v| v.rules.rules.distribution(v.rules.rules.max_hp))
         .collect();
-    for (variant, e) in variants.iter().zip(&solved) {
-        let mut push = |metric: String, value: f64| {
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric,
-                estimate: Estimate::exact(value),
-                trials: None,
-            });
-        };
-        push("p_death".into(), e.p_death);
-        push("p_closed_by_tending".into(), e.p_tended);
-        push("p_closed_by_magic".into(), e.p_magic);
-        push("mean_max_hp_lost".into(), mean(&e.loss));
-        for (q, prefix) in quantile::LEVELS {
-            if let Some(v) = quantile::from_pmf(0, &e.loss, q) {
-                push(format!("{prefix}_max_hp_lost"), v);
-            }
-        }
-        push("mean_max_hp_lost_lasting".into(), e.mean_lasting);
-        push("mean_days_open".into(), e.mean_days_open);
+    let value = |v: usize, measure: Measure| -> Option<f64> {
+        let e = &solved[v];
         let closed_mass: f64 = e.closed.iter().sum();
-        if closed_mass > 0.0 {
-            push(
-                "mean_days_until_closed".into(),
-                mean(&e.closed) / closed_mass,
-            );
-            for (q, prefix) in quantile::LEVELS {
-                if let Some(v) = quantile::from_pmf(0, &e.closed, q) {
-                    push(format!("{prefix}_days_until_closed"), v);
-                }
+        Some(match measure {
+            Measure::Death => e.p_death,
+            Measure::ClosedByTending => e.p_tended,
+            Measure::ClosedByMagic => e.p_magic,
+            Measure::MaxHpLost => mean(&e.loss),
+            Measure::MaxHpLostQuantile(i) => quantile::from_pmf(0, &e.loss, quantile::LEVELS[i].0)?,
+            Measure::Lasting => e.mean_lasting,
+            Measure::DaysOpen => e.mean_days_open,
+            Measure::DeathAtMaxHp(k) => {
+                let rules = &variants[v].rules;
+                rules.rules.distribution(rules.curve[k]).p_death
             }
-        }
-        for &h in &variant.rules.curve {
-            push(
-                format!("p_death_max_hp_{h}"),
-                variant.rules.rules.distribution(h).p_death,
-            );
-        }
+            _ if closed_mass <= 0.0 => return None,
+            Measure::DaysUntilClosed => mean(&e.closed) / closed_mass,
+            Measure::DaysUntilClosedQuantile(i) => {
+                quantile::from_pmf(0, &e.closed, quantile::LEVELS[i].0)?
+            }
+        })
+    };
+    let exact = |x: Option<f64>| x.map_or(Observed::ABSENT, Observed::exact);
+    let figures = figures(
+        &Variant::names(variants),
+        &catalogue(variants),
+        0.0,
+        |v, _, def| exact(value(v, def.measure)),
+        |v, _, def| {
+            exact(
+                value(v, def.measure)
+                    .zip(value(0, def.measure))
+                    .map(|(a, b)| a - b),
+            )
+        },
+    );
+    let mut rows = Vec::new();
+    for (variant, e) in variants.iter().zip(&solved) {
+        let closed_mass: f64 = e.closed.iter().sum();
         let conditional: Vec<f64> = e.closed.iter().map(|p| p / closed_mass).collect();
         let closed_rows = Some(("days_until_closed", &conditional)).filter(|_| closed_mass > 0.0);
         for (name, pmf) in std::iter::once(("max_hp_lost", &e.loss)).chain(closed_rows) {
@@ -69,23 +69,6 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<FesteringScenario>]) -
                 share: Estimate::exact(p),
                 trials: None,
             }));
-        }
-    }
-    if let Some(base) = solved.first() {
-        for (variant, e) in variants.iter().zip(&solved).skip(1) {
-            let values = [
-                e.p_death - base.p_death,
-                mean(&e.loss) - mean(&base.loss),
-                e.mean_days_open - base.mean_days_open,
-            ];
-            for (name, value) in DIFF_METRICS.iter().zip(values) {
-                figures.push(Figure {
-                    variant: variant.name.clone(),
-                    metric: format!("{name}_diff"),
-                    estimate: Estimate::exact(value),
-                    trials: None,
-                });
-            }
         }
     }
     result(header, variants, figures, rows)

@@ -13,16 +13,17 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use serde::{Deserialize, Serialize};
 
-use super::{DIFF_METRICS, FesteringScenario, result};
+use super::{FesteringScenario, Measure, catalogue, result};
 use crate::dice::uniform_below;
 use crate::engine::Stop;
 use crate::engine::accum::{Histogram, Moments};
 use crate::engine::merge::mergeable;
 use crate::engine::paired::Baseline;
 use crate::engine::quantile;
-use crate::engine::stats::{Estimate, wilson, z_for_level};
+use crate::engine::stats::z_for_level;
 use crate::model::{ScenarioHeader, Variant};
-use crate::results::{DistributionRow, Figure, ScenarioResult};
+use crate::results::catalogue::{MetricDef, Observed, Reading, figures};
+use crate::results::{DistributionRow, ScenarioResult};
 use crate::rules::festering::{Ending, FesteringRules, MagicArrival};
 use crate::rules::healing::tending_day;
 
@@ -177,56 +178,50 @@ pub fn finish(
     acc: &FesteringAcc,
 ) -> ScenarioResult {
     let z = z_for_level(header.confidence);
-    let mut figures = Vec::new();
+    // Each figure with the trials it is taken over; the days until closed
+    // among the wounds that closed (absent if none closed).
+    let read = |v: usize, _: usize, def: &MetricDef<Measure>| {
+        let a = &acc.variants[v];
+        let closed = a.closed.total();
+        let quantile = |h: &Histogram, i: usize| Reading::Quantile {
+            first: 0,
+            counts: h.bins().map(|(_, c)| c).collect(),
+            q: quantile::LEVELS[i].0,
+        };
+        let events = |hits| Reading::Events { hits, of: a.n };
+        match def.measure {
+            Measure::Death => Observed::over(events(a.deaths), a.n),
+            Measure::ClosedByTending => Observed::over(events(a.tended), a.n),
+            Measure::ClosedByMagic => Observed::over(events(a.magic), a.n),
+            Measure::MaxHpLost => Observed::over(Reading::Moments(a.lost), a.n),
+            Measure::MaxHpLostQuantile(i) => Observed::over(quantile(&a.loss, i), a.n),
+            Measure::Lasting => Observed::over(Reading::Moments(a.lasting), a.n),
+            Measure::DaysOpen => Observed::over(Reading::Moments(a.open), a.n),
+            Measure::DeathAtMaxHp(k) => Observed::over(events(a.curve_deaths[k]), a.n),
+            _ if closed == 0 => Observed::ABSENT,
+            Measure::DaysUntilClosed => {
+                Observed::over(Reading::Moments(a.closed.moments()), closed)
+            }
+            Measure::DaysUntilClosedQuantile(i) => Observed::over(quantile(&a.closed, i), closed),
+        }
+    };
+    let read_diff = |v: usize, _: usize, def: &MetricDef<Measure>| {
+        let k = match def.measure {
+            Measure::Death => 0,
+            Measure::MaxHpLost => 1,
+            _ => 2,
+        };
+        Observed::of_trials(Reading::Moments(acc.variants[v].diffs[k]))
+    };
+    let figures = figures(
+        &Variant::names(variants),
+        &catalogue(variants),
+        z,
+        read,
+        read_diff,
+    );
     let mut rows = Vec::new();
     for (variant, a) in variants.iter().zip(&acc.variants) {
-        // Each figure with the trials it is taken over.
-        let mut push = |metric: String, estimate: Estimate, of: u64| {
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric,
-                estimate,
-                trials: Some(of),
-            });
-        };
-        push("p_death".into(), wilson(a.deaths, a.n, z), a.n);
-        push("p_closed_by_tending".into(), wilson(a.tended, a.n, z), a.n);
-        push("p_closed_by_magic".into(), wilson(a.magic, a.n, z), a.n);
-        push("mean_max_hp_lost".into(), a.lost.estimate(z), a.n);
-        let loss: Vec<u64> = a.loss.bins().map(|(_, c)| c).collect();
-        for (q, prefix) in quantile::LEVELS {
-            if let Some(e) = quantile::from_counts(0, &loss, q, z) {
-                push(format!("{prefix}_max_hp_lost"), e, a.n);
-            }
-        }
-        push(
-            "mean_max_hp_lost_lasting".into(),
-            a.lasting.estimate(z),
-            a.n,
-        );
-        push("mean_days_open".into(), a.open.estimate(z), a.n);
-        let closed: Vec<u64> = a.closed.bins().map(|(_, c)| c).collect();
-        if a.closed.total() > 0 {
-            // Among the wounds that closed: the trials behind these figures.
-            let of = a.closed.total();
-            push(
-                "mean_days_until_closed".into(),
-                a.closed.moments().estimate(z),
-                of,
-            );
-            for (q, prefix) in quantile::LEVELS {
-                if let Some(e) = quantile::from_counts(0, &closed, q, z) {
-                    push(format!("{prefix}_days_until_closed"), e, of);
-                }
-            }
-        }
-        for (k, &h) in variant.rules.curve.iter().enumerate() {
-            push(
-                format!("p_death_max_hp_{h}"),
-                wilson(a.curve_deaths[k], a.n, z),
-                a.n,
-            );
-        }
         // Days until closed: among closed wounds only (absent if none closed).
         let closed_rows = Some(("days_until_closed", &a.closed)).filter(|_| a.closed.total() > 0);
         for (name, hist) in std::iter::once(("max_hp_lost", &a.loss)).chain(closed_rows) {
@@ -242,16 +237,6 @@ pub fn finish(
                         trials: Some(hist.total()),
                     }),
             );
-        }
-    }
-    for (variant, a) in variants.iter().zip(&acc.variants).skip(1) {
-        for (k, name) in DIFF_METRICS.iter().enumerate() {
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric: format!("{name}_diff"),
-                estimate: a.diffs[k].estimate(z),
-                trials: None,
-            });
         }
     }
     result(header, variants, figures, rows)

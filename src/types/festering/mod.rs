@@ -11,8 +11,10 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::ScenarioType;
 use crate::engine::Stop;
+use crate::engine::quantile;
 use crate::model::{Catalog, ScenarioHeader, Variant};
-use crate::results::{ChartSpec, DistributionRow, Figure, LinePoints, ScenarioResult};
+use crate::results::catalogue::{Catalogue, Kind, MetricDef};
+use crate::results::{ChartSpec, DistributionRow, Figure, LinePoints, ScenarioResult, Unit};
 use crate::rules::festering::FesteringRules;
 use crate::scenario::ScenarioError;
 use crate::scenario::layers::Layers;
@@ -61,7 +63,6 @@ impl ScenarioType for Festering {
     fn simulate_chunk(
         prepared: &mc::Prepared<'_>,
         rng: &mut Xoshiro256PlusPlus,
-        _first_trial: u64,
         count: u64,
         acc: &mut mc::FesteringAcc,
         stop: Stop<'_>,
@@ -86,8 +87,80 @@ impl ScenarioType for Festering {
     }
 }
 
-/// Paired metrics: reported as `<name>_diff` against the first variant.
-pub const DIFF_METRICS: [&str; 3] = ["p_death", "mean_max_hp_lost", "mean_days_open"];
+/// What a festering metric measures of a wound (quantiles by their index
+/// in [`quantile::LEVELS`], curve points by their index in the curve).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    /// It killed (max HP reached 0).
+    Death,
+    /// Tending closed it.
+    ClosedByTending,
+    /// Magical healing closed it.
+    ClosedByMagic,
+    /// Max HP lost.
+    MaxHpLost,
+    /// A quantile of the max HP lost.
+    MaxHpLostQuantile(usize),
+    /// Max HP still lost after the next long rest.
+    Lasting,
+    /// Days it stayed open.
+    DaysOpen,
+    /// Days until it closed, among those that closed.
+    DaysUntilClosed,
+    /// A quantile of the days until it closed.
+    DaysUntilClosedQuantile(usize),
+    /// Death at the curve's `k`-th max HP.
+    DeathAtMaxHp(usize),
+}
+
+/// The catalogue: each variant's metrics (its own death curve); death, max
+/// HP lost and days open with their paired differences.
+pub fn catalogue(variants: &[Variant<FesteringScenario>]) -> Catalogue<Measure> {
+    Catalogue::new(variants.iter().map(|v| metrics(&v.rules)).collect())
+}
+
+fn metrics(s: &FesteringScenario) -> Vec<MetricDef<Measure>> {
+    let quantiles = |what: &str, unit, measure: fn(usize) -> Measure| {
+        quantile::LEVELS
+            .iter()
+            .enumerate()
+            .map(move |(i, (_, prefix))| {
+                MetricDef::new(format!("{prefix}_{what}"), Kind::Quantile, unit, measure(i))
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut defs = vec![
+        MetricDef::proportion("p_death", Measure::Death).with_diff(),
+        MetricDef::proportion("p_closed_by_tending", Measure::ClosedByTending),
+        MetricDef::proportion("p_closed_by_magic", Measure::ClosedByMagic),
+        MetricDef::mean("mean_max_hp_lost", Unit::Hp, Measure::MaxHpLost).with_diff(),
+    ];
+    defs.extend(quantiles(
+        "max_hp_lost",
+        Unit::Hp,
+        Measure::MaxHpLostQuantile,
+    ));
+    defs.push(MetricDef::mean(
+        "mean_max_hp_lost_lasting",
+        Unit::Hp,
+        Measure::Lasting,
+    ));
+    defs.push(MetricDef::mean("mean_days_open", Unit::Days, Measure::DaysOpen).with_diff());
+    defs.push(MetricDef::mean(
+        "mean_days_until_closed",
+        Unit::Days,
+        Measure::DaysUntilClosed,
+    ));
+    defs.extend(quantiles(
+        "days_until_closed",
+        Unit::Days,
+        Measure::DaysUntilClosedQuantile,
+    ));
+    defs.extend(s.curve.iter().enumerate().map(|(k, h)| {
+        MetricDef::proportion(format!("p_death_max_hp_{h}"), Measure::DeathAtMaxHp(k))
+    }));
+    defs
+}
 
 /// Variants that differ from the first only in the tender's Medicine
 /// modifier (and its roll): the "one curve per Medicine modifier" set.
@@ -178,6 +251,6 @@ pub fn result(
                 percent: true,
             },
         ],
-        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
+        ..ScenarioResult::for_header(header, Variant::names(variants))
     }
 }

@@ -11,13 +11,16 @@
 //! the expected count times the expected cost per injury (Wald's identity).
 
 use super::mc::Compiled;
+use std::collections::HashMap;
+
 use super::{
-    CAMPAIGN_BINS, CAMPAIGN_COUNTS, CAMPAIGN_DIFFS, CAMPAIGN_MEANS, InjuryScenario, PER_ENCOUNTER,
-    applicable, entry_metrics, result,
+    CAMPAIGN_BINS, CAMPAIGN_COUNTS, CAMPAIGN_MEANS, InjuryScenario, PER_ENCOUNTER, applicable,
+    catalogue, entry_metrics, result,
 };
 use crate::engine::stats::Estimate;
 use crate::model::{ScenarioHeader, Variant};
-use crate::results::{DistributionRow, Figure, ScenarioResult};
+use crate::results::catalogue::{Observed, figures};
+use crate::results::{DistributionRow, ScenarioResult};
 use crate::rules::attack::AttackOutcome;
 use crate::rules::healing::{Expected, Remedy};
 use crate::rules::lingering::CureClass;
@@ -86,17 +89,12 @@ pub fn rates(m: &InjuryScenario) -> [f64; 5] {
     [a, b, crit, fumble, hit]
 }
 
-struct Solved {
-    campaign_values: [f64; 5],
-}
-
 /// Solves every variant exactly.
 pub fn solve(header: &ScenarioHeader, variants: &[Variant<InjuryScenario>]) -> ScenarioResult {
-    let mut figures = Vec::new();
-    let mut solved = Vec::new();
+    let mut values: Vec<HashMap<String, f64>> = Vec::new();
     let mut rows = Vec::new();
-    for variant in variants {
-        let c = Compiled::new(&variant.rules);
+    let compiled: Vec<Compiled> = variants.iter().map(|v| Compiled::new(&v.rules)).collect();
+    for (variant, c) in variants.iter().zip(&compiled) {
         let m = &c.model;
         let t = &m.table;
         let [a, b, crit, fumble, hit] = rates(m);
@@ -123,13 +121,10 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<InjuryScenario>]) -> S
         let days = share(&|i| expected[i].days);
         let uncurable = share(&|i| expected[i].uncurable);
         let perm = share(&|i| f64::from(u8::from(c.permanent[i])));
+        // The variant's exact values by metric name; the catalogue orders them.
+        let mut named = HashMap::new();
         let mut push = |metric: String, value: f64| {
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric,
-                estimate: Estimate::exact(value),
-                trials: None,
-            });
+            named.insert(metric, value);
         };
         let per_encounter = [events, nb * crit, na * fumble, nb * hit, events * ch];
         for (name, v) in PER_ENCOUNTER.iter().zip(per_encounter) {
@@ -206,7 +201,7 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<InjuryScenario>]) -> S
             ]),
         ];
         for (k, (name, v)) in CAMPAIGN_COUNTS.iter().zip(counts).enumerate() {
-            if applicable(&c, k) {
+            if applicable(c, k) {
                 push(name.to_string(), v);
             }
         }
@@ -255,22 +250,19 @@ pub fn solve(header: &ScenarioHeader, variants: &[Variant<InjuryScenario>]) -> S
                     trials: None,
                 }),
         );
-        solved.push(Solved {
-            campaign_values: [counts[0], counts[1], injuries, means[2], means[3]],
-        });
+        values.push(named);
     }
-    if let Some(base) = solved.first() {
-        for (variant, s) in variants.iter().zip(&solved).skip(1) {
-            for (k, name) in CAMPAIGN_DIFFS.iter().enumerate() {
-                figures.push(Figure {
-                    variant: variant.name.clone(),
-                    metric: format!("{name}_diff"),
-                    estimate: Estimate::exact(s.campaign_values[k] - base.campaign_values[k]),
-                    trials: None,
-                });
-            }
-        }
-    }
+    let exact = |v: usize, name: &str| values[v].get(name).copied();
+    let figures = figures(
+        &Variant::names(variants),
+        &catalogue(&compiled),
+        0.0,
+        |v, _, def| exact(v, &def.name).map_or(Observed::ABSENT, Observed::exact),
+        |v, _, def| match (exact(v, &def.name), exact(0, &def.name)) {
+            (Some(x), Some(base)) => Observed::exact(x - base),
+            _ => Observed::ABSENT,
+        },
+    );
     result(header, variants, figures, rows)
 }
 

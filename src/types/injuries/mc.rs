@@ -21,21 +21,19 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use serde::{Deserialize, Serialize};
 
-use super::{
-    CAMPAIGN_BINS, CAMPAIGN_COUNTS, CAMPAIGN_DIFFS, CAMPAIGN_MEANS, InjuryScenario, PER_ENCOUNTER,
-    applicable, entry_metrics, result,
-};
+use super::{CAMPAIGN_BINS, CAMPAIGN_DIFFS, InjuryScenario, Measure, catalogue, result};
 use crate::dice::uniform_below;
 use crate::engine::Stop;
 use crate::engine::accum::Moments;
 use crate::engine::merge::mergeable;
 use crate::engine::paired::Baseline;
-use crate::engine::stats::{Estimate, wilson, z_for_level};
+use crate::engine::stats::{wilson, z_for_level};
 use crate::model::{ScenarioHeader, Variant};
-use crate::results::{DistributionRow, Figure, ScenarioResult};
+use crate::results::catalogue::{Observed, Reading, figures};
+use crate::results::{DistributionRow, ScenarioResult};
 use crate::rules::attack::AttackOutcome;
-use crate::rules::healing::{Plan, Remedy};
-use crate::rules::lingering::{CureClass, Effect};
+use crate::rules::healing::Plan;
+use crate::rules::lingering::Effect;
 
 /// One variant compiled for the hot loop.
 #[derive(Clone, Debug)]
@@ -317,6 +315,96 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
     }
 }
 
+/// The totals of one variant that several of its figures read.
+struct Totals {
+    /// Injuries of every entry.
+    injuries: u64,
+    /// Injuries never cured.
+    uncured: u64,
+    /// Healing gold and downtime days per injury, every entry's.
+    per_injury: [Moments; 2],
+    /// The same per triggering event (an event that injured no one costs 0).
+    per_event: [Moments; 2],
+}
+
+impl Totals {
+    fn of(a: &VariantAcc) -> Self {
+        let injuries: u64 = a.entry.iter().sum();
+        let mut gold = Moments::default();
+        let mut days = Moments::default();
+        a.gold.iter().for_each(|m| gold.merge(m));
+        a.days.iter().for_each(|m| days.merge(m));
+        let per_injury = [gold, days];
+        let spare = a.events - injuries;
+        gold.push_repeated(0.0, spare);
+        days.push_repeated(0.0, spare);
+        Totals {
+            injuries,
+            uncured: a.uncurable.iter().sum(),
+            per_injury,
+            per_event: [gold, days],
+        }
+    }
+}
+
+/// Variant `a`'s figure of `measure` (compiled as `c`), over the
+/// observations it is taken over: campaigns (trials), encounters, events
+/// (crits), injuries, or the injuries of one entry.
+fn read<'a>(c: &Compiled, a: &'a VariantAcc, totals: &Totals, measure: Measure) -> Observed<'a> {
+    let t = &c.model.table;
+    let Totals {
+        injuries,
+        uncured,
+        per_injury,
+        per_event,
+    } = totals;
+    let (injuries, uncured) = (*injuries, *uncured);
+    let events = |hits, of| Observed::over(Reading::Events { hits, of }, of);
+    let moments = |m: &Moments| Observed::over(Reading::Moments(*m), m.count());
+    match measure {
+        Measure::PerEncounter(k) => moments(&a.per_encounter[k]),
+        Measure::InjuryPerEvent if a.events > 0 => events(injuries, a.events),
+        Measure::InjuryPerEncounter => events(a.enc_any, a.encounters),
+        Measure::SecondPerEncounter(k) => events(a.enc_second[k], a.encounters),
+        Measure::Remedy(k) if injuries > 0 => events(
+            c.plans
+                .iter()
+                .zip(&a.entry)
+                .filter(|(p, _)| p.remedy().kind() == k)
+                .map(|(_, n)| n)
+                .sum(),
+            injuries,
+        ),
+        Measure::CureClass(class) if injuries > 0 => events(
+            t.entries
+                .iter()
+                .zip(&a.entry)
+                .filter(|(e, _)| e.cure_class() == class)
+                .map(|(_, n)| n)
+                .sum(),
+            injuries,
+        ),
+        Measure::Campaign(k) => events(a.campaign[k], a.trials),
+        Measure::CampaignMean(k) => Observed::over(Reading::Moments(a.campaign_means[k]), a.trials),
+        Measure::PerInjury(2) if injuries > 0 => events(uncured, injuries),
+        Measure::PerInjury(k) if injuries > 0 => {
+            Observed::over(Reading::Moments(per_injury[k]), injuries)
+        }
+        Measure::PerEvent(2) if a.events > 0 => events(uncured, a.events),
+        Measure::PerEvent(k) if a.events > 0 => {
+            Observed::over(Reading::Moments(per_event[k]), a.events)
+        }
+        Measure::Entry { entry: i, what: 0 } if a.events > 0 => events(a.entry[i], a.events),
+        Measure::Entry { entry: i, what: 1 } => events(a.enc_entry[i], a.encounters),
+        Measure::Entry { entry: i, what } if a.entry[i] > 0 => match what {
+            2 => moments(&a.gold[i]),
+            3 => moments(&a.days[i]),
+            _ => events(a.uncurable[i], a.entry[i]),
+        },
+        _ => Observed::ABSENT,
+    }
+}
+
 /// The figures, distributions and charts of the merged counts.
 pub fn finish(
     header: &ScenarioHeader,
@@ -325,148 +413,24 @@ pub fn finish(
     acc: &InjuryAcc,
 ) -> ScenarioResult {
     let z = z_for_level(header.confidence);
-    let mut figures = Vec::new();
-    for ((variant, c), a) in variants.iter().zip(compiled).zip(&acc.variants) {
-        let t = &c.model.table;
-        // Each figure with the observations it is taken over: campaigns
-        // (trials), encounters, events (crits), injuries, or the injuries of
-        // one entry.
-        let mut push = |metric: String, estimate: Estimate, of: u64| {
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric,
-                estimate,
-                trials: Some(of),
-            });
-        };
-        let injuries: u64 = a.entry.iter().sum();
-        for (k, name) in PER_ENCOUNTER.iter().enumerate() {
-            push(
-                name.to_string(),
-                a.per_encounter[k].estimate(z),
-                a.per_encounter[k].count(),
-            );
-        }
-        if a.events > 0 {
-            push(
-                "p_injury_per_event".into(),
-                wilson(injuries, a.events, z),
-                a.events,
-            );
-        }
-        push(
-            "p_injury_per_encounter".into(),
-            wilson(a.enc_any, a.encounters, z),
-            a.encounters,
-        );
-        for (k, &e) in c.second.iter().enumerate() {
-            push(
-                format!("p_second_{}_per_encounter", t.entries[e].id),
-                wilson(a.enc_second[k], a.encounters, z),
-                a.encounters,
-            );
-        }
-        for (k, kind) in Remedy::KINDS.iter().enumerate().filter(|_| injuries > 0) {
-            let n = c
-                .plans
+    let totals: Vec<Totals> = acc.variants.iter().map(Totals::of).collect();
+    let figures = figures(
+        &Variant::names(variants),
+        &catalogue(compiled),
+        z,
+        |v, _, def| read(&compiled[v], &acc.variants[v], &totals[v], def.measure),
+        |v, _, def| {
+            let k = CAMPAIGN_DIFFS
                 .iter()
-                .zip(&a.entry)
-                .filter(|(p, _)| p.remedy().kind() == k)
-                .map(|(_, n)| n)
-                .sum();
-            push(format!("p_remedy_{kind}"), wilson(n, injuries, z), injuries);
-        }
-        for class in CureClass::ALL.into_iter().filter(|_| injuries > 0) {
-            let n = t
-                .entries
-                .iter()
-                .zip(&a.entry)
-                .filter(|(e, _)| e.cure_class() == class)
-                .map(|(_, n)| n)
-                .sum();
-            push(
-                format!("p_cure_class_{}", class.name()),
-                wilson(n, injuries, z),
-                injuries,
-            );
-        }
-        for (k, name) in CAMPAIGN_COUNTS.iter().enumerate() {
-            if applicable(c, k) {
-                push(
-                    name.to_string(),
-                    wilson(a.campaign[k], a.trials, z),
-                    a.trials,
-                );
-            }
-        }
-        for (k, name) in CAMPAIGN_MEANS.iter().enumerate() {
-            push(name.to_string(), a.campaign_means[k].estimate(z), a.trials);
-        }
-        let mut gold = Moments::default();
-        let mut days = Moments::default();
-        a.gold.iter().for_each(|m| gold.merge(m));
-        a.days.iter().for_each(|m| days.merge(m));
-        let uncured: u64 = a.uncurable.iter().sum();
-        if injuries > 0 {
-            push("mean_heal_gp_per_injury".into(), gold.estimate(z), injuries);
-            push(
-                "mean_downtime_days_per_injury".into(),
-                days.estimate(z),
-                injuries,
-            );
-            push(
-                "p_uncurable_per_injury".into(),
-                wilson(uncured, injuries, z),
-                injuries,
-            );
-        }
-        let spare = a.events - injuries;
-        gold.push_repeated(0.0, spare);
-        days.push_repeated(0.0, spare);
-        if a.events > 0 {
-            push("mean_heal_gp_per_event".into(), gold.estimate(z), a.events);
-            push(
-                "mean_downtime_days_per_event".into(),
-                days.estimate(z),
-                a.events,
-            );
-            push(
-                "p_uncurable_per_event".into(),
-                wilson(uncured, a.events, z),
-                a.events,
-            );
-        }
-        for (i, e) in t.entries.iter().enumerate() {
-            let [m_event, m_encounter, m_gold, m_days, m_uncurable] = entry_metrics(&e.id);
-            if a.events > 0 {
-                push(m_event, wilson(a.entry[i], a.events, z), a.events);
-            }
-            push(
-                m_encounter,
-                wilson(a.enc_entry[i], a.encounters, z),
-                a.encounters,
-            );
-            if a.entry[i] > 0 {
-                push(m_gold, a.gold[i].estimate(z), a.gold[i].count());
-                push(m_days, a.days[i].estimate(z), a.days[i].count());
-                push(
-                    m_uncurable,
-                    wilson(a.uncurable[i], a.entry[i], z),
-                    a.entry[i],
-                );
-            }
-        }
-    }
-    for (variant, a) in variants.iter().zip(&acc.variants).skip(1) {
-        for (k, name) in CAMPAIGN_DIFFS.iter().enumerate() {
-            figures.push(Figure {
-                variant: variant.name.clone(),
-                metric: format!("{name}_diff"),
-                estimate: a.diffs[k].estimate(z),
-                trials: None,
-            });
-        }
-    }
+                .position(|&d| match def.measure {
+                    Measure::Campaign(k) => d == (true, k),
+                    Measure::CampaignMean(k) => d == (false, k),
+                    _ => false,
+                })
+                .expect("only campaign figures are paired");
+            Observed::of_trials(Reading::Moments(acc.variants[v].diffs[k]))
+        },
+    );
     let rows = variants
         .iter()
         .zip(&acc.variants)

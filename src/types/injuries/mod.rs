@@ -14,10 +14,13 @@ use super::ScenarioType;
 use crate::dice::RollMode;
 use crate::engine::Stop;
 use crate::model::{Catalog, ScenarioHeader, Variant};
-use crate::results::{ChartSpec, DistributionRow, Figure, ItemRows, NotAvailable, ScenarioResult};
+use crate::results::catalogue::{Catalogue, Kind, MetricDef};
+use crate::results::{
+    ChartSpec, DistributionRow, Figure, ItemRows, NotAvailable, ScenarioResult, Unit,
+};
 use crate::rules::attack::{AttackOutcome, AttackRoll};
-use crate::rules::healing::{Plan, PriceList, Resources, spell_index};
-use crate::rules::lingering::{InjuryTable, MissTrigger, Side, Trigger};
+use crate::rules::healing::{Plan, PriceList, Remedy, Resources, spell_index};
+use crate::rules::lingering::{CureClass, InjuryTable, MissTrigger, Side, Trigger};
 use crate::scenario::ScenarioError;
 use crate::scenario::layers::Layers;
 
@@ -159,7 +162,6 @@ impl ScenarioType for Injuries {
     fn simulate_chunk(
         prepared: &Vec<mc::Compiled>,
         rng: &mut Xoshiro256PlusPlus,
-        _first_trial: u64,
         count: u64,
         acc: &mut mc::InjuryAcc,
         stop: Stop<'_>,
@@ -184,14 +186,11 @@ impl ScenarioType for Injuries {
     }
 }
 
-/// Campaign metrics reported with a paired `_diff` against the first variant.
-pub const CAMPAIGN_DIFFS: [&str; 5] = [
-    "p_any_injury_campaign",
-    "p_permanent_injury_campaign",
-    "mean_injuries_per_campaign",
-    "mean_heal_gp_per_campaign",
-    "mean_downtime_days_per_campaign",
-];
+/// Campaign metrics reported with a paired `_diff` against the first
+/// variant, by their place in [`CAMPAIGN_COUNTS`] (`true`) or
+/// [`CAMPAIGN_MEANS`] (`false`), in the order of the accumulator's diffs.
+pub const CAMPAIGN_DIFFS: [(bool, usize); 5] =
+    [(true, 0), (true, 1), (false, 0), (false, 2), (false, 3)];
 
 /// Bins of the `injuries_per_campaign` distribution (0..=10 injuries; more are
 /// counted in no bin, so the shares then sum to less than 1).
@@ -222,6 +221,146 @@ pub const CAMPAIGN_MEANS: [&str; 4] = [
     "mean_heal_gp_per_campaign",
     "mean_downtime_days_per_campaign",
 ];
+
+/// Units of [`CAMPAIGN_MEANS`].
+const CAMPAIGN_MEAN_UNITS: [(Kind, Unit); 4] = [
+    (Kind::Count, Unit::Count),
+    (Kind::Count, Unit::Count),
+    (Kind::Mean, Unit::Gp),
+    (Kind::Mean, Unit::Days),
+];
+
+/// What an injury metric measures (entries, remedies and campaign figures
+/// by their index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    /// A mean of [`PER_ENCOUNTER`].
+    PerEncounter(usize),
+    /// An injury per triggering event.
+    InjuryPerEvent,
+    /// Some injury in an encounter.
+    InjuryPerEncounter,
+    /// A second injury of the `k`-th entry that drops to 0 HP at two.
+    SecondPerEncounter(usize),
+    /// An injury's cheapest remedy is of kind `k` ([`Remedy::KINDS`]).
+    Remedy(usize),
+    /// An injury's cure class.
+    CureClass(CureClass),
+    /// A proportion of [`CAMPAIGN_COUNTS`].
+    Campaign(usize),
+    /// A mean of [`CAMPAIGN_MEANS`].
+    CampaignMean(usize),
+    /// Healing gold, downtime days or no cure, per injury (0, 1, 2).
+    PerInjury(usize),
+    /// The same per triggering event.
+    PerEvent(usize),
+    /// One of an entry's five metrics ([`entry_metrics`]).
+    Entry {
+        /// The entry's index in the table.
+        entry: usize,
+        /// The metric's index in [`entry_metrics`].
+        what: usize,
+    },
+}
+
+/// The catalogue of every variant (its table's entries, its second-injury
+/// entries, the campaign proportions its table allows).
+pub fn catalogue(compiled: &[mc::Compiled]) -> Catalogue<Measure> {
+    Catalogue::new(compiled.iter().map(metrics).collect())
+}
+
+fn metrics(c: &mc::Compiled) -> Vec<MetricDef<Measure>> {
+    let t = &c.model.table;
+    let p = |name: String, m| MetricDef::proportion(name, m);
+    let mut defs: Vec<MetricDef<Measure>> = PER_ENCOUNTER
+        .iter()
+        .enumerate()
+        .map(|(k, name)| MetricDef::count(*name, Unit::Count, Measure::PerEncounter(k)))
+        .collect();
+    defs.push(p("p_injury_per_event".into(), Measure::InjuryPerEvent));
+    defs.push(p(
+        "p_injury_per_encounter".into(),
+        Measure::InjuryPerEncounter,
+    ));
+    for (k, &e) in c.second.iter().enumerate() {
+        defs.push(p(
+            format!("p_second_{}_per_encounter", t.entries[e].id),
+            Measure::SecondPerEncounter(k),
+        ));
+    }
+    for (k, kind) in Remedy::KINDS.iter().enumerate() {
+        defs.push(p(format!("p_remedy_{kind}"), Measure::Remedy(k)));
+    }
+    for class in CureClass::ALL {
+        defs.push(p(
+            format!("p_cure_class_{}", class.name()),
+            Measure::CureClass(class),
+        ));
+    }
+    let diffed = |counts: bool, k: usize| CAMPAIGN_DIFFS.contains(&(counts, k));
+    for (k, name) in CAMPAIGN_COUNTS.iter().enumerate() {
+        if applicable(c, k) {
+            let def = p(name.to_string(), Measure::Campaign(k));
+            defs.push(if diffed(true, k) {
+                def.with_diff()
+            } else {
+                def
+            });
+        }
+    }
+    for (k, name) in CAMPAIGN_MEANS.iter().enumerate() {
+        let (kind, unit) = CAMPAIGN_MEAN_UNITS[k];
+        let def = MetricDef::new(*name, kind, unit, Measure::CampaignMean(k));
+        defs.push(if diffed(false, k) {
+            def.with_diff()
+        } else {
+            def
+        });
+    }
+    let costs = [
+        ("mean_heal_gp", Kind::Mean, Unit::Gp),
+        ("mean_downtime_days", Kind::Mean, Unit::Days),
+        ("p_uncurable", Kind::Proportion, Unit::Share),
+    ];
+    for (k, (name, kind, unit)) in costs.iter().enumerate() {
+        defs.push(MetricDef::new(
+            format!("{name}_per_injury"),
+            *kind,
+            *unit,
+            Measure::PerInjury(k),
+        ));
+    }
+    for (k, (name, kind, unit)) in costs.iter().enumerate() {
+        defs.push(MetricDef::new(
+            format!("{name}_per_event"),
+            *kind,
+            *unit,
+            Measure::PerEvent(k),
+        ));
+    }
+    let entry_kinds = [
+        (Kind::Proportion, Unit::Share),
+        (Kind::Proportion, Unit::Share),
+        (Kind::Mean, Unit::Gp),
+        (Kind::Mean, Unit::Days),
+        (Kind::Proportion, Unit::Share),
+    ];
+    for (entry, e) in t.entries.iter().enumerate() {
+        for (what, (name, (kind, unit))) in entry_metrics(&e.id)
+            .into_iter()
+            .zip(entry_kinds)
+            .enumerate()
+        {
+            defs.push(MetricDef::new(
+                name,
+                kind,
+                unit,
+                Measure::Entry { entry, what },
+            ));
+        }
+    }
+    defs
+}
 
 /// Whether campaign proportion `k` applies to the table (blinding and
 /// hand-loss need entries with those tags).
@@ -317,7 +456,7 @@ pub fn result(
             odds: InjuryTable::shared_odds(variants.iter().map(|v| &v.rules.table)),
         }],
         not_available,
-        ..ScenarioResult::for_header(header, variants.iter().map(|v| v.name.clone()).collect())
+        ..ScenarioResult::for_header(header, Variant::names(variants))
     }
 }
 

@@ -4,8 +4,11 @@
 //! These are plain values; `report` only reads them, and the scenario
 //! types' Monte Carlo and exact modes only build them, so every output format sees the same numbers.
 
+pub mod catalogue;
+
 use crate::engine::stats::Estimate;
 pub use crate::model::{ScanRow, ScanTable};
+pub use catalogue::{Kind, Unit};
 
 /// All results of one scenario.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,6 +91,11 @@ pub struct Figure {
     /// is taken over (`mean_heal_gp_entry_*`: the injuries of that entry).
     /// `None`: every trial (the result's `trials`).
     pub trials: Option<u64>,
+    /// What kind of number it is (how its interval was made, how `check`
+    /// tests it), from the type's metric catalogue.
+    pub kind: Kind,
+    /// What it is measured in.
+    pub unit: Unit,
 }
 
 /// One bin of a distribution of a variant.
@@ -361,6 +369,20 @@ pub fn thousands(n: u64) -> String {
 pub fn thousands_signed(n: i64) -> String {
     let digits = thousands(n.unsigned_abs());
     if n < 0 { format!("-{digits}") } else { digits }
+}
+
+/// The kind the naming convention gives a metric (`p_` a proportion,
+/// `_diff` a difference, anything else a mean): for the fixtures of the
+/// report's tests only; the library reads a figure's recorded kind.
+#[cfg(test)]
+pub(crate) fn fixture_kind(metric: &str) -> Kind {
+    if metric.ends_with("_diff") {
+        Kind::Difference
+    } else if metric.starts_with("p_") {
+        Kind::Proportion
+    } else {
+        Kind::Mean
+    }
 }
 
 #[cfg(test)]
