@@ -10,7 +10,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{AppError, print};
+use super::{AppError, print, write_file};
 use crate::check::{CheckError, Comparison, Folder, Options, Side, compare};
 use crate::check::{junit, table as check_table};
 use crate::cli::{CheckArgs, RunArgs};
@@ -28,32 +28,6 @@ fn listed(items: impl Iterator<Item = String>) -> String {
         text.push_str(&format!(" (and {} more)", all.len() - LISTED));
     }
     text
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file beside it, renamed.
-pub(super) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), AppError> {
-    let fail = |e: &dyn std::fmt::Display| {
-        AppError::Output(format!("cannot write `{}`: {e}", path.display()))
-    };
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut file = tempfile::NamedTempFile::new_in(parent).map_err(|e| fail(&e))?;
-    file.write_all(bytes)
-        .and_then(|()| file.flush())
-        .and_then(|()| file.as_file().sync_all())
-        .map_err(|e| fail(&e))?;
-    // A temporary file is private (0600); a report or a state is read by
-    // others (a merge job, a CI step): the permissions of a new file.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(file.path(), std::fs::Permissions::from_mode(0o644))
-            .map_err(|e| fail(&e))?;
-    }
-    file.persist(path).map_err(|e| fail(&e.error))?;
-    Ok(())
 }
 
 /// Whether `a` and `b` are the same existing folder.
@@ -89,7 +63,7 @@ fn run_into(
         view: Default::default(),
     };
     // The run's own table is not the gate's report.
-    super::run(catalog, run, &mut std::io::sink(), stop)
+    super::run::run(catalog, run, &mut std::io::sink(), stop)
 }
 
 /// The current folder: `--current`, or a fresh run.

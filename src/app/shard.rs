@@ -22,6 +22,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::{AppError, write_file};
 use crate::report::run_info::sha256_hex;
 use crate::types::{Scenario, State};
 
@@ -234,6 +235,21 @@ impl StateFile {
             }
         }
         Ok(file)
+    }
+
+    /// Writes a state file of `scenarios` to `path` atomically, making its
+    /// folder if need be (a shard's `--state-out
+    /// states/shard-0-of-8.state` on a fresh node).
+    pub fn write(path: &Path, scenarios: &[ScenarioState]) -> Result<(), AppError> {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| {
+                AppError::Output(format!(
+                    "cannot make the folder `{}`: {e}",
+                    parent.display()
+                ))
+            })?;
+        }
+        write_file(path, &Self::encode(scenarios))
     }
 }
 

@@ -17,7 +17,8 @@
 
 use std::io::Write;
 
-use super::{AppError, load_one, print};
+use super::load::load_one;
+use super::{AppError, print};
 use crate::cli::SolveArgs;
 use crate::engine::stats::Estimate;
 use crate::engine::{Engine, Stop};

@@ -1,0 +1,58 @@
+//! `woundsim show NAME`: a built-in scenario's text, else a monster's or a
+//! PC template's statblock; an unknown name lists what there is.
+
+use std::io::Write;
+
+use super::{AppError, print};
+use crate::builtin;
+use crate::model::Catalog;
+
+/// `woundsim show NAME`: a built-in scenario's text, else a monster's or a
+/// PC template's statblock.
+pub(super) fn show(catalog: &Catalog, name: &str, out: &mut dyn Write) -> Result<(), AppError> {
+    let file = format!("{name}.toml");
+    if let Some((_, text)) = builtin::BUILTIN.iter().find(|(f, _)| *f == file) {
+        return print(out, text);
+    }
+    if let Ok(monster) = catalog.bestiary.resolve(name) {
+        return print(out, &crate::combat::statblock::render_monster(monster));
+    }
+    if let Some(spec) = catalog.templates.template(name) {
+        return print(out, &crate::combat::statblock::render(&spec));
+    }
+    let scenarios: Vec<String> = builtin::BUILTIN
+        .iter()
+        .map(|(f, _)| f.trim_end_matches(".toml").to_string())
+        .collect();
+    let monsters: Vec<String> = catalog
+        .bestiary
+        .names()
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let templates = catalog.templates.names();
+    let all: Vec<&str> = scenarios
+        .iter()
+        .chain(&monsters)
+        .chain(&templates)
+        .map(String::as_str)
+        .collect();
+    let hint = crate::scenario::wording::nearest(name, &all)
+        .map(|c| format!("did you mean `{c}`? "))
+        .unwrap_or_default();
+    Err(AppError::Usage(format!(
+        "`{name}` is no built-in scenario, monster or PC template; {hint}scenarios: {}; monsters: {} of them, SRD 5.2 slugs such as `adult-red-dragon` and the SRD 5.1 names {} (`woundsim list` names all); templates: CLASS-LEVEL with CLASS one of {} and LEVEL 1 to {}",
+        scenarios.join(", "),
+        monsters.len(),
+        catalog
+            .bestiary
+            .monsters()
+            .iter()
+            .filter(|m| m.lore.srd.as_deref() == Some("5.1"))
+            .map(|m| m.key.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        catalog.templates.classes().join(", "),
+        catalog.templates.max_level()
+    )))
+}
