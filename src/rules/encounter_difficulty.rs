@@ -214,6 +214,61 @@ pub fn fill(xp: &[u64], budget: u64, max: usize) -> Result<Vec<u64>, FillError> 
     Ok(counts)
 }
 
+/// A variant's encounter against the SRD 5.2 budgets: constants of its
+/// definition, not simulated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EncounterXp {
+    /// The monsters' XP summed, or why it is not available.
+    pub xp: Result<u64, String>,
+    /// The monsters, as `count name` groups (`6 hobgoblin`).
+    pub monsters: Vec<(usize, String)>,
+    /// The levels of the characters the budget counts, or why the budget
+    /// is not available.
+    pub levels: Result<Vec<u8>, String>,
+    /// What `difficulty` asked for, when it built the monsters
+    /// (`3000 XP (moderate)`, `2500 XP`).
+    pub built_for: Option<String>,
+}
+
+impl EncounterXp {
+    /// The party's budget, or why there is none.
+    pub fn budget(&self) -> Result<Budget, String> {
+        budget_of(&self.levels)
+    }
+
+    /// The monsters as a table cell: `count name` groups joined by ` + `.
+    pub fn monsters_cell(&self) -> String {
+        self.monsters
+            .iter()
+            .map(|(n, name)| format!("{n} {name}"))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+
+    /// The XP as a table cell (empty: not available).
+    pub fn xp_cell(&self) -> String {
+        self.xp.as_ref().map_or(String::new(), u64::to_string)
+    }
+
+    /// The party's Low, Moderate and High budgets as table cells (empty:
+    /// not available).
+    pub fn budget_cells(&self) -> [String; 3] {
+        let budget = self.budget().ok();
+        [
+            |b: &Budget| b.low,
+            |b: &Budget| b.moderate,
+            |b: &Budget| b.high,
+        ]
+        .map(|f| budget.as_ref().map_or(String::new(), |b| f(b).to_string()))
+    }
+}
+
+/// The budget of the characters' `levels`, or why there is none.
+pub fn budget_of(levels: &Result<Vec<u8>, String>) -> Result<Budget, String> {
+    let levels = levels.as_ref().map_err(Clone::clone)?;
+    party_budget(levels).ok_or_else(|| "no PC in the party".to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 pub mod amputation;
 pub mod attack;
 pub mod damage;
+pub mod death_save_chain;
 pub mod death_saves;
 pub mod encounter_difficulty;
 pub mod festering;

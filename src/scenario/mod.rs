@@ -16,6 +16,7 @@ pub mod command;
 pub mod data;
 pub mod digest;
 pub mod error;
+pub mod fights;
 pub mod groups;
 pub mod layers;
 pub mod limits;

@@ -29,7 +29,7 @@ fn lone_dying_pc(policy: &str) -> woundsim::types::Scenario {
 }
 
 fn exact(rules: &DeathSaveRules) -> [f64; 6] {
-    let p = woundsim::types::death_saves::exact::solve(rules).probabilities();
+    let p = woundsim::rules::death_save_chain::solve(rules).probabilities();
     std::array::from_fn(|r| (r * 5..r * 5 + 5).map(|c| p[c]).sum())
 }
 

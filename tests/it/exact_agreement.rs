@@ -156,7 +156,7 @@ fn exact_mode_matches_an_independent_recursion() {
             dc: dc as u8,
             ..Default::default()
         };
-        let p = woundsim::types::death_saves::exact::solve(&rules).probabilities();
+        let p = woundsim::rules::death_save_chain::solve(&rules).probabilities();
         let dead: f64 = (0..5).map(|r| p[r]).sum();
         let stable: f64 = (5..10).map(|r| p[r]).sum();
         let revived: f64 = (10..15).map(|r| p[r]).sum();
@@ -170,7 +170,7 @@ fn exact_mode_matches_an_independent_recursion() {
         wound_policy: WoundPolicy::AcceptLeastSevere,
         ..Default::default()
     };
-    let p = woundsim::types::death_saves::exact::solve(&pw).probabilities();
+    let p = woundsim::rules::death_save_chain::solve(&pw).probabilities();
     assert_eq!((0..5).map(|r| p[r]).sum::<f64>(), 0.0);
     assert_eq!(oracle(0, 0, 10, true)[0], 0.0);
 }
@@ -178,7 +178,7 @@ fn exact_mode_matches_an_independent_recursion() {
 #[test]
 fn raw_figures_match_the_well_known_values() {
     // P(dead) under RAW is exactly 0.404875 (3,239,000 / 8,000,000), P(stable) 0.41375, P(revive) 0.181375.
-    let p = woundsim::types::death_saves::exact::solve(&DeathSaveRules::default()).probabilities();
+    let p = woundsim::rules::death_save_chain::solve(&DeathSaveRules::default()).probabilities();
     let dead: f64 = (0..5).map(|r| p[r]).sum();
     let o = oracle(0, 0, 10, false);
     assert!((dead - o[0]).abs() < 1e-15);
@@ -225,7 +225,7 @@ fn wound_severity_shares_follow_successes_exactly() {
         wound_policy: WoundPolicy::AcceptLeastSevere,
         ..Default::default()
     };
-    let p = woundsim::types::death_saves::exact::solve(&pw).probabilities();
+    let p = woundsim::rules::death_save_chain::solve(&pw).probabilities();
     let share =
         |resolution: usize| -> f64 { (resolution * 5..resolution * 5 + 5).map(|c| p[c]).sum() };
     assert!((share(3) - by[2]).abs() < 1e-14, "minor = two successes");
@@ -236,7 +236,7 @@ fn wound_severity_shares_follow_successes_exactly() {
         existing_wounds: WoundSlots::from_wounds([Severity::Minor]),
         ..pw
     };
-    let q = woundsim::types::death_saves::exact::solve(&taken).probabilities();
+    let q = woundsim::rules::death_save_chain::solve(&taken).probabilities();
     let q_share = |r: usize| -> f64 { (r * 5..r * 5 + 5).map(|c| q[c]).sum() };
     assert_eq!(q_share(3), 0.0);
     assert!((q_share(4) - (by[1] + by[2])).abs() < 1e-14);

@@ -12,7 +12,9 @@
 //! - the files' imports of each other form no cycle of any length; a
 //!   module hub's edges to its own children (a `mod.rs`, or `foo.rs` beside
 //!   `foo/`, naming the modules it declares) are the tree itself and are
-//!   left out.
+//!   left out;
+//! - no scenario type (a folder of `src/types/`) imports another: what two
+//!   types share lives below `types/`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -329,11 +331,41 @@ fn resolve(path: &str, me: &Module, modules: &BTreeSet<Module>) -> Option<Module
         .map(|m| if m.is_empty() { vec!["lib".into()] } else { m })
 }
 
-/// Every library file's module and the modules it names.
+/// The test modules `code` (comments and literals blanked) declares in
+/// files of their own: `#[cfg(test)] mod name;`.
+fn test_module_files(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("#[cfg(test)]") {
+        let item = code[at + "#[cfg(test)]".len()..].trim_start();
+        let item = item.strip_prefix("pub ").unwrap_or(item);
+        if let Some(rest) = item.strip_prefix("mod ") {
+            let name: String = rest.chars().take_while(|&c| is_ident(c)).collect();
+            if rest[name.len()..].trim_start().starts_with(';') {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// Every library file's module and the modules it names; test modules,
+/// wherever they are declared, left out.
 fn imports() -> BTreeMap<Module, BTreeSet<Module>> {
     let src = src();
     let mut files = Vec::new();
     sources(&src, &mut files);
+    let mut tests: BTreeSet<Module> = BTreeSet::new();
+    for file in &files {
+        let me = module_of(&src, file);
+        let text = blank_comments_and_literals(&fs::read_to_string(file).unwrap());
+        for name in test_module_files(&text) {
+            let mut m = me.clone();
+            m.push(name);
+            tests.insert(m);
+        }
+    }
+    let is_test = |m: &Module| tests.iter().any(|t| m.starts_with(t));
+    files.retain(|f| !is_test(&module_of(&src, f)));
     let modules: BTreeSet<Module> = files.iter().map(|f| module_of(&src, f)).collect();
     let mut edges = BTreeMap::new();
     for file in &files {
@@ -455,6 +487,39 @@ fn no_file_imports_itself_back_through_any_chain() {
                 .join(" -> ")
         );
     }
+}
+
+/// The scenario types: the folders of `src/types/`.
+fn plugins() -> BTreeSet<String> {
+    fs::read_dir(src().join("types"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
+        .collect()
+}
+
+#[test]
+fn no_scenario_type_imports_another() {
+    let plugins = plugins();
+    assert!(plugins.len() >= 6, "the scan found no scenario types");
+    let plugin_of = |m: &Module| {
+        (m.len() >= 2 && m[0] == "types" && plugins.contains(&m[1])).then(|| m[1].clone())
+    };
+    let mut violations = Vec::new();
+    for (me, used) in imports() {
+        let Some(mine) = plugin_of(&me) else { continue };
+        for theirs in used.iter().filter_map(plugin_of) {
+            if theirs != mine {
+                violations.push(format!("{} uses types::{theirs}", me.join("::")));
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "a scenario type imports another (what two types share belongs below types/):\n{}",
+        violations.join("\n")
+    );
 }
 
 #[test]

@@ -12,7 +12,7 @@
 //! * **The venom.** Damage dice, a Constitution save for half, and the
 //!   creature's modifiers against its HP; a PC at 0 HP rolls RAW death
 //!   saves, whose exact death probability comes from
-//!   [`crate::types::death_saves::exact`].
+//!   [`crate::rules::death_save_chain`].
 //! * **Reattachment.** Healing uses in spending order: a DP over the limb's
 //!   restored HP gives the probability that the limb is first full at each
 //!   use; the delay and the window decide how many uses fit.
@@ -147,7 +147,7 @@ pub fn clock_pmf(rules: &AmputationRules) -> Vec<f64> {
 
 /// Exact probability that a PC at 0 HP with no help dies on its death saves.
 pub fn p_dead_on_death_saves() -> f64 {
-    let p = crate::types::death_saves::exact::solve(&DeathSaveRules::default()).probabilities();
+    let p = crate::rules::death_save_chain::solve(&DeathSaveRules::default()).probabilities();
     p[..MAX_SAVES as usize].iter().sum()
 }
 

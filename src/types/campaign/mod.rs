@@ -19,12 +19,12 @@ pub mod spending;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::ScenarioType;
-use super::combat::difficulty::EncounterXp;
 use crate::combat::encounter::Encounter;
 use crate::combat::policy::Between;
 use crate::engine::Stop;
 use crate::model::{Catalog, ScenarioHeader, Variant};
 use crate::results::ScenarioResult;
+use crate::rules::encounter_difficulty::EncounterXp;
 use crate::rules::festering::LostHp;
 use crate::rules::healing::Plan;
 use crate::rules::lingering::InjuryTable;

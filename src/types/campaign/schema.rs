@@ -16,6 +16,7 @@ use crate::combat::creature::CreatureSpec;
 use crate::combat::encounter::{Encounter, MAX_PCS};
 use crate::combat::policy::Between;
 use crate::model::Catalog;
+use crate::rules::encounter_difficulty::EncounterXp;
 use crate::rules::festering::LostHp;
 use crate::rules::healing::{Plan, Resources};
 use crate::rules::lingering::{Cure, Effect, InjuryTable};
@@ -23,15 +24,14 @@ use crate::rules::prices::{PriceList, spell_index};
 use crate::rules::wound_healing::{HealingSetting, Progression};
 use crate::scenario::ScenarioError;
 use crate::scenario::data::creature::{RawCreature, RawPotions, potions};
+use crate::scenario::fights::budget::build_monsters;
+use crate::scenario::fights::sides::{check_venom_attacks, side};
+use crate::scenario::fights::{RawFights, rules as fight_rules};
 use crate::scenario::layers::{Layers, Setting, get};
 use crate::scenario::prices::{PriceKeys, PriceMap};
 use crate::scenario::values::{self, at_most, keyed_int, or};
 use crate::scenario::wording::did_you_mean;
 use crate::types::campaign::spending::HealingCache;
-use crate::types::combat::difficulty::{EncounterXp, build_monsters};
-use crate::types::combat::schema::{
-    RawSettings as RawFights, check_venom_attacks, rules as fight_rules, side,
-};
 
 /// Most fights in one career (levels × days × fights per day): a trial's
 /// length is bounded.

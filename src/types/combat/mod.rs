@@ -30,7 +30,7 @@ pub struct CombatVariant {
     /// The encounter.
     pub encounter: Encounter,
     /// Its XP and the party's budgets.
-    pub difficulty: difficulty::EncounterXp,
+    pub difficulty: crate::rules::encounter_difficulty::EncounterXp,
 }
 
 impl ScenarioType for Combat {

@@ -1,81 +1,14 @@
-//! Exact death-save distributions: the absorbing Markov chain over
-//! (successes, failures) with the wound slots fixed (docs/rules.md, death saves, §2).
-//!
-//! Every save moves the chain to a state with more successes or failures, or
-//! absorbs it, so after at most [`MAX_SAVES`] saves all mass is absorbed.
-//! The solver propagates integer weights save by save: with `D = 20` (one
-//! d20) or `D = 400` (two), a state reached after `k` saves has weight
-//! `w / D^k`, and all weights are kept over the common denominator `D^5`
-//! (at most `400^5 ≈ 10^13`, exact in `u64` and in `f64`). Each probability
-//! is therefore exact up to one final rounding to `f64`.
+//! Exact death-save figures: every metric and the `rolls` distribution of
+//! the `death_saves` type from the exact chain
+//! ([`crate::rules::death_save_chain`]).
 
-use super::{CODES, Metric, code, decode};
+use super::{CODES, Metric, decode};
 use crate::engine::stats::Estimate;
 use crate::model::Variant;
 use crate::results::catalogue::{self, MetricDef, Observed};
 use crate::results::{DistributionRow, Figure};
-use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES, SaveStep, Tally};
-
-/// Exact outcome distribution as numerators over a common denominator.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ExactDistribution {
-    /// `numerators[code] / denominator` is the probability of each outcome code.
-    pub numerators: [u64; CODES],
-    /// `20^(5·dice)`.
-    pub denominator: u64,
-}
-
-impl ExactDistribution {
-    /// The probabilities as `f64`.
-    pub fn probabilities(&self) -> [f64; CODES] {
-        self.numerators.map(|n| n as f64 / self.denominator as f64)
-    }
-}
-
-/// Solves one rule set exactly.
-///
-/// ```
-/// use woundsim::types::death_saves::exact::solve;
-/// use woundsim::rules::death_saves::DeathSaveRules;
-/// let d = solve(&DeathSaveRules::default());
-/// assert_eq!(d.numerators.iter().sum::<u64>(), d.denominator);
-/// ```
-pub fn solve(rules: &DeathSaveRules) -> ExactDistribution {
-    let per_save = 20u64.pow(rules.roll.dice_per_roll());
-    let denominator = per_save.pow(MAX_SAVES);
-    let weights: Vec<(u8, u64)> = (1..=20)
-        .map(|n| (n, rules.roll.natural_weight(n)))
-        .collect();
-    let mut numerators = [0u64; CODES];
-    // live[(s, f)] = weight over per_save^k after k saves.
-    let mut live = vec![(rules.start, 1u64)];
-    for save in 1..=MAX_SAVES {
-        let mut next: Vec<(Tally, u64)> = Vec::new();
-        for &(tally, w) in &live {
-            for &(natural, nw) in &weights {
-                let weight = w * nw;
-                match rules.resolve_save(tally, natural) {
-                    SaveStep::Continue(t) => match next.iter_mut().find(|(x, _)| *x == t) {
-                        Some((_, acc)) => *acc += weight,
-                        None => next.push((t, weight)),
-                    },
-                    SaveStep::Resolved(r) => {
-                        numerators[code(r, save)] += weight * per_save.pow(MAX_SAVES - save);
-                    }
-                }
-            }
-        }
-        live = next;
-    }
-    debug_assert!(
-        live.is_empty(),
-        "death-save chain must absorb within {MAX_SAVES} saves"
-    );
-    ExactDistribution {
-        numerators,
-        denominator,
-    }
-}
+pub use crate::rules::death_save_chain::{ExactDistribution, solve};
+use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES};
 
 /// Builds figures from exact outcome distributions (one per variant).
 ///

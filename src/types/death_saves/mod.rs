@@ -18,7 +18,8 @@ use crate::engine::Stop;
 use crate::model::{Catalog, ScenarioHeader, Variant};
 use crate::results::catalogue::{Catalogue, MetricDef};
 use crate::results::{ChartSpec, DistributionRow, Figure, ScenarioResult, Unit};
-use crate::rules::death_saves::{DeathSaveRules, MAX_SAVES, Resolution};
+pub use crate::rules::death_save_chain::{CODES, code, decode};
+use crate::rules::death_saves::{DeathSaveRules, Resolution};
 use crate::scenario::ScenarioError;
 use crate::scenario::layers::Layers;
 
@@ -77,20 +78,6 @@ impl ScenarioType for DeathSaves {
         let (figures, distributions) = exact::figures(variants, &solved);
         Some(result(header, variants, figures, distributions))
     }
-}
-
-/// Outcome codes: resolution × number of saves rolled (1..=5).
-pub const CODES: usize = Resolution::COUNT * MAX_SAVES as usize;
-
-/// An outcome code: which resolution, after how many saves.
-pub fn code(resolution: Resolution, rolls: u32) -> usize {
-    resolution.index() * MAX_SAVES as usize + (rolls as usize - 1)
-}
-
-/// The resolution and number of saves of an outcome code.
-pub fn decode(code: usize) -> (Resolution, u32) {
-    let per = MAX_SAVES as usize;
-    (Resolution::ALL[code / per], (code % per) as u32 + 1)
 }
 
 /// What a metric measures on one sequence.

@@ -395,12 +395,12 @@ fn the_return_penalty_acts_only_on_the_raised() {
 /// gold spent is each wound's price times the wounds taken.
 #[test]
 fn a_career_of_scripted_drops_follows_the_exact_death_save_chain() {
+    use crate::rules::death_save_chain::solve;
+    use crate::rules::death_save_chain::{CODES, decode};
     use crate::rules::death_saves::{DeathSaveRules, Resolution, SaveStep, Tally};
     use crate::rules::permanent_wounds::{Severity, WoundPolicy, WoundSlots};
     use crate::rules::prices::PriceList;
     use crate::rules::wound_healing::{Goal, HealingSetting, PcState, Provider, plan};
-    use crate::types::death_saves::exact::solve;
-    use crate::types::death_saves::{CODES, decode};
     const TRIALS: u64 = 40_000;
     const DAYS: usize = 4;
     let text = format!(
