@@ -1,11 +1,12 @@
 //! PC templates as data: one build per class (`data/pc-templates.toml`,
 //! parsed once by [`crate::scenario::data`]) turned into a creature for a
 //! level. The SRD 5.1 tables every class shares ([`Progression`]:
-//! proficiency bonus, spell slots, cantrip dice, the main ability's
-//! modifier) and each class's build ([`ClassTemplate`]: hit die, ability
-//! modifiers, proficiencies, armour, attacks, and the [`Feature`]s the round
-//! loop models, each with its per-level values) are plain values; nothing
-//! here names a class. Scenarios refer to a template as `fighter-5` and may
+//! proficiency bonus, a half caster's spell slots, cantrip dice, the main
+//! ability's modifier; a full caster's slots are the rule core's table) and
+//! each class's build ([`ClassTemplate`]: hit die, ability modifiers,
+//! proficiencies, armour, attacks, the [`Feature`]s the round loop models,
+//! each with its per-level values, and the spells a campaign's healer of
+//! the class casts) are plain values; nothing here names a class. Scenarios refer to a template as `fighter-5` and may
 //! override any field.
 
 mod feature;
@@ -14,6 +15,8 @@ pub use feature::Feature;
 
 use crate::dice::DiceExpr;
 use crate::rules::damage::DamageType;
+use crate::rules::prices::full_caster_slots;
+use crate::rules::wound_healing::Progression as CasterProgression;
 
 use super::creature::{Ability, Attack, CreatureSpec, HitDice, Reach, Spellbook};
 
@@ -27,26 +30,10 @@ pub struct Progression {
     pub main_ability_modifier: Vec<i32>,
     /// Damage dice of a cantrip by character level (1, then 2 at 5th, ...).
     pub cantrip_dice: Vec<u32>,
-    /// Spell slots of 1st to 9th level of a full caster, by class level.
-    pub full_caster_slots: Vec<[u8; 9]>,
-    /// Spell slots of a half caster, by class level.
+    /// Spell slots of a half caster, by class level. A full caster's are
+    /// the rule core's table ([`full_caster_slots`]), which planners
+    /// without a catalog read too.
     pub half_caster_slots: Vec<[u8; 9]>,
-}
-
-impl Progression {
-    /// Spell slots of 1st to 9th level of a full caster of `level` (none
-    /// at level 0; the last row beyond the table).
-    pub fn full_caster_slots(&self, level: u8) -> [u8; 9] {
-        match level {
-            0 => [0; 9],
-            l => self
-                .full_caster_slots
-                .get(usize::from(l) - 1)
-                .or(self.full_caster_slots.last())
-                .copied()
-                .unwrap_or([0; 9]),
-        }
-    }
 }
 
 /// How a class casts spells: which slot table its level reads.
@@ -109,6 +96,14 @@ pub struct ClassTemplate {
     pub attacks: Vec<TemplateAttack>,
     /// Features.
     pub features: Vec<Feature>,
+    /// Spells that heal permanent wounds or raise the dead, as indices
+    /// into [`SPELLS`](crate::rules::prices::SPELLS) (validated by the
+    /// parser, hence not public: [`ClassTemplate::healing_spells`]).
+    pub(crate) healing_spells: Vec<usize>,
+    /// Spells that cure lingering injuries, as indices into
+    /// [`SPELLS`](crate::rules::prices::SPELLS)
+    /// ([`ClassTemplate::injury_spells`]).
+    pub(crate) injury_spells: Vec<usize>,
 }
 
 /// Every class's build and the shared tables.
@@ -150,12 +145,30 @@ impl Templates {
     /// ```
     pub fn template(&self, name: &str) -> Option<CreatureSpec> {
         let (class, level) = name.rsplit_once('-')?;
-        let class = self.classes.iter().find(|c| c.name == class)?;
+        let class = self.class(class)?;
         let level: u8 = level
             .parse()
             .ok()
             .filter(|l| (1..=class.levels).contains(l))?;
         Some(class.creature(name, level, &self.progression))
+    }
+
+    /// The build of class `name` (e.g. `cleric`), or `None` if there is
+    /// none.
+    ///
+    /// ```
+    /// use woundsim::rules::prices::SPELLS;
+    /// use woundsim::rules::wound_healing::Progression;
+    /// let catalog = woundsim::scenario::data::builtin_catalog().unwrap();
+    /// let ranger = catalog.templates.class("ranger").unwrap();
+    /// assert_eq!(ranger.progression(), Some(Progression::Half));
+    /// let names: Vec<&str> = ranger.injury_spells().iter().map(|&i| SPELLS[i].name).collect();
+    /// assert_eq!(names, ["cure_wounds", "lesser_restoration"]);
+    /// assert!(catalog.templates.class("wizard").unwrap().healing_caster().is_none());
+    /// assert!(catalog.templates.class("ranger-3").is_none());
+    /// ```
+    pub fn class(&self, name: &str) -> Option<&ClassTemplate> {
+        self.classes.iter().find(|c| c.name == name)
     }
 
     /// The class names, in file order.
@@ -224,6 +237,39 @@ struct Build {
 }
 
 impl ClassTemplate {
+    /// How its spell levels grow with its class level, for the spells it
+    /// casts between fights; `None` for a class without spell slots.
+    pub fn progression(&self) -> Option<CasterProgression> {
+        match self.spellcasting {
+            Spellcasting::None => None,
+            Spellcasting::Full => Some(CasterProgression::Full),
+            Spellcasting::Half => Some(CasterProgression::Half),
+        }
+    }
+
+    /// Its spells that heal permanent wounds or raise the dead (SRD 5.1
+    /// class list), as indices into [`SPELLS`](crate::rules::prices::SPELLS),
+    /// in file order; empty for a class with none.
+    pub fn healing_spells(&self) -> &[usize] {
+        &self.healing_spells
+    }
+
+    /// Its spells that cure lingering injuries (SRD 5.1 class list, among
+    /// those the cost model knows), as indices into
+    /// [`SPELLS`](crate::rules::prices::SPELLS), in file order.
+    pub fn injury_spells(&self) -> &[usize] {
+        &self.injury_spells
+    }
+
+    /// Its progression and healing spells if it casts any (the party's
+    /// own healer of a campaign); `None` for a class without.
+    pub fn healing_caster(&self) -> Option<(CasterProgression, &[usize])> {
+        if self.healing_spells.is_empty() {
+            return None;
+        }
+        Some((self.progression()?, &self.healing_spells))
+    }
+
     /// The creature of this build at `level`, named `name`: the build's
     /// numbers at that level (hit points, armour, attacks, saves), then
     /// each feature in file order ([`Feature`]).
@@ -282,7 +328,7 @@ impl ClassTemplate {
     fn slot_table(&self, level: u8, p: &Progression) -> Option<[u8; 9]> {
         match self.spellcasting {
             Spellcasting::None => None,
-            Spellcasting::Full => Some(at(&p.full_caster_slots, level)),
+            Spellcasting::Full => Some(full_caster_slots(level)),
             Spellcasting::Half => Some(at(&p.half_caster_slots, level)),
         }
     }

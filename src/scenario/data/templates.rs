@@ -17,6 +17,7 @@ use crate::combat::templates::{
 };
 use crate::dice::DiceExpr;
 use crate::rules::damage::DamageType;
+use crate::rules::prices::{SPELLS, spell_index};
 
 use crate::scenario::{Locator, ScenarioError};
 use feature::{FeatureCheck, RawFeature};
@@ -37,7 +38,6 @@ struct RawProgression {
     proficiency_bonus: Spanned<Vec<i32>>,
     main_ability_modifier: Spanned<Vec<i32>>,
     cantrip_dice: Spanned<Vec<u32>>,
-    full_caster_slots: Spanned<Vec<Vec<u8>>>,
     half_caster_slots: Spanned<Vec<Vec<u8>>>,
 }
 
@@ -96,6 +96,10 @@ struct RawClass {
     armor_class: RawArmor,
     #[serde(default)]
     spellcasting: Spellcasting,
+    #[serde(default)]
+    healing_spells: Vec<Spanned<String>>,
+    #[serde(default)]
+    injury_spells: Vec<Spanned<String>>,
     attacks: Vec<RawAttack>,
     features: Spanned<Vec<RawFeature>>,
 }
@@ -147,35 +151,41 @@ fn progression(loc: &Locator, p: &RawProgression) -> Result<Progression, Scenari
         p.cantrip_dice.span().start,
         p.cantrip_dice.get_ref().len(),
     )?;
-    let slots = |field: &str, t: &Spanned<Vec<Vec<u8>>>| -> Result<Vec<[u8; 9]>, ScenarioError> {
-        table_length(loc, field, t.span().start, t.get_ref().len())?;
-        t.get_ref()
-            .iter()
-            .enumerate()
-            .map(|(i, row)| {
-                let mut out = [0u8; 9];
-                if row.len() > 9 {
-                    return Err(loc.error(
-                        t.span().start,
-                        &format!("{field}[{i}]"),
-                        format!(
-                            "spell slots go from 1st to 9th level, got {} levels",
-                            row.len()
-                        ),
-                    ));
-                }
-                out[..row.len()].copy_from_slice(row);
-                Ok(out)
-            })
-            .collect()
-    };
     Ok(Progression {
         proficiency_bonus: p.proficiency_bonus.get_ref().clone(),
         main_ability_modifier: p.main_ability_modifier.get_ref().clone(),
         cantrip_dice: p.cantrip_dice.get_ref().clone(),
-        full_caster_slots: slots("progression.full_caster_slots", &p.full_caster_slots)?,
-        half_caster_slots: slots("progression.half_caster_slots", &p.half_caster_slots)?,
+        half_caster_slots: slot_table(loc, "progression.half_caster_slots", &p.half_caster_slots)?,
     })
+}
+
+/// A table of spell slots by level: one row per SRD level, each of at most
+/// nine spell levels (those not given are none).
+fn slot_table(
+    loc: &Locator,
+    field: &str,
+    t: &Spanned<Vec<Vec<u8>>>,
+) -> Result<Vec<[u8; 9]>, ScenarioError> {
+    table_length(loc, field, t.span().start, t.get_ref().len())?;
+    t.get_ref()
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut out = [0u8; 9];
+            if row.len() > 9 {
+                return Err(loc.error(
+                    t.span().start,
+                    &format!("{field}[{i}]"),
+                    format!(
+                        "spell slots go from 1st to 9th level, got {} levels",
+                        row.len()
+                    ),
+                ));
+            }
+            out[..row.len()].copy_from_slice(row);
+            Ok(out)
+        })
+        .collect()
 }
 
 /// Shared tables cover every SRD level.
@@ -246,6 +256,20 @@ fn class(loc: &Locator, i: usize, c: &RawClass) -> Result<ClassTemplate, Scenari
         medicine_proficiency: medicine_proficiency(loc, &path, &c.skills)?,
         armor_class: (c.armor_class.base, c.armor_class.plus.clone()),
         spellcasting: c.spellcasting,
+        healing_spells: spell_list(
+            loc,
+            &path,
+            "healing_spells",
+            &c.healing_spells,
+            c.spellcasting,
+        )?,
+        injury_spells: spell_list(
+            loc,
+            &path,
+            "injury_spells",
+            &c.injury_spells,
+            c.spellcasting,
+        )?,
         attacks: attacks(loc, &path, &c.attacks)?,
         features: features(loc, &path, levels, &c.features)?,
     })
@@ -348,6 +372,42 @@ fn medicine_proficiency(
     Ok(medicine)
 }
 
+/// `healing_spells` or `injury_spells` (`key`): spell names of the cost
+/// model ([`SPELLS`]) as indices into it, each once, of a class that casts
+/// spells (`spellcasting`).
+fn spell_list(
+    loc: &Locator,
+    path: &str,
+    key: &str,
+    names: &[Spanned<String>],
+    spellcasting: Spellcasting,
+) -> Result<Vec<usize>, ScenarioError> {
+    let known: Vec<&str> = SPELLS.iter().map(|s| s.name).collect();
+    let mut spells = Vec::with_capacity(names.len());
+    for (j, name) in names.iter().enumerate() {
+        let field = format!("{path}.{key}[{j}]");
+        let error = |message: String| loc.error(name.span().start, &field, message);
+        if spellcasting == Spellcasting::None {
+            return Err(error(format!(
+                "a class without `spellcasting` casts no spells: give it `spellcasting = \"full\"` or `\"half\"`, or no `{key}`"
+            )));
+        }
+        let Some(index) = spell_index(name.get_ref()) else {
+            let hint = crate::scenario::wording::did_you_mean(name.get_ref(), &known);
+            return Err(error(format!(
+                "unknown spell `{}`{hint}; spells are {}",
+                name.get_ref(),
+                known.join(", ")
+            )));
+        };
+        if spells.contains(&index) {
+            return Err(error(format!("`{}` is listed twice", name.get_ref())));
+        }
+        spells.push(index);
+    }
+    Ok(spells)
+}
+
 /// `attacks`, each with its damage dice parsed.
 fn attacks(
     loc: &Locator,
@@ -404,6 +464,7 @@ fn features(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::wound_healing::Progression;
     use crate::scenario::data::PC_TEMPLATES_TOML;
 
     /// Every template of the six classes at levels 1–10 as the code before
@@ -413,18 +474,164 @@ mod tests {
     const PINNED: &str = include_str!("../../../tests/fixtures/pc-templates.txt");
 
     #[test]
-    fn the_full_caster_slots_are_the_rule_cores_table() {
-        // The same PHB table lives twice: as data for the templates and in
-        // the rule core (`rules::prices::full_caster_slots`) for planners
-        // that have no catalog. They must agree at every level.
+    fn a_full_casters_slots_are_the_rule_cores_table() {
+        // The PHB table lives once, in the rule core
+        // (`rules::prices::full_caster_slots`), for planners that have no
+        // catalog; the templates read it at every level.
         let t = parse_file("pc-templates.toml", PC_TEMPLATES_TOML).unwrap();
-        for level in 0..=21 {
-            assert_eq!(
-                t.progression.full_caster_slots(level),
-                crate::rules::prices::full_caster_slots(level),
-                "level {level}"
-            );
+        for class in ["bard", "cleric", "druid", "sorcerer", "wizard"] {
+            for level in 1..=20 {
+                let spec = t.template(&format!("{class}-{level}")).unwrap();
+                assert_eq!(
+                    spec.spellbook.map(|b| b.slots),
+                    Some(crate::rules::prices::full_caster_slots(level)),
+                    "{class}-{level}"
+                );
+            }
         }
+    }
+
+    /// Each class's `(progression, healing spells)` and injury spells as
+    /// `types::campaign::schema::class_healing_spells` and
+    /// `class_injury_spells` hard-coded them before the lists became data
+    /// (`tests/it/pc_templates.rs` compares with those functions while
+    /// they exist).
+    #[allow(clippy::type_complexity)]
+    const CLASS_SPELLS: [(&str, Option<(Progression, &[&str])>, &[&str]); 12] = [
+        ("fighter", None, &[]),
+        (
+            "cleric",
+            Some((
+                Progression::Full,
+                &[
+                    "lesser_restoration",
+                    "greater_restoration",
+                    "revivify",
+                    "raise_dead",
+                    "resurrection",
+                    "true_resurrection",
+                ],
+            )),
+            &[
+                "cure_wounds",
+                "lesser_restoration",
+                "greater_restoration",
+                "heal",
+                "regenerate",
+            ],
+        ),
+        ("rogue", None, &[]),
+        ("wizard", None, &[]),
+        ("barbarian", None, &[]),
+        (
+            "paladin",
+            Some((
+                Progression::Half,
+                &[
+                    "lesser_restoration",
+                    "revivify",
+                    "greater_restoration",
+                    "raise_dead",
+                ],
+            )),
+            &["cure_wounds", "lesser_restoration", "greater_restoration"],
+        ),
+        (
+            "bard",
+            Some((
+                Progression::Full,
+                &[
+                    "lesser_restoration",
+                    "greater_restoration",
+                    "raise_dead",
+                    "resurrection",
+                ],
+            )),
+            &[
+                "cure_wounds",
+                "lesser_restoration",
+                "greater_restoration",
+                "regenerate",
+            ],
+        ),
+        (
+            "druid",
+            Some((
+                Progression::Full,
+                &[
+                    "lesser_restoration",
+                    "greater_restoration",
+                    "true_resurrection",
+                ],
+            )),
+            &[
+                "cure_wounds",
+                "lesser_restoration",
+                "greater_restoration",
+                "heal",
+                "regenerate",
+            ],
+        ),
+        ("monk", None, &[]),
+        (
+            "ranger",
+            Some((Progression::Half, &["lesser_restoration"])),
+            &["cure_wounds", "lesser_restoration"],
+        ),
+        ("sorcerer", None, &[]),
+        ("warlock", None, &[]),
+    ];
+
+    #[test]
+    fn the_class_spell_lists_are_those_the_campaign_code_hard_coded() {
+        let t = parse_file("pc-templates.toml", PC_TEMPLATES_TOML).unwrap();
+        let names = |spells: &[usize]| -> Vec<&str> {
+            spells
+                .iter()
+                .map(|&i| crate::rules::prices::SPELLS[i].name)
+                .collect()
+        };
+        assert_eq!(t.classes(), CLASS_SPELLS.map(|(class, _, _)| class));
+        for (class, healing, injury) in CLASS_SPELLS {
+            let c = t.class(class).unwrap();
+            let caster = c.healing_caster().map(|(p, spells)| (p, names(spells)));
+            assert_eq!(caster, healing.map(|(p, s)| (p, s.to_vec())), "{class}");
+            assert_eq!(names(c.healing_spells()), healing.map_or(&[][..], |h| h.1));
+            assert_eq!(names(c.injury_spells()), injury, "{class}");
+            if healing.is_some() {
+                assert_eq!(c.progression(), healing.map(|h| h.0), "{class}");
+            }
+        }
+        assert!(t.class("cleric-3").is_none() && t.class("artificer").is_none());
+    }
+
+    #[test]
+    fn a_bad_spell_list_is_a_located_error() {
+        let caster = |lists: &str| {
+            let class = format!("{FIGHTER}{lists}features = []\n")
+                .replace("armor_class", "spellcasting = \"half\"\narmor_class");
+            error(&with_class(&class))
+        };
+        let e = caster("healing_spells = [\"lesser_restoraton\"]\n");
+        assert!(
+            e.contains("class[0].healing_spells[0]")
+                && e.contains(
+                    "unknown spell `lesser_restoraton` (did you mean `lesser_restoration`?)"
+                ),
+            "{e}"
+        );
+        let e = caster("injury_spells = [\"heal\", \"heal\"]\n");
+        assert!(
+            e.contains("class[0].injury_spells[1]") && e.contains("`heal` is listed twice"),
+            "{e}"
+        );
+        let e = error(&with_class(&format!(
+            "{FIGHTER}injury_spells = [\"heal\"]\nfeatures = []\n"
+        )));
+        assert!(
+            e.contains("class[0].injury_spells[0]") && e.contains("without `spellcasting`"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -522,7 +729,7 @@ mod tests {
     #[test]
     fn broken_files_are_located_errors() {
         let short = error(
-            "[progression]\nproficiency_bonus = [2]\nmain_ability_modifier = []\ncantrip_dice = []\nfull_caster_slots = []\nhalf_caster_slots = []\n[[class]]\n",
+            "[progression]\nproficiency_bonus = [2]\nmain_ability_modifier = []\ncantrip_dice = []\nhalf_caster_slots = []\n[[class]]\n",
         );
         assert!(short.starts_with("mine.toml:"), "{short}");
         let e = error(&with_class(&format!(
