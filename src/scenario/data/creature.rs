@@ -58,6 +58,10 @@ pub struct RawSaves {
     cha: Option<Spanned<i64>>,
 }
 
+/// What a check of a group of keys gives: the keys set on the creature,
+/// or the first bad one's error.
+type Checked = Result<(), ScenarioError>;
+
 /// The most XP an entry may be worth (the SRD's highest is 155,000, CR 30).
 const MAX_XP: i64 = 1_000_000;
 
@@ -178,7 +182,8 @@ impl RawCreature {
         bestiary: &Bestiary,
         templates: &Templates,
     ) -> Result<CreatureSpec, ScenarioError> {
-        let mut spec = self.base(loc, path, party, bestiary, templates)?;
+        let base = self.base(loc, path, bestiary, templates)?;
+        let mut spec = base.unwrap_or_else(|| CreatureSpec::blank("", party, 1));
         self.identity_of(loc, path, &mut spec)?;
         self.numbers_of(loc, path, &mut spec)?;
         self.attacks_of(loc, path, &mut spec)?;
@@ -200,16 +205,16 @@ impl RawCreature {
         Ok(spec)
     }
 
-    /// The creature the entry starts from: a PC template, a bestiary
-    /// monster, or a blank one (then `hp`, `ac` and `attacks` are needed).
+    /// The creature the entry starts from: a PC template or a bestiary
+    /// monster; `None` for a creature from scratch (then `hp`, `ac` and
+    /// `attacks` are needed).
     fn base(
         &self,
         loc: &Locator,
         path: &str,
-        party: bool,
         bestiary: &Bestiary,
         templates: &Templates,
-    ) -> Result<CreatureSpec, ScenarioError> {
+    ) -> Result<Option<CreatureSpec>, ScenarioError> {
         let at = |key: &str| format!("{path}.{key}");
         match (&self.template, &self.creature) {
             (Some(_), Some(c)) => Err(loc.error(
@@ -217,14 +222,17 @@ impl RawCreature {
                 &at("creature"),
                 "give either `template` or `creature`, not both",
             )),
-            (Some(t), None) => templates.template(t.get_ref()).ok_or_else(|| {
-                loc.error(
+            (Some(t), None) => match templates.template(t.get_ref()) {
+                Some(spec) => Ok(Some(spec)),
+                None => Err(loc.error(
                     t.span().start,
                     &at("template"),
                     super::templates::unknown(templates, t.get_ref()),
-                )
-            }),
-            (None, Some(c)) => Ok(monster(bestiary, loc, c, &at("creature"))?.spec.clone()),
+                )),
+            },
+            (None, Some(c)) => Ok(Some(
+                monster(bestiary, loc, c, &at("creature"))?.spec.clone(),
+            )),
             (None, None) => {
                 let required = [
                     ("hp", self.hp.is_some()),
@@ -241,18 +249,13 @@ impl RawCreature {
                         ),
                     ));
                 }
-                Ok(CreatureSpec::blank("", party, 1))
+                Ok(None)
             }
         }
     }
 
     /// `name`, `is_pc`, `level` and `size`.
-    fn identity_of(
-        &self,
-        loc: &Locator,
-        path: &str,
-        spec: &mut CreatureSpec,
-    ) -> Result<(), ScenarioError> {
+    fn identity_of(&self, loc: &Locator, path: &str, spec: &mut CreatureSpec) -> Checked {
         if let Some(n) = opt_at(loc, &self.name, format!("{path}.name")) {
             spec.name = text(&n, "a creature name", MAX_LABEL_CHARS)?.to_string();
         }
@@ -271,12 +274,7 @@ impl RawCreature {
     /// Hit points (and those it starts with), armour class, initiative,
     /// Medicine, saving throws, and resistances, immunities and
     /// vulnerabilities.
-    fn numbers_of(
-        &self,
-        loc: &Locator,
-        path: &str,
-        spec: &mut CreatureSpec,
-    ) -> Result<(), ScenarioError> {
+    fn numbers_of(&self, loc: &Locator, path: &str, spec: &mut CreatureSpec) -> Checked {
         let at = |key: &str| format!("{path}.{key}");
         if let Some(v) = &self.hp {
             spec.max_hp = ranged(loc, v, &at("hp"), 1..=100_000)?;
@@ -319,12 +317,7 @@ impl RawCreature {
 
     /// `attacks` (one attack per action unless `multiattack` says more),
     /// `multiattack` by attack name, and `crit_range`.
-    fn attacks_of(
-        &self,
-        loc: &Locator,
-        path: &str,
-        spec: &mut CreatureSpec,
-    ) -> Result<(), ScenarioError> {
+    fn attacks_of(&self, loc: &Locator, path: &str, spec: &mut CreatureSpec) -> Checked {
         if let Some(list) = &self.attacks {
             at_most(
                 &values::at(loc, list, format!("{path}.attacks")),
@@ -354,12 +347,7 @@ impl RawCreature {
 
     /// Once-per-turn damage, a healing feature, a breath weapon,
     /// regeneration, rage and Reckless Attack.
-    fn features_of(
-        &self,
-        loc: &Locator,
-        path: &str,
-        spec: &mut CreatureSpec,
-    ) -> Result<(), ScenarioError> {
+    fn features_of(&self, loc: &Locator, path: &str, spec: &mut CreatureSpec) -> Checked {
         let at = |key: &str| format!("{path}.{key}");
         if let Some(o) = &self.once_per_turn {
             spec.once_per_turn = Some(o.get_ref().build(loc, &at("once_per_turn"))?);

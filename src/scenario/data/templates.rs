@@ -464,7 +464,6 @@ fn features(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::wound_healing::Progression;
     use crate::scenario::data::PC_TEMPLATES_TOML;
 
     /// Every template of the six classes at levels 1–10 as the code before
@@ -491,147 +490,84 @@ mod tests {
         }
     }
 
-    /// Each class's `(progression, healing spells)` and injury spells as
+    /// Each class's progression and its healing and injury spells as
     /// `types::campaign::schema::class_healing_spells` and
     /// `class_injury_spells` hard-coded them before the lists became data
-    /// (`tests/it/pc_templates.rs` compares with those functions while
-    /// they exist).
-    #[allow(clippy::type_complexity)]
-    const CLASS_SPELLS: [(&str, Option<(Progression, &[&str])>, &[&str]); 12] = [
-        ("fighter", None, &[]),
-        (
-            "cleric",
-            Some((
-                Progression::Full,
-                &[
-                    "lesser_restoration",
-                    "greater_restoration",
-                    "revivify",
-                    "raise_dead",
-                    "resurrection",
-                    "true_resurrection",
-                ],
-            )),
-            &[
-                "cure_wounds",
-                "lesser_restoration",
-                "greater_restoration",
-                "heal",
-                "regenerate",
-            ],
-        ),
-        ("rogue", None, &[]),
-        ("wizard", None, &[]),
-        ("barbarian", None, &[]),
-        (
-            "paladin",
-            Some((
-                Progression::Half,
-                &[
-                    "lesser_restoration",
-                    "revivify",
-                    "greater_restoration",
-                    "raise_dead",
-                ],
-            )),
-            &["cure_wounds", "lesser_restoration", "greater_restoration"],
-        ),
-        (
-            "bard",
-            Some((
-                Progression::Full,
-                &[
-                    "lesser_restoration",
-                    "greater_restoration",
-                    "raise_dead",
-                    "resurrection",
-                ],
-            )),
-            &[
-                "cure_wounds",
-                "lesser_restoration",
-                "greater_restoration",
-                "regenerate",
-            ],
-        ),
-        (
-            "druid",
-            Some((
-                Progression::Full,
-                &[
-                    "lesser_restoration",
-                    "greater_restoration",
-                    "true_resurrection",
-                ],
-            )),
-            &[
-                "cure_wounds",
-                "lesser_restoration",
-                "greater_restoration",
-                "heal",
-                "regenerate",
-            ],
-        ),
-        ("monk", None, &[]),
-        (
-            "ranger",
-            Some((Progression::Half, &["lesser_restoration"])),
-            &["cure_wounds", "lesser_restoration"],
-        ),
-        ("sorcerer", None, &[]),
-        ("warlock", None, &[]),
-    ];
+    /// (`-`: none; `tests/it/pc_templates.rs` compares with those functions
+    /// while they exist): CLASS PROGRESSION HEALING INJURY, a line each.
+    const CLASS_SPELLS: &str = "\
+fighter - - -
+cleric Full lesser_restoration,greater_restoration,revivify,raise_dead,resurrection,true_resurrection cure_wounds,lesser_restoration,greater_restoration,heal,regenerate
+rogue - - -
+wizard - - -
+barbarian - - -
+paladin Half lesser_restoration,revivify,greater_restoration,raise_dead cure_wounds,lesser_restoration,greater_restoration
+bard Full lesser_restoration,greater_restoration,raise_dead,resurrection cure_wounds,lesser_restoration,greater_restoration,regenerate
+druid Full lesser_restoration,greater_restoration,true_resurrection cure_wounds,lesser_restoration,greater_restoration,heal,regenerate
+monk - - -
+ranger Half lesser_restoration cure_wounds,lesser_restoration
+sorcerer - - -
+warlock - - -
+";
 
     #[test]
     fn the_class_spell_lists_are_those_the_campaign_code_hard_coded() {
         let t = parse_file("pc-templates.toml", PC_TEMPLATES_TOML).unwrap();
-        let names = |spells: &[usize]| -> Vec<&str> {
-            spells
+        let names = |spells: &[usize]| -> String {
+            let names: Vec<&str> = spells
                 .iter()
                 .map(|&i| crate::rules::prices::SPELLS[i].name)
-                .collect()
-        };
-        assert_eq!(t.classes(), CLASS_SPELLS.map(|(class, _, _)| class));
-        for (class, healing, injury) in CLASS_SPELLS {
-            let c = t.class(class).unwrap();
-            let caster = c.healing_caster().map(|(p, spells)| (p, names(spells)));
-            assert_eq!(caster, healing.map(|(p, s)| (p, s.to_vec())), "{class}");
-            assert_eq!(names(c.healing_spells()), healing.map_or(&[][..], |h| h.1));
-            assert_eq!(names(c.injury_spells()), injury, "{class}");
-            if healing.is_some() {
-                assert_eq!(c.progression(), healing.map(|h| h.0), "{class}");
+                .collect();
+            if names.is_empty() {
+                "-".to_string()
+            } else {
+                names.join(",")
             }
+        };
+        let mut classes = Vec::new();
+        for line in CLASS_SPELLS.lines() {
+            let [class, progression, healing, injury] =
+                <[&str; 4]>::try_from(line.split(' ').collect::<Vec<_>>()).unwrap();
+            let c = t.class(class).unwrap();
+            let caster = c
+                .healing_caster()
+                .map_or("-".to_string(), |(p, _)| format!("{p:?}"));
+            assert_eq!(caster, progression, "{class}");
+            assert_eq!(names(c.healing_spells()), healing, "{class}");
+            assert_eq!(names(c.injury_spells()), injury, "{class}");
+            classes.push(class);
         }
+        assert_eq!(t.classes(), classes);
         assert!(t.class("cleric-3").is_none() && t.class("artificer").is_none());
     }
 
     #[test]
     fn a_bad_spell_list_is_a_located_error() {
-        let caster = |lists: &str| {
-            let class = format!("{FIGHTER}{lists}features = []\n")
-                .replace("armor_class", "spellcasting = \"half\"\narmor_class");
-            error(&with_class(&class))
-        };
-        let e = caster("healing_spells = [\"lesser_restoraton\"]\n");
-        assert!(
-            e.contains("class[0].healing_spells[0]")
-                && e.contains(
-                    "unknown spell `lesser_restoraton` (did you mean `lesser_restoration`?)"
-                ),
-            "{e}"
-        );
-        let e = caster("injury_spells = [\"heal\", \"heal\"]\n");
-        assert!(
-            e.contains("class[0].injury_spells[1]") && e.contains("`heal` is listed twice"),
-            "{e}"
-        );
-        let e = error(&with_class(&format!(
-            "{FIGHTER}injury_spells = [\"heal\"]\nfeatures = []\n"
-        )));
-        assert!(
-            e.contains("class[0].injury_spells[0]") && e.contains("without `spellcasting`"),
-            "{e}"
-        );
+        let half = "spellcasting = \"half\"\n";
+        for (casts, lists, field, message) in [
+            (
+                half,
+                "healing_spells = [\"lesser_restoraton\"]",
+                "class[0].healing_spells[0]",
+                "unknown spell `lesser_restoraton` (did you mean `lesser_restoration`?)",
+            ),
+            (
+                half,
+                "injury_spells = [\"heal\", \"heal\"]",
+                "class[0].injury_spells[1]",
+                "`heal` is listed twice",
+            ),
+            (
+                "",
+                "injury_spells = [\"heal\"]",
+                "class[0].injury_spells[0]",
+                "a class without `spellcasting` casts no spells",
+            ),
+        ] {
+            let class = format!("{FIGHTER}{casts}{lists}\nfeatures = []\n");
+            let e = error(&with_class(&class));
+            assert!(e.contains(field) && e.contains(message), "{e}");
+        }
     }
 
     #[test]

@@ -10,18 +10,13 @@ use crate::rules::healing::{SPELLS, spell_index};
 use crate::scenario::values::{self, at_most};
 use crate::scenario::{Locator, ScenarioError};
 
-use super::{RawCreature, ranged};
+use super::{Checked, RawCreature, ranged};
 
 impl RawCreature {
     /// The entry's spell keys into `spec`'s spellbook (none given: `spec`
     /// as it is). Listed spells replace a spell-slot healing feature
     /// (healing word of a template), which would spend the same slots.
-    pub(super) fn spells_of(
-        &self,
-        loc: &Locator,
-        path: &str,
-        spec: &mut CreatureSpec,
-    ) -> Result<(), ScenarioError> {
+    pub(super) fn spells_of(&self, loc: &Locator, path: &str, spec: &mut CreatureSpec) -> Checked {
         let given = self.spells.is_some()
             || self.spell_slots.is_some()
             || self.spellcasting_modifier.is_some()
@@ -44,12 +39,7 @@ impl RawCreature {
 
     /// `spell_slots` (replacing all of the template's), the spellcasting
     /// modifier and the diamonds.
-    fn slots_of(
-        &self,
-        loc: &Locator,
-        path: &str,
-        book: &mut Spellbook,
-    ) -> Result<(), ScenarioError> {
+    fn slots_of(&self, loc: &Locator, path: &str, book: &mut Spellbook) -> Checked {
         let at = |key: &str| format!("{path}.{key}");
         if let Some(list) = &self.spell_slots {
             at_most(&values::at(loc, list, at("spell_slots")), "slot levels", 9)?;
