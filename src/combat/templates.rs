@@ -1,20 +1,24 @@
 //! PC templates as data: one build per class (`data/pc-templates.toml`,
 //! parsed once by [`crate::scenario::data`]) turned into a creature for a
 //! level. The SRD 5.1 tables every class shares ([`Progression`]:
-//! proficiency bonus, spell slots, cantrip dice, the main ability's
-//! modifier) and each class's build ([`ClassTemplate`]: hit die, ability
-//! modifiers, proficiencies, armour, attacks, and the [`Feature`]s the round
-//! loop models, each with its per-level values) are plain values; nothing
-//! here names a class. Scenarios refer to a template as `fighter-5` and may
+//! proficiency bonus, a half caster's spell slots, cantrip dice, the main
+//! ability's modifier; a full caster's slots are the rule core's table) and
+//! each class's build ([`ClassTemplate`]: hit die, ability modifiers,
+//! proficiencies, armour, attacks, the [`Feature`]s the round loop models,
+//! each with its per-level values, and the spells a campaign's healer of
+//! the class casts) are plain values; nothing here names a class. Scenarios refer to a template as `fighter-5` and may
 //! override any field.
+
+mod feature;
+
+pub use feature::Feature;
 
 use crate::dice::DiceExpr;
 use crate::rules::damage::DamageType;
+use crate::rules::prices::full_caster_slots;
+use crate::rules::wound_healing::Progression as CasterProgression;
 
-use super::creature::{
-    Ability, Attack, CreatureSpec, Heal, HealTarget, HitDice, OncePerTurn, Rage, Reach, Rider,
-    Spellbook,
-};
+use super::creature::{Ability, Attack, CreatureSpec, HitDice, Reach, Spellbook};
 
 /// The SRD tables every class shares, by level (`[0]` is level 1).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -26,26 +30,10 @@ pub struct Progression {
     pub main_ability_modifier: Vec<i32>,
     /// Damage dice of a cantrip by character level (1, then 2 at 5th, ...).
     pub cantrip_dice: Vec<u32>,
-    /// Spell slots of 1st to 9th level of a full caster, by class level.
-    pub full_caster_slots: Vec<[u8; 9]>,
-    /// Spell slots of a half caster, by class level.
+    /// Spell slots of a half caster, by class level. A full caster's are
+    /// the rule core's table ([`full_caster_slots`]), which planners
+    /// without a catalog read too.
     pub half_caster_slots: Vec<[u8; 9]>,
-}
-
-impl Progression {
-    /// Spell slots of 1st to 9th level of a full caster of `level` (none
-    /// at level 0; the last row beyond the table).
-    pub fn full_caster_slots(&self, level: u8) -> [u8; 9] {
-        match level {
-            0 => [0; 9],
-            l => self
-                .full_caster_slots
-                .get(usize::from(l) - 1)
-                .or(self.full_caster_slots.last())
-                .copied()
-                .unwrap_or([0; 9]),
-        }
-    }
 }
 
 /// How a class casts spells: which slot table its level reads.
@@ -83,166 +71,6 @@ pub struct TemplateAttack {
     pub cantrip: bool,
 }
 
-/// A class feature the round loop models, with its per-level values
-/// (`[0]` is level 1).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Feature {
-    /// Fighting style: a bonus to the damage of one-handed melee weapons.
-    Dueling {
-        /// First level with it.
-        from_level: u8,
-        /// Damage bonus.
-        damage_bonus: i32,
-    },
-    /// Extra Attack: one more attack in the Attack action at each level.
-    ExtraAttack {
-        /// Levels that add an attack.
-        levels: Vec<u8>,
-    },
-    /// Improved Critical and its successors: the critical range widens by
-    /// one at each level.
-    ImprovedCritical {
-        /// Levels that widen it.
-        levels: Vec<u8>,
-    },
-    /// Second Wind: the dice plus the level, as a bonus action, once.
-    SecondWind {
-        /// First level with it.
-        from_level: u8,
-        /// Dice healed (the level is added).
-        dice: DiceExpr,
-    },
-    /// Rage: uses and damage bonus by level.
-    Rage {
-        /// Rages by level.
-        uses: Vec<u8>,
-        /// Rage damage by level.
-        damage_bonus: Vec<i32>,
-    },
-    /// Reckless Attack.
-    RecklessAttack {
-        /// First level with it.
-        from_level: u8,
-    },
-    /// Sneak Attack: d6s by level, once per turn.
-    SneakAttack {
-        /// Number of d6 by level.
-        d6: Vec<u32>,
-        /// Damage type.
-        kind: DamageType,
-    },
-    /// Divine Smite: extra dice on a hit, once per turn, one spell slot each.
-    DivineSmite {
-        /// First level with it.
-        from_level: u8,
-        /// Extra dice.
-        dice: DiceExpr,
-        /// Damage type.
-        kind: DamageType,
-    },
-    /// Lay on Hands: a pool of 5 × level HP, spent `hp_per_use` at a time.
-    LayOnHands {
-        /// First level with it.
-        from_level: u8,
-        /// HP per use.
-        hp_per_use: i32,
-    },
-    /// Healing word: the dice plus the main ability's modifier plus a bonus
-    /// (Disciple of Life), as a bonus action, one per spell slot.
-    HealingWord {
-        /// First level with it.
-        from_level: u8,
-        /// Dice healed.
-        dice: DiceExpr,
-        /// Flat bonus.
-        bonus: i32,
-    },
-    /// Aura of Protection: a bonus to every saving throw.
-    AuraOfProtection {
-        /// First level with it.
-        from_level: u8,
-        /// The bonus.
-        save_bonus: i32,
-    },
-    /// Improved Divine Smite: extra dice on every melee weapon hit (a rider
-    /// of each melee weapon attack).
-    ImprovedDivineSmite {
-        /// First level with it.
-        from_level: u8,
-        /// Extra dice.
-        dice: DiceExpr,
-        /// Damage type.
-        kind: DamageType,
-    },
-    /// An ability score increase beyond the main ability's (Primal
-    /// Champion): a bonus to one ability's modifier.
-    AbilityBonus {
-        /// First level with it.
-        from_level: u8,
-        /// The ability.
-        ability: Ability,
-        /// Bonus to its modifier.
-        bonus: i32,
-    },
-    /// Martial Arts: melee weapon attacks use this die by level (sides).
-    MartialArts {
-        /// Die sides by level.
-        die: Vec<u32>,
-    },
-    /// Unarmored Movement (monk), Fast Movement (barbarian): feet added to
-    /// the speed, by level (used with positions).
-    SpeedBonus {
-        /// Feet by level.
-        feet: Vec<i32>,
-    },
-    /// Evasion: no damage on a successful Dexterity save for half, half on
-    /// a failed one.
-    Evasion {
-        /// First level with it.
-        from_level: u8,
-    },
-    /// Relentless Rage: a Constitution save to stay at 1 HP while raging.
-    RelentlessRage {
-        /// First level with it.
-        from_level: u8,
-    },
-    /// Proficiency in every saving throw (Diamond Soul).
-    AllSaves {
-        /// First level with it.
-        from_level: u8,
-    },
-    /// Archery fighting style: a bonus to ranged weapon attack rolls.
-    Archery {
-        /// First level with it.
-        from_level: u8,
-        /// Attack-roll bonus.
-        attack_bonus: i32,
-    },
-    /// Extra dice once per turn on a hit, every turn (Colossus Slayer,
-    /// the target assumed wounded).
-    ExtraDamage {
-        /// First level with it.
-        from_level: u8,
-        /// Extra dice.
-        dice: DiceExpr,
-        /// Damage type.
-        kind: DamageType,
-    },
-    /// Extra hit points per class level (Draconic Resilience).
-    HitPointsPerLevel {
-        /// First level with it.
-        from_level: u8,
-        /// HP per level.
-        bonus: i32,
-    },
-    /// The main ability's modifier added to spell attacks' damage
-    /// (Agonizing Blast, Elemental Affinity).
-    SpellDamageBonus {
-        /// First level with it.
-        from_level: u8,
-    },
-}
-
 /// One class's build.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClassTemplate {
@@ -268,6 +96,14 @@ pub struct ClassTemplate {
     pub attacks: Vec<TemplateAttack>,
     /// Features.
     pub features: Vec<Feature>,
+    /// Spells that heal permanent wounds or raise the dead, as indices
+    /// into [`SPELLS`](crate::rules::prices::SPELLS) (validated by the
+    /// parser, hence not public: [`ClassTemplate::healing_spells`]).
+    pub(crate) healing_spells: Vec<usize>,
+    /// Spells that cure lingering injuries, as indices into
+    /// [`SPELLS`](crate::rules::prices::SPELLS)
+    /// ([`ClassTemplate::injury_spells`]).
+    pub(crate) injury_spells: Vec<usize>,
 }
 
 /// Every class's build and the shared tables.
@@ -309,12 +145,30 @@ impl Templates {
     /// ```
     pub fn template(&self, name: &str) -> Option<CreatureSpec> {
         let (class, level) = name.rsplit_once('-')?;
-        let class = self.classes.iter().find(|c| c.name == class)?;
+        let class = self.class(class)?;
         let level: u8 = level
             .parse()
             .ok()
             .filter(|l| (1..=class.levels).contains(l))?;
         Some(class.creature(name, level, &self.progression))
+    }
+
+    /// The build of class `name` (e.g. `cleric`), or `None` if there is
+    /// none.
+    ///
+    /// ```
+    /// use woundsim::rules::prices::SPELLS;
+    /// use woundsim::rules::wound_healing::Progression;
+    /// let catalog = woundsim::scenario::data::builtin_catalog().unwrap();
+    /// let ranger = catalog.templates.class("ranger").unwrap();
+    /// assert_eq!(ranger.progression(), Some(Progression::Half));
+    /// let names: Vec<&str> = ranger.injury_spells().iter().map(|&i| SPELLS[i].name).collect();
+    /// assert_eq!(names, ["cure_wounds", "lesser_restoration"]);
+    /// assert!(catalog.templates.class("wizard").unwrap().healing_caster().is_none());
+    /// assert!(catalog.templates.class("ranger-3").is_none());
+    /// ```
+    pub fn class(&self, name: &str) -> Option<&ClassTemplate> {
+        self.classes.iter().find(|c| c.name == name)
     }
 
     /// The class names, in file order.
@@ -336,254 +190,210 @@ impl Templates {
     }
 }
 
+/// What a class's features read at one level: the shared tables' values
+/// there and the build's modifiers after its ability bonuses.
+struct Level<'a> {
+    /// The character level.
+    level: u8,
+    /// Proficiency bonus.
+    proficiency: i32,
+    /// Ability modifiers in [`Ability`] order.
+    modifiers: [i32; 6],
+    /// The main ability's modifier (spellcasting, healing word).
+    main_modifier: i32,
+    /// Cantrip damage dice per die of the cantrip.
+    cantrip_dice: u32,
+    /// Spell slots of all levels together.
+    slots: u8,
+    /// Proficient saving throws.
+    proficient_saves: &'a [Ability],
+}
+
+impl Level<'_> {
+    /// Whether the level has a feature gained at `first`.
+    fn has(&self, first: u8) -> bool {
+        self.level >= first
+    }
+
+    /// How many of `levels` the level has reached.
+    fn reached(&self, levels: &[u8]) -> usize {
+        levels.iter().filter(|&&l| self.has(l)).count()
+    }
+
+    /// The modifier of ability `a`.
+    fn modifier(&self, a: Ability) -> i32 {
+        self.modifiers[a as usize]
+    }
+}
+
+/// The creature of a level while its features apply: the spec, and what
+/// the features add up before it is final.
+struct Build {
+    spec: CreatureSpec,
+    /// Saving-throw modifiers in [`Ability`] order.
+    saves: [i32; 6],
+    /// Attacks of the Attack action.
+    attacks_per_action: usize,
+}
+
 impl ClassTemplate {
-    /// The creature of this build at `level`, named `name`.
-    pub fn creature(&self, name: &str, level: u8, p: &Progression) -> CreatureSpec {
-        let prof = at(&p.proficiency_bonus, level);
-        let from = |first: u8| level >= first;
-        let mut mods = self.modifiers;
-        mods[self.main_ability as usize] = at(&p.main_ability_modifier, level);
-        for feature in &self.features {
-            if let Feature::AbilityBonus {
-                from_level,
-                ability,
-                bonus,
-            } = feature
-            {
-                if from(*from_level) {
-                    mods[*ability as usize] += bonus;
-                }
-            }
+    /// How its spell levels grow with its class level, for the spells it
+    /// casts between fights; `None` for a class without spell slots.
+    pub fn progression(&self) -> Option<CasterProgression> {
+        match self.spellcasting {
+            Spellcasting::None => None,
+            Spellcasting::Full => Some(CasterProgression::Full),
+            Spellcasting::Half => Some(CasterProgression::Half),
         }
-        let m = |a: Ability| mods[a as usize];
-        let slots: u8 = match self.spellcasting {
-            Spellcasting::None => 0,
-            Spellcasting::Full => at(&p.full_caster_slots, level).iter().sum(),
-            Spellcasting::Half => at(&p.half_caster_slots, level).iter().sum(),
+    }
+
+    /// Its spells that heal permanent wounds or raise the dead (SRD 5.1
+    /// class list), as indices into [`SPELLS`](crate::rules::prices::SPELLS),
+    /// in file order; empty for a class with none.
+    pub fn healing_spells(&self) -> &[usize] {
+        &self.healing_spells
+    }
+
+    /// Its spells that cure lingering injuries (SRD 5.1 class list, among
+    /// those the cost model knows), as indices into
+    /// [`SPELLS`](crate::rules::prices::SPELLS), in file order.
+    pub fn injury_spells(&self) -> &[usize] {
+        &self.injury_spells
+    }
+
+    /// Its progression and healing spells if it casts any (the party's
+    /// own healer of a campaign); `None` for a class without.
+    pub fn healing_caster(&self) -> Option<(CasterProgression, &[usize])> {
+        if self.healing_spells.is_empty() {
+            return None;
+        }
+        Some((self.progression()?, &self.healing_spells))
+    }
+
+    /// The creature of this build at `level`, named `name`: the build's
+    /// numbers at that level (hit points, armour, attacks, saves), then
+    /// each feature in file order ([`Feature`]).
+    pub fn creature(&self, name: &str, level: u8, p: &Progression) -> CreatureSpec {
+        let modifiers = self.modifiers_at(level, p);
+        let slot_table = self.slot_table(level, p);
+        let l = Level {
+            level,
+            proficiency: at(&p.proficiency_bonus, level),
+            modifiers,
+            main_modifier: modifiers[self.main_ability as usize],
+            cantrip_dice: at(&p.cantrip_dice, level),
+            slots: slot_table.map_or(0, |t| t.iter().sum()),
+            proficient_saves: &self.saving_throws,
         };
         let mut spec = CreatureSpec::blank(name, true, level);
-        // A caster's slots for the spells a scenario gives it (`spells`);
-        // the healing_word feature's bonus is Disciple of Life.
-        let slot_table = match self.spellcasting {
-            Spellcasting::None => None,
-            Spellcasting::Full => Some(at(&p.full_caster_slots, level)),
-            Spellcasting::Half => Some(at(&p.half_caster_slots, level)),
+        // A caster's slots for the spells a scenario gives it (`spells`).
+        spec.spellbook = slot_table.map(|slots| self.spellbook(slots, &l));
+        self.vitals(&mut spec, &l);
+        spec.attacks = self.attacks.iter().map(|a| a.at(&l)).collect();
+        let mut saves = modifiers;
+        for &a in &self.saving_throws {
+            saves[a as usize] += l.proficiency;
+        }
+        let mut build = Build {
+            spec,
+            saves,
+            attacks_per_action: 1,
         };
-        spec.spellbook = slot_table.map(|slots| Spellbook {
+        for feature in &self.features {
+            feature.apply(&mut build, &l);
+        }
+        let mut spec = build.spec;
+        spec.saves = build.saves;
+        spec.multiattack = if spec.attacks.is_empty() {
+            Vec::new()
+        } else {
+            vec![0; build.attacks_per_action]
+        };
+        spec
+    }
+
+    /// The ability modifiers at `level`: the build's, the main one from
+    /// the progression, plus the ability bonuses reached.
+    fn modifiers_at(&self, level: u8, p: &Progression) -> [i32; 6] {
+        let mut modifiers = self.modifiers;
+        modifiers[self.main_ability as usize] = at(&p.main_ability_modifier, level);
+        for (ability, bonus) in self.features.iter().filter_map(|f| f.ability_bonus(level)) {
+            modifiers[ability as usize] += bonus;
+        }
+        modifiers
+    }
+
+    /// The spell slots of 1st to 9th level at `level`; `None` for a class
+    /// that casts no spells.
+    fn slot_table(&self, level: u8, p: &Progression) -> Option<[u8; 9]> {
+        match self.spellcasting {
+            Spellcasting::None => None,
+            Spellcasting::Full => Some(full_caster_slots(level)),
+            Spellcasting::Half => Some(at(&p.half_caster_slots, level)),
+        }
+    }
+
+    /// A caster's empty spellbook with its slots; the healing_word
+    /// feature's bonus is Disciple of Life.
+    fn spellbook(&self, slots: [u8; 9], l: &Level) -> Spellbook {
+        Spellbook {
             spells: Vec::new(),
             slots,
-            modifier: m(self.main_ability),
+            modifier: l.main_modifier,
             disciple_of_life: self
                 .features
                 .iter()
                 .any(|f| matches!(f, Feature::HealingWord { bonus, .. } if *bonus > 0)),
             diamonds: 0,
-        });
-        let con = m(Ability::Con);
-        let hp = self.hit_die + con + (i32::from(level) - 1) * (self.hit_die / 2 + 1 + con);
-        spec.max_hp = hp;
+        }
+    }
+
+    /// Hit points and hit dice, armour class, initiative and Medicine.
+    fn vitals(&self, spec: &mut CreatureSpec, l: &Level) {
+        let con = l.modifier(Ability::Con);
+        let level = i32::from(l.level);
+        spec.max_hp = self.hit_die + con + (level - 1) * (self.hit_die / 2 + 1 + con);
         spec.hit_dice = Some(HitDice {
             die: self.hit_die.clamp(1, 255) as u8,
-            count: level,
+            count: l.level,
             con: con.clamp(-128, 127) as i8,
         });
-        spec.ac = self.armor_class.0 + self.armor_class.1.iter().map(|&a| m(a)).sum::<i32>();
-        spec.initiative = m(Ability::Dex);
-        spec.medicine = m(Ability::Wis) + if self.medicine_proficiency { prof } else { 0 };
-        let mut saves = mods;
-        for &a in &self.saving_throws {
-            saves[a as usize] += prof;
-        }
-        spec.attacks = self
-            .attacks
-            .iter()
-            .map(|a| {
-                let count = if a.cantrip {
-                    a.damage.count * at(&p.cantrip_dice, level)
-                } else {
-                    a.damage.count
-                };
-                let modifier = if a.spell { 0 } else { m(a.ability) };
-                Attack {
-                    name: a.name.clone(),
-                    to_hit: prof + m(a.ability),
-                    damage: dice(count, a.damage.sides, a.damage.modifier + modifier),
-                    kind: a.kind,
-                    reach: a.reach,
-                    two_handed: a.two_handed,
-                    rider: None,
-                    spell: a.spell,
-                }
-            })
-            .collect();
-        let mut attacks_per_action = 1;
-        for feature in &self.features {
-            match feature {
-                Feature::Dueling {
-                    from_level,
-                    damage_bonus,
-                } if from(*from_level) => {
-                    for a in spec.attacks.iter_mut() {
-                        if a.reach == Reach::Melee && !a.two_handed && !a.spell {
-                            a.damage.modifier += damage_bonus;
-                        }
-                    }
-                }
-                Feature::ExtraAttack { levels } => {
-                    attacks_per_action += levels.iter().filter(|&&l| from(l)).count();
-                }
-                Feature::ImprovedCritical { levels } => {
-                    spec.crit_range -= levels.iter().filter(|&&l| from(l)).count() as u8;
-                }
-                Feature::SecondWind { from_level, dice } if from(*from_level) => {
-                    spec.heal = Some(Heal {
-                        dice: DiceExpr {
-                            modifier: dice.modifier + i32::from(level),
-                            ..*dice
-                        },
-                        uses: 1,
-                        bonus_action: true,
-                        target: HealTarget::SelfOnly,
-                        spell: false,
-                        short_rest: true,
-                    });
-                }
-                Feature::Rage { uses, damage_bonus } => {
-                    spec.rage = Some(Rage {
-                        damage_bonus: at(damage_bonus, level),
-                        uses: at(uses, level),
-                    });
-                }
-                Feature::RecklessAttack { from_level } => spec.reckless = from(*from_level),
-                Feature::SneakAttack { d6, kind } => {
-                    spec.once_per_turn = Some(OncePerTurn {
-                        dice: dice(at(d6, level), 6, 0),
-                        kind: *kind,
-                        uses: None,
-                    });
-                }
-                Feature::DivineSmite {
-                    from_level,
-                    dice,
-                    kind,
-                } if from(*from_level) && slots > 0 => {
-                    spec.once_per_turn = Some(OncePerTurn {
-                        dice: *dice,
-                        kind: *kind,
-                        uses: Some(slots),
-                    });
-                }
-                Feature::LayOnHands {
-                    from_level,
-                    hp_per_use,
-                } if from(*from_level) => {
-                    spec.heal = Some(Heal {
-                        dice: DiceExpr::constant(*hp_per_use),
-                        // A pool of 5 × level HP, spent `hp_per_use` at a time.
-                        uses: (5 * i32::from(level) / (*hp_per_use).max(1)) as u8,
-                        bonus_action: false,
-                        target: HealTarget::Ally,
-                        spell: false,
-                        short_rest: false,
-                    });
-                }
-                Feature::HealingWord {
-                    from_level,
-                    dice,
-                    bonus,
-                } if from(*from_level) => {
-                    spec.heal = Some(Heal {
-                        dice: DiceExpr {
-                            modifier: dice.modifier + m(self.main_ability) + bonus,
-                            ..*dice
-                        },
-                        uses: slots,
-                        bonus_action: true,
-                        target: HealTarget::Ally,
-                        spell: true,
-                        short_rest: false,
-                    });
-                }
-                Feature::AuraOfProtection {
-                    from_level,
-                    save_bonus,
-                } if from(*from_level) => {
-                    saves = saves.map(|s| s + save_bonus);
-                }
-                Feature::ImprovedDivineSmite {
-                    from_level,
-                    dice,
-                    kind,
-                } if from(*from_level) => {
-                    for a in spec.attacks.iter_mut() {
-                        if a.reach == Reach::Melee && !a.spell {
-                            a.rider = Some(Rider {
-                                dice: *dice,
-                                kind: *kind,
-                                save: None,
-                                spreads: false,
-                            });
-                        }
-                    }
-                }
-                Feature::MartialArts { die } => {
-                    for a in spec.attacks.iter_mut() {
-                        if a.reach == Reach::Melee && !a.spell {
-                            a.damage.sides = a.damage.sides.max(at(die, level));
-                        }
-                    }
-                }
-                Feature::SpeedBonus { feet } => spec.speed += at(feet, level),
-                Feature::Evasion { from_level } => spec.evasion = from(*from_level),
-                Feature::RelentlessRage { from_level } => {
-                    spec.relentless_rage = from(*from_level);
-                }
-                Feature::AllSaves { from_level } if from(*from_level) => {
-                    for (a, save) in saves.iter_mut().enumerate() {
-                        if !self.saving_throws.iter().any(|&s| s as usize == a) {
-                            *save += prof;
-                        }
-                    }
-                }
-                Feature::Archery {
-                    from_level,
-                    attack_bonus,
-                } if from(*from_level) => {
-                    for a in spec.attacks.iter_mut() {
-                        if a.reach == Reach::Ranged && !a.spell {
-                            a.to_hit += attack_bonus;
-                        }
-                    }
-                }
-                Feature::ExtraDamage {
-                    from_level,
-                    dice,
-                    kind,
-                } if from(*from_level) => {
-                    spec.once_per_turn = Some(OncePerTurn {
-                        dice: *dice,
-                        kind: *kind,
-                        uses: None,
-                    });
-                }
-                Feature::HitPointsPerLevel { from_level, bonus } if from(*from_level) => {
-                    spec.max_hp += bonus * (i32::from(level) - i32::from(*from_level) + 1);
-                }
-                Feature::SpellDamageBonus { from_level } if from(*from_level) => {
-                    for a in spec.attacks.iter_mut().filter(|a| a.spell) {
-                        a.damage.modifier += m(self.main_ability);
-                    }
-                }
-                _ => {}
-            }
-        }
-        spec.saves = saves;
-        spec.multiattack = if spec.attacks.is_empty() {
-            Vec::new()
+        let (base, plus) = &self.armor_class;
+        spec.ac = base + plus.iter().map(|&a| l.modifier(a)).sum::<i32>();
+        spec.initiative = l.modifier(Ability::Dex);
+        let medicine = if self.medicine_proficiency {
+            l.proficiency
         } else {
-            vec![0; attacks_per_action]
+            0
         };
-        spec
+        spec.medicine = l.modifier(Ability::Wis) + medicine;
+    }
+}
+
+impl TemplateAttack {
+    /// The attack at level `l`: proficiency and the ability on the attack
+    /// roll, the ability on a weapon's damage, a cantrip's dice grown.
+    fn at(&self, l: &Level) -> Attack {
+        let count = if self.cantrip {
+            self.damage.count * l.cantrip_dice
+        } else {
+            self.damage.count
+        };
+        let modifier = if self.spell {
+            0
+        } else {
+            l.modifier(self.ability)
+        };
+        Attack {
+            name: self.name.clone(),
+            to_hit: l.proficiency + l.modifier(self.ability),
+            damage: dice(count, self.damage.sides, self.damage.modifier + modifier),
+            kind: self.kind,
+            reach: self.reach,
+            two_handed: self.two_handed,
+            rider: None,
+            spell: self.spell,
+        }
     }
 }
 

@@ -4,6 +4,8 @@
 //! validated once at start-up; a broken file is a located error naming the
 //! file, line:column and field.
 
+mod feature;
+
 use std::collections::BTreeSet;
 
 use serde::Deserialize;
@@ -11,12 +13,14 @@ use toml::Spanned;
 
 use crate::combat::creature::{Ability, Reach};
 use crate::combat::templates::{
-    ClassTemplate, Feature, Progression, Spellcasting, TemplateAttack, Templates,
+    ClassTemplate, Progression, Spellcasting, TemplateAttack, Templates,
 };
 use crate::dice::DiceExpr;
 use crate::rules::damage::DamageType;
+use crate::rules::prices::{SPELLS, spell_index};
 
 use crate::scenario::{Locator, ScenarioError};
+use feature::{FeatureCheck, RawFeature};
 
 /// Highest level a template table may reach (the SRD's character levels).
 pub const MAX_LEVEL: u8 = 20;
@@ -34,7 +38,6 @@ struct RawProgression {
     proficiency_bonus: Spanned<Vec<i32>>,
     main_ability_modifier: Spanned<Vec<i32>>,
     cantrip_dice: Spanned<Vec<u32>>,
-    full_caster_slots: Spanned<Vec<Vec<u8>>>,
     half_caster_slots: Spanned<Vec<Vec<u8>>>,
 }
 
@@ -80,99 +83,6 @@ fn melee() -> Reach {
 }
 
 #[derive(Deserialize)]
-#[serde(tag = "feature", rename_all = "snake_case", deny_unknown_fields)]
-enum RawFeature {
-    Dueling {
-        from_level: u8,
-        damage_bonus: i32,
-    },
-    ExtraAttack {
-        levels: Vec<u8>,
-    },
-    ImprovedCritical {
-        levels: Vec<u8>,
-    },
-    SecondWind {
-        from_level: u8,
-        dice: String,
-    },
-    Rage {
-        uses: Vec<u8>,
-        damage_bonus: Vec<i32>,
-    },
-    RecklessAttack {
-        from_level: u8,
-    },
-    SneakAttack {
-        d6: Vec<u32>,
-        #[serde(rename = "type")]
-        kind: DamageType,
-    },
-    DivineSmite {
-        from_level: u8,
-        dice: String,
-        #[serde(rename = "type")]
-        kind: DamageType,
-    },
-    LayOnHands {
-        from_level: u8,
-        hp_per_use: i32,
-    },
-    HealingWord {
-        from_level: u8,
-        dice: String,
-        bonus: i32,
-    },
-    AuraOfProtection {
-        from_level: u8,
-        save_bonus: i32,
-    },
-    ImprovedDivineSmite {
-        from_level: u8,
-        dice: String,
-        #[serde(rename = "type")]
-        kind: DamageType,
-    },
-    AbilityBonus {
-        from_level: u8,
-        ability: Ability,
-        bonus: i32,
-    },
-    MartialArts {
-        die: Vec<u32>,
-    },
-    SpeedBonus {
-        feet: Vec<i32>,
-    },
-    Evasion {
-        from_level: u8,
-    },
-    AllSaves {
-        from_level: u8,
-    },
-    RelentlessRage {
-        from_level: u8,
-    },
-    Archery {
-        from_level: u8,
-        attack_bonus: i32,
-    },
-    ExtraDamage {
-        from_level: u8,
-        dice: String,
-        #[serde(rename = "type")]
-        kind: DamageType,
-    },
-    HitPointsPerLevel {
-        from_level: u8,
-        bonus: i32,
-    },
-    SpellDamageBonus {
-        from_level: u8,
-    },
-}
-
-#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawClass {
     name: Spanned<String>,
@@ -186,6 +96,10 @@ struct RawClass {
     armor_class: RawArmor,
     #[serde(default)]
     spellcasting: Spellcasting,
+    #[serde(default)]
+    healing_spells: Vec<Spanned<String>>,
+    #[serde(default)]
+    injury_spells: Vec<Spanned<String>>,
     attacks: Vec<RawAttack>,
     features: Spanned<Vec<RawFeature>>,
 }
@@ -237,35 +151,41 @@ fn progression(loc: &Locator, p: &RawProgression) -> Result<Progression, Scenari
         p.cantrip_dice.span().start,
         p.cantrip_dice.get_ref().len(),
     )?;
-    let slots = |field: &str, t: &Spanned<Vec<Vec<u8>>>| -> Result<Vec<[u8; 9]>, ScenarioError> {
-        table_length(loc, field, t.span().start, t.get_ref().len())?;
-        t.get_ref()
-            .iter()
-            .enumerate()
-            .map(|(i, row)| {
-                let mut out = [0u8; 9];
-                if row.len() > 9 {
-                    return Err(loc.error(
-                        t.span().start,
-                        &format!("{field}[{i}]"),
-                        format!(
-                            "spell slots go from 1st to 9th level, got {} levels",
-                            row.len()
-                        ),
-                    ));
-                }
-                out[..row.len()].copy_from_slice(row);
-                Ok(out)
-            })
-            .collect()
-    };
     Ok(Progression {
         proficiency_bonus: p.proficiency_bonus.get_ref().clone(),
         main_ability_modifier: p.main_ability_modifier.get_ref().clone(),
         cantrip_dice: p.cantrip_dice.get_ref().clone(),
-        full_caster_slots: slots("progression.full_caster_slots", &p.full_caster_slots)?,
-        half_caster_slots: slots("progression.half_caster_slots", &p.half_caster_slots)?,
+        half_caster_slots: slot_table(loc, "progression.half_caster_slots", &p.half_caster_slots)?,
     })
+}
+
+/// A table of spell slots by level: one row per SRD level, each of at most
+/// nine spell levels (those not given are none).
+fn slot_table(
+    loc: &Locator,
+    field: &str,
+    t: &Spanned<Vec<Vec<u8>>>,
+) -> Result<Vec<[u8; 9]>, ScenarioError> {
+    table_length(loc, field, t.span().start, t.get_ref().len())?;
+    t.get_ref()
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut out = [0u8; 9];
+            if row.len() > 9 {
+                return Err(loc.error(
+                    t.span().start,
+                    &format!("{field}[{i}]"),
+                    format!(
+                        "spell slots go from 1st to 9th level, got {} levels",
+                        row.len()
+                    ),
+                ));
+            }
+            out[..row.len()].copy_from_slice(row);
+            Ok(out)
+        })
+        .collect()
 }
 
 /// Shared tables cover every SRD level.
@@ -320,75 +240,181 @@ pub fn unknown(templates: &Templates, name: &str) -> String {
     )
 }
 
+/// The class at `class[i]` validated into its build, key by key in file
+/// order (the first bad key is the error).
 fn class(loc: &Locator, i: usize, c: &RawClass) -> Result<ClassTemplate, ScenarioError> {
-    let path = |key: &str| format!("class[{i}].{key}");
-    let name = c.name.get_ref().clone();
-    if name.is_empty() || !name.chars().all(|ch| ch.is_ascii_lowercase()) {
+    let path = format!("class[{i}]");
+    let name = class_name(loc, &path, &c.name)?;
+    let levels = class_levels(loc, &path, &c.levels)?;
+    Ok(ClassTemplate {
+        name,
+        levels,
+        hit_die: hit_die(loc, &path, &c.hit_die)?,
+        main_ability: c.main_ability,
+        modifiers: modifiers(loc, &path, c)?,
+        saving_throws: c.saving_throws.clone(),
+        medicine_proficiency: medicine_proficiency(loc, &path, &c.skills)?,
+        armor_class: (c.armor_class.base, c.armor_class.plus.clone()),
+        spellcasting: c.spellcasting,
+        healing_spells: spell_list(
+            loc,
+            &path,
+            "healing_spells",
+            &c.healing_spells,
+            c.spellcasting,
+        )?,
+        injury_spells: spell_list(
+            loc,
+            &path,
+            "injury_spells",
+            &c.injury_spells,
+            c.spellcasting,
+        )?,
+        attacks: attacks(loc, &path, &c.attacks)?,
+        features: features(loc, &path, levels, &c.features)?,
+    })
+}
+
+/// `name`: lowercase letters, as it names templates `CLASS-LEVEL`.
+fn class_name(loc: &Locator, path: &str, name: &Spanned<String>) -> Result<String, ScenarioError> {
+    let n = name.get_ref();
+    if n.is_empty() || !n.chars().all(|ch| ch.is_ascii_lowercase()) {
         return Err(loc.error(
-            c.name.span().start,
-            &path("name"),
+            name.span().start,
+            &format!("{path}.name"),
             format!(
-                "a class name is lowercase letters (it names templates CLASS-LEVEL), got `{name}`"
+                "a class name is lowercase letters (it names templates CLASS-LEVEL), got `{n}`"
             ),
         ));
     }
-    let levels = *c.levels.get_ref();
-    if !(1..=MAX_LEVEL).contains(&levels) {
+    Ok(n.clone())
+}
+
+/// `levels`: how many levels have templates, at most the SRD's.
+fn class_levels(loc: &Locator, path: &str, levels: &Spanned<u8>) -> Result<u8, ScenarioError> {
+    let n = *levels.get_ref();
+    if !(1..=MAX_LEVEL).contains(&n) {
         return Err(loc.error(
-            c.levels.span().start,
-            &path("levels"),
-            format!("levels must be between 1 and {MAX_LEVEL}, got {levels}"),
+            levels.span().start,
+            &format!("{path}.levels"),
+            format!("levels must be between 1 and {MAX_LEVEL}, got {n}"),
         ));
     }
-    let hit_die = *c.hit_die.get_ref();
-    if ![6, 8, 10, 12].contains(&hit_die) {
+    Ok(n)
+}
+
+/// `hit_die`: one of the SRD's hit dice.
+fn hit_die(loc: &Locator, path: &str, die: &Spanned<i32>) -> Result<i32, ScenarioError> {
+    let d = *die.get_ref();
+    if ![6, 8, 10, 12].contains(&d) {
         return Err(loc.error(
-            c.hit_die.span().start,
-            &path("hit_die"),
-            format!("a hit die is 6, 8, 10 or 12, got {hit_die}"),
+            die.span().start,
+            &format!("{path}.hit_die"),
+            format!("a hit die is 6, 8, 10 or 12, got {d}"),
         ));
     }
+    Ok(d)
+}
+
+/// `modifiers`: one for every ability but the main one (the progression
+/// sets that), each in range, in [`Ability`] order.
+fn modifiers(loc: &Locator, path: &str, c: &RawClass) -> Result<[i32; 6], ScenarioError> {
     let m = c.modifiers.get_ref();
+    let error = |message: String| {
+        loc.error(
+            c.modifiers.span().start,
+            &format!("{path}.modifiers"),
+            message,
+        )
+    };
     let given = [m.str, m.dex, m.con, m.int, m.wis, m.cha];
     let mut modifiers = [0; 6];
     for (a, value) in given.iter().enumerate() {
         match value {
             Some(v) if !(-5..=10).contains(v) => {
-                return Err(loc.error(
-                    c.modifiers.span().start,
-                    &path("modifiers"),
-                    format!("an ability modifier must be between -5 and 10, got {v}"),
-                ));
+                return Err(error(format!(
+                    "an ability modifier must be between -5 and 10, got {v}"
+                )));
             }
             Some(v) => modifiers[a] = *v,
             None if a != c.main_ability as usize => {
-                return Err(loc.error(
-                    c.modifiers.span().start,
-                    &path("modifiers"),
-                    format!(
-                        "give a modifier for every ability but the main one; `{}` is missing",
-                        ["str", "dex", "con", "int", "wis", "cha"][a]
-                    ),
-                ));
+                return Err(error(format!(
+                    "give a modifier for every ability but the main one; `{}` is missing",
+                    ["str", "dex", "con", "int", "wis", "cha"][a]
+                )));
             }
             None => {}
         }
     }
-    let mut medicine_proficiency = false;
-    for (j, s) in c.skills.iter().enumerate() {
+    Ok(modifiers)
+}
+
+/// `skills`: whether the class is proficient in Medicine, the one skill
+/// the round loop models.
+fn medicine_proficiency(
+    loc: &Locator,
+    path: &str,
+    skills: &[Spanned<String>],
+) -> Result<bool, ScenarioError> {
+    let mut medicine = false;
+    for (j, s) in skills.iter().enumerate() {
         match s.get_ref().as_str() {
-            "medicine" => medicine_proficiency = true,
+            "medicine" => medicine = true,
             other => {
                 return Err(loc.error(
                     s.span().start,
-                    &format!("class[{i}].skills[{j}]"),
+                    &format!("{path}.skills[{j}]"),
                     format!("the round loop models the skill `medicine` only, got `{other}`"),
                 ));
             }
         }
     }
-    let attacks = c
-        .attacks
+    Ok(medicine)
+}
+
+/// `healing_spells` or `injury_spells` (`key`): spell names of the cost
+/// model ([`SPELLS`]) as indices into it, each once, of a class that casts
+/// spells (`spellcasting`).
+fn spell_list(
+    loc: &Locator,
+    path: &str,
+    key: &str,
+    names: &[Spanned<String>],
+    spellcasting: Spellcasting,
+) -> Result<Vec<usize>, ScenarioError> {
+    let known: Vec<&str> = SPELLS.iter().map(|s| s.name).collect();
+    let mut spells = Vec::with_capacity(names.len());
+    for (j, name) in names.iter().enumerate() {
+        let field = format!("{path}.{key}[{j}]");
+        let error = |message: String| loc.error(name.span().start, &field, message);
+        if spellcasting == Spellcasting::None {
+            return Err(error(format!(
+                "a class without `spellcasting` casts no spells: give it `spellcasting = \"full\"` or `\"half\"`, or no `{key}`"
+            )));
+        }
+        let Some(index) = spell_index(name.get_ref()) else {
+            let hint = crate::scenario::wording::did_you_mean(name.get_ref(), &known);
+            return Err(error(format!(
+                "unknown spell `{}`{hint}; spells are {}",
+                name.get_ref(),
+                known.join(", ")
+            )));
+        };
+        if spells.contains(&index) {
+            return Err(error(format!("`{}` is listed twice", name.get_ref())));
+        }
+        spells.push(index);
+    }
+    Ok(spells)
+}
+
+/// `attacks`, each with its damage dice parsed.
+fn attacks(
+    loc: &Locator,
+    path: &str,
+    attacks: &[RawAttack],
+) -> Result<Vec<TemplateAttack>, ScenarioError> {
+    attacks
         .iter()
         .enumerate()
         .map(|(j, a)| {
@@ -398,7 +424,7 @@ fn class(loc: &Locator, i: usize, c: &RawClass) -> Result<ClassTemplate, Scenari
                 damage: dice(
                     loc,
                     a.damage.span().start,
-                    &format!("class[{i}].attacks[{j}].damage"),
+                    &format!("{path}.attacks[{j}].damage"),
                     a.damage.get_ref(),
                 )?,
                 kind: a.kind,
@@ -408,227 +434,31 @@ fn class(loc: &Locator, i: usize, c: &RawClass) -> Result<ClassTemplate, Scenari
                 cantrip: a.cantrip,
             })
         })
-        .collect::<Result<Vec<_>, ScenarioError>>()?;
-    let at = c.features.span().start;
-    let features = c
-        .features
+        .collect()
+}
+
+/// `features`, each checked against the class's `levels`
+/// ([`feature::feature`]).
+fn features(
+    loc: &Locator,
+    path: &str,
+    levels: u8,
+    features: &Spanned<Vec<RawFeature>>,
+) -> Result<Vec<crate::combat::templates::Feature>, ScenarioError> {
+    features
         .get_ref()
         .iter()
         .enumerate()
-        .map(|(j, f)| feature(loc, at, &format!("class[{i}].features[{j}]"), levels, f))
-        .collect::<Result<Vec<_>, ScenarioError>>()?;
-    Ok(ClassTemplate {
-        name,
-        levels,
-        hit_die,
-        main_ability: c.main_ability,
-        modifiers,
-        saving_throws: c.saving_throws.clone(),
-        medicine_proficiency,
-        armor_class: (c.armor_class.base, c.armor_class.plus.clone()),
-        spellcasting: c.spellcasting,
-        attacks,
-        features,
-    })
-}
-
-fn feature(
-    loc: &Locator,
-    at: usize,
-    path: &str,
-    levels: u8,
-    f: &RawFeature,
-) -> Result<Feature, ScenarioError> {
-    let by_level = |key: &str, len: usize| -> Result<(), ScenarioError> {
-        if len >= usize::from(levels) {
-            Ok(())
-        } else {
-            Err(loc.error(
-                at,
-                &format!("{path}.{key}"),
-                format!(
-                    "a table by level must reach the class's {levels} levels, got {len} values"
-                ),
-            ))
-        }
-    };
-    let level = |key: &str, l: u8| -> Result<u8, ScenarioError> {
-        if (1..=MAX_LEVEL).contains(&l) {
-            Ok(l)
-        } else {
-            Err(loc.error(
-                at,
-                &format!("{path}.{key}"),
-                format!("a level must be between 1 and {MAX_LEVEL}, got {l}"),
-            ))
-        }
-    };
-    let levels_list = |key: &str, ls: &[u8]| -> Result<Vec<u8>, ScenarioError> {
-        ls.iter().map(|&l| level(key, l)).collect()
-    };
-    let dice = |text: &str| dice(loc, at, &format!("{path}.dice"), text);
-    Ok(match f {
-        RawFeature::Dueling {
-            from_level,
-            damage_bonus,
-        } => Feature::Dueling {
-            from_level: level("from_level", *from_level)?,
-            damage_bonus: *damage_bonus,
-        },
-        RawFeature::ExtraAttack { levels } => Feature::ExtraAttack {
-            levels: levels_list("levels", levels)?,
-        },
-        RawFeature::ImprovedCritical { levels } => Feature::ImprovedCritical {
-            levels: levels_list("levels", levels)?,
-        },
-        RawFeature::SecondWind {
-            from_level,
-            dice: d,
-        } => Feature::SecondWind {
-            from_level: level("from_level", *from_level)?,
-            dice: dice(d)?,
-        },
-        RawFeature::Rage { uses, damage_bonus } => {
-            by_level("uses", uses.len())?;
-            by_level("damage_bonus", damage_bonus.len())?;
-            Feature::Rage {
-                uses: uses.clone(),
-                damage_bonus: damage_bonus.clone(),
-            }
-        }
-        RawFeature::RecklessAttack { from_level } => Feature::RecklessAttack {
-            from_level: level("from_level", *from_level)?,
-        },
-        RawFeature::SneakAttack { d6, kind } => {
-            by_level("d6", d6.len())?;
-            Feature::SneakAttack {
-                d6: d6.clone(),
-                kind: *kind,
-            }
-        }
-        RawFeature::DivineSmite {
-            from_level,
-            dice: d,
-            kind,
-        } => Feature::DivineSmite {
-            from_level: level("from_level", *from_level)?,
-            dice: dice(d)?,
-            kind: *kind,
-        },
-        RawFeature::LayOnHands {
-            from_level,
-            hp_per_use,
-        } => {
-            if *hp_per_use < 1 {
-                return Err(loc.error(
-                    at,
-                    &format!("{path}.hp_per_use"),
-                    format!("hp_per_use must be at least 1, got {hp_per_use}"),
-                ));
-            }
-            Feature::LayOnHands {
-                from_level: level("from_level", *from_level)?,
-                hp_per_use: *hp_per_use,
-            }
-        }
-        RawFeature::HealingWord {
-            from_level,
-            dice: d,
-            bonus,
-        } => Feature::HealingWord {
-            from_level: level("from_level", *from_level)?,
-            dice: dice(d)?,
-            bonus: *bonus,
-        },
-        RawFeature::AuraOfProtection {
-            from_level,
-            save_bonus,
-        } => Feature::AuraOfProtection {
-            from_level: level("from_level", *from_level)?,
-            save_bonus: *save_bonus,
-        },
-        RawFeature::ImprovedDivineSmite {
-            from_level,
-            dice: d,
-            kind,
-        } => Feature::ImprovedDivineSmite {
-            from_level: level("from_level", *from_level)?,
-            dice: dice(d)?,
-            kind: *kind,
-        },
-        RawFeature::AbilityBonus {
-            from_level,
-            ability,
-            bonus,
-        } => {
-            if !(-5..=10).contains(bonus) {
-                return Err(loc.error(
-                    at,
-                    &format!("{path}.bonus"),
-                    format!("an ability bonus must be between -5 and 10, got {bonus}"),
-                ));
-            }
-            Feature::AbilityBonus {
-                from_level: level("from_level", *from_level)?,
-                ability: *ability,
-                bonus: *bonus,
-            }
-        }
-        RawFeature::MartialArts { die } => {
-            by_level("die", die.len())?;
-            if let Some(bad) = die.iter().find(|d| ![4, 6, 8, 10, 12].contains(*d)) {
-                return Err(loc.error(
-                    at,
-                    &format!("{path}.die"),
-                    format!("a Martial Arts die is 4, 6, 8, 10 or 12, got {bad}"),
-                ));
-            }
-            Feature::MartialArts { die: die.clone() }
-        }
-        RawFeature::SpeedBonus { feet } => {
-            by_level("feet", feet.len())?;
-            if let Some(bad) = feet.iter().find(|f| !(0..=120).contains(*f)) {
-                return Err(loc.error(
-                    at,
-                    &format!("{path}.feet"),
-                    format!("a speed bonus is 0 to 120 feet, got {bad}"),
-                ));
-            }
-            Feature::SpeedBonus { feet: feet.clone() }
-        }
-        RawFeature::Evasion { from_level } => Feature::Evasion {
-            from_level: level("from_level", *from_level)?,
-        },
-        RawFeature::AllSaves { from_level } => Feature::AllSaves {
-            from_level: level("from_level", *from_level)?,
-        },
-        RawFeature::RelentlessRage { from_level } => Feature::RelentlessRage {
-            from_level: level("from_level", *from_level)?,
-        },
-        RawFeature::Archery {
-            from_level,
-            attack_bonus,
-        } => Feature::Archery {
-            from_level: level("from_level", *from_level)?,
-            attack_bonus: *attack_bonus,
-        },
-        RawFeature::ExtraDamage {
-            from_level,
-            dice: d,
-            kind,
-        } => Feature::ExtraDamage {
-            from_level: level("from_level", *from_level)?,
-            dice: dice(d)?,
-            kind: *kind,
-        },
-        RawFeature::HitPointsPerLevel { from_level, bonus } => Feature::HitPointsPerLevel {
-            from_level: level("from_level", *from_level)?,
-            bonus: *bonus,
-        },
-        RawFeature::SpellDamageBonus { from_level } => Feature::SpellDamageBonus {
-            from_level: level("from_level", *from_level)?,
-        },
-    })
+        .map(|(j, f)| {
+            let check = FeatureCheck {
+                loc,
+                at: features.span().start,
+                path: format!("{path}.features[{j}]"),
+                levels,
+            };
+            feature::feature(&check, f)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -643,17 +473,100 @@ mod tests {
     const PINNED: &str = include_str!("../../../tests/fixtures/pc-templates.txt");
 
     #[test]
-    fn the_full_caster_slots_are_the_rule_cores_table() {
-        // The same PHB table lives twice: as data for the templates and in
-        // the rule core (`rules::prices::full_caster_slots`) for planners
-        // that have no catalog. They must agree at every level.
+    fn a_full_casters_slots_are_the_rule_cores_table() {
+        // The PHB table lives once, in the rule core
+        // (`rules::prices::full_caster_slots`), for planners that have no
+        // catalog; the templates read it at every level.
         let t = parse_file("pc-templates.toml", PC_TEMPLATES_TOML).unwrap();
-        for level in 0..=21 {
-            assert_eq!(
-                t.progression.full_caster_slots(level),
-                crate::rules::prices::full_caster_slots(level),
-                "level {level}"
-            );
+        for class in ["bard", "cleric", "druid", "sorcerer", "wizard"] {
+            for level in 1..=20 {
+                let spec = t.template(&format!("{class}-{level}")).unwrap();
+                assert_eq!(
+                    spec.spellbook.map(|b| b.slots),
+                    Some(crate::rules::prices::full_caster_slots(level)),
+                    "{class}-{level}"
+                );
+            }
+        }
+    }
+
+    /// Each class's progression and its healing and injury spells as
+    /// `types::campaign::schema::class_healing_spells` and
+    /// `class_injury_spells` hard-coded them before the lists became data
+    /// (`-`: none; `tests/it/pc_templates.rs` compares with those functions
+    /// while they exist): CLASS PROGRESSION HEALING INJURY, a line each.
+    const CLASS_SPELLS: &str = "\
+fighter - - -
+cleric Full lesser_restoration,greater_restoration,revivify,raise_dead,resurrection,true_resurrection cure_wounds,lesser_restoration,greater_restoration,heal,regenerate
+rogue - - -
+wizard - - -
+barbarian - - -
+paladin Half lesser_restoration,revivify,greater_restoration,raise_dead cure_wounds,lesser_restoration,greater_restoration
+bard Full lesser_restoration,greater_restoration,raise_dead,resurrection cure_wounds,lesser_restoration,greater_restoration,regenerate
+druid Full lesser_restoration,greater_restoration,true_resurrection cure_wounds,lesser_restoration,greater_restoration,heal,regenerate
+monk - - -
+ranger Half lesser_restoration cure_wounds,lesser_restoration
+sorcerer - - -
+warlock - - -
+";
+
+    #[test]
+    fn the_class_spell_lists_are_those_the_campaign_code_hard_coded() {
+        let t = parse_file("pc-templates.toml", PC_TEMPLATES_TOML).unwrap();
+        let names = |spells: &[usize]| -> String {
+            let names: Vec<&str> = spells
+                .iter()
+                .map(|&i| crate::rules::prices::SPELLS[i].name)
+                .collect();
+            if names.is_empty() {
+                "-".to_string()
+            } else {
+                names.join(",")
+            }
+        };
+        let mut classes = Vec::new();
+        for line in CLASS_SPELLS.lines() {
+            let [class, progression, healing, injury] =
+                <[&str; 4]>::try_from(line.split(' ').collect::<Vec<_>>()).unwrap();
+            let c = t.class(class).unwrap();
+            let caster = c
+                .healing_caster()
+                .map_or("-".to_string(), |(p, _)| format!("{p:?}"));
+            assert_eq!(caster, progression, "{class}");
+            assert_eq!(names(c.healing_spells()), healing, "{class}");
+            assert_eq!(names(c.injury_spells()), injury, "{class}");
+            classes.push(class);
+        }
+        assert_eq!(t.classes(), classes);
+        assert!(t.class("cleric-3").is_none() && t.class("artificer").is_none());
+    }
+
+    #[test]
+    fn a_bad_spell_list_is_a_located_error() {
+        let half = "spellcasting = \"half\"\n";
+        for (casts, lists, field, message) in [
+            (
+                half,
+                "healing_spells = [\"lesser_restoraton\"]",
+                "class[0].healing_spells[0]",
+                "unknown spell `lesser_restoraton` (did you mean `lesser_restoration`?)",
+            ),
+            (
+                half,
+                "injury_spells = [\"heal\", \"heal\"]",
+                "class[0].injury_spells[1]",
+                "`heal` is listed twice",
+            ),
+            (
+                "",
+                "injury_spells = [\"heal\"]",
+                "class[0].injury_spells[0]",
+                "a class without `spellcasting` casts no spells",
+            ),
+        ] {
+            let class = format!("{FIGHTER}{casts}{lists}\nfeatures = []\n");
+            let e = error(&with_class(&class));
+            assert!(e.contains(field) && e.contains(message), "{e}");
         }
     }
 
@@ -752,7 +665,7 @@ mod tests {
     #[test]
     fn broken_files_are_located_errors() {
         let short = error(
-            "[progression]\nproficiency_bonus = [2]\nmain_ability_modifier = []\ncantrip_dice = []\nfull_caster_slots = []\nhalf_caster_slots = []\n[[class]]\n",
+            "[progression]\nproficiency_bonus = [2]\nmain_ability_modifier = []\ncantrip_dice = []\nhalf_caster_slots = []\n[[class]]\n",
         );
         assert!(short.starts_with("mine.toml:"), "{short}");
         let e = error(&with_class(&format!(

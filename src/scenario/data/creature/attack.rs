@@ -1,0 +1,107 @@
+//! An attack as written in a creature entry (`attacks = [{ name, to_hit,
+//! damage, type, ... }]`), with its optional rider, validated into an
+//! [`Attack`]: each raw table turns itself into its value, so an attack
+//! is its keys' checks and nothing else.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::combat::creature::{Ability, Attack, Reach, Rider};
+use crate::rules::damage::DamageType;
+use crate::scenario::limits::MAX_LABEL_CHARS;
+use crate::scenario::values::{at, dice, text};
+use crate::scenario::{Locator, ScenarioError};
+
+use super::ranged;
+
+/// Extra damage on a hit, as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRider {
+    dice: Spanned<String>,
+    #[serde(rename = "type")]
+    kind: DamageType,
+    save: Option<Ability>,
+    dc: Option<Spanned<i64>>,
+}
+
+/// One attack, as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAttack {
+    name: Spanned<String>,
+    to_hit: Spanned<i64>,
+    damage: Spanned<String>,
+    #[serde(rename = "type")]
+    kind: DamageType,
+    #[serde(default = "melee")]
+    reach: Reach,
+    #[serde(default)]
+    two_handed: bool,
+    rider: Option<Spanned<RawRider>>,
+    #[serde(default)]
+    spell: bool,
+}
+
+fn melee() -> Reach {
+    Reach::Melee
+}
+
+impl RawAttack {
+    /// The attack at `path` (`....attacks[i]`): its rider first, then its
+    /// name, to-hit bonus and damage dice.
+    pub(super) fn build(&self, loc: &Locator, path: &str) -> Result<Attack, ScenarioError> {
+        let rider = match &self.rider {
+            None => None,
+            Some(r) => Some(r.get_ref().build(loc, &format!("{path}.rider"))?),
+        };
+        Ok(Attack {
+            name: text(
+                &at(loc, &self.name, format!("{path}.name")),
+                "an attack name",
+                MAX_LABEL_CHARS,
+            )?
+            .to_string(),
+            to_hit: ranged(loc, &self.to_hit, &format!("{path}.to_hit"), -10..=30)?,
+            damage: dice(at(loc, &self.damage, format!("{path}.damage")))?,
+            kind: self.kind,
+            reach: self.reach,
+            two_handed: self.two_handed,
+            rider,
+            spell: self.spell,
+        })
+    }
+}
+
+impl RawRider {
+    /// The rider at `path` (`....rider`): a saving throw needs both `save`
+    /// and `dc`, or neither.
+    fn build(&self, loc: &Locator, path: &str) -> Result<Rider, ScenarioError> {
+        let save = match (self.save, &self.dc) {
+            (Some(ability), Some(dc)) => {
+                Some((ability, ranged(loc, dc, &format!("{path}.dc"), 1..=30)?))
+            }
+            (None, None) => None,
+            (_, Some(dc)) => {
+                return Err(loc.error(
+                    dc.span().start,
+                    &format!("{path}.save"),
+                    "a rider `dc` needs a `save` ability",
+                ));
+            }
+            (Some(_), None) => {
+                return Err(loc.error(
+                    self.dice.span().start,
+                    &format!("{path}.dc"),
+                    "a rider `save` needs a `dc`",
+                ));
+            }
+        };
+        Ok(Rider {
+            dice: dice(at(loc, &self.dice, format!("{path}.dice")))?,
+            kind: self.kind,
+            save,
+            spreads: false,
+        })
+    }
+}

@@ -1,0 +1,142 @@
+//! `spells`, `spell_slots`, `spellcasting_modifier` and `diamonds` of a
+//! creature entry into its spellbook: a caster template brings its slots
+//! and modifier, the keys override them, and each spell named must have a
+//! use in a fight, a slot of its level, and appear once.
+
+use toml::Spanned;
+
+use crate::combat::creature::{CreatureSpec, Spellbook};
+use crate::rules::healing::{SPELLS, spell_index};
+use crate::scenario::values::{self, at_most};
+use crate::scenario::{Locator, ScenarioError};
+
+use super::{Checked, RawCreature, ranged};
+
+impl RawCreature {
+    /// The entry's spell keys into `spec`'s spellbook (none given: `spec`
+    /// as it is). Listed spells replace a spell-slot healing feature
+    /// (healing word of a template), which would spend the same slots.
+    pub(super) fn spells_of(&self, loc: &Locator, path: &str, spec: &mut CreatureSpec) -> Checked {
+        let given = self.spells.is_some()
+            || self.spell_slots.is_some()
+            || self.spellcasting_modifier.is_some()
+            || self.diamonds.is_some();
+        if !given {
+            return Ok(());
+        }
+        let mut book = spec.spellbook.clone().unwrap_or_default();
+        self.slots_of(loc, path, &mut book)?;
+        book.spells.clear();
+        if let Some(list) = &self.spells {
+            book.spells = spell_list(loc, path, list, &book, &spec.name)?;
+            if spec.heal.is_some_and(|h| h.spell) {
+                spec.heal = None;
+            }
+        }
+        spec.spellbook = Some(book);
+        Ok(())
+    }
+
+    /// `spell_slots` (replacing all of the template's), the spellcasting
+    /// modifier and the diamonds.
+    fn slots_of(&self, loc: &Locator, path: &str, book: &mut Spellbook) -> Checked {
+        let at = |key: &str| format!("{path}.{key}");
+        if let Some(list) = &self.spell_slots {
+            at_most(&values::at(loc, list, at("spell_slots")), "slot levels", 9)?;
+            book.slots = [0; 9];
+            for (i, n) in list.get_ref().iter().enumerate() {
+                book.slots[i] = ranged(loc, n, &format!("{path}.spell_slots[{i}]"), 0..=10)? as u8;
+            }
+        }
+        if let Some(v) = &self.spellcasting_modifier {
+            book.modifier = ranged(loc, v, &at("spellcasting_modifier"), -5..=10)?;
+        }
+        if let Some(v) = &self.diamonds {
+            book.diamonds = ranged(loc, v, &at("diamonds"), 0..=100)? as u8;
+        }
+        Ok(())
+    }
+}
+
+/// The spells of `spells = [...]` as indices into [`SPELLS`], each one
+/// `book` can cast (`caster` names the creature in a message).
+fn spell_list(
+    loc: &Locator,
+    path: &str,
+    list: &Spanned<Vec<Spanned<String>>>,
+    book: &Spellbook,
+    caster: &str,
+) -> Result<Vec<usize>, ScenarioError> {
+    let castable: Vec<&str> = SPELLS
+        .iter()
+        .filter(|s| s.in_fight.is_some())
+        .map(|s| s.name)
+        .collect();
+    at_most(
+        &values::at(loc, list, format!("{path}.spells")),
+        "spells",
+        castable.len(),
+    )?;
+    let mut spells = Vec::new();
+    for (i, name) in list.get_ref().iter().enumerate() {
+        let check = SpellCheck {
+            loc,
+            field: format!("{path}.spells[{i}]"),
+            name,
+        };
+        let index = check.castable(&castable)?;
+        check.has_slot(index, book, caster)?;
+        if spells.contains(&index) {
+            return Err(check.error(format!("`{}` is listed twice", SPELLS[index].name)));
+        }
+        spells.push(index);
+    }
+    Ok(spells)
+}
+
+/// One spell of a `spells` list, for its checks.
+struct SpellCheck<'a> {
+    loc: &'a Locator<'a>,
+    /// `....spells[i]`.
+    field: String,
+    /// The spell as written.
+    name: &'a Spanned<String>,
+}
+
+impl SpellCheck<'_> {
+    /// The error about this spell.
+    fn error(&self, message: String) -> ScenarioError {
+        self.loc.error(self.name.span().start, &self.field, message)
+    }
+
+    /// Its index in [`SPELLS`], if it is one of `castable` (those with a
+    /// use in a fight; `-` may stand for `_`).
+    fn castable(&self, castable: &[&str]) -> Result<usize, ScenarioError> {
+        let wanted = self.name.get_ref().replace('-', "_");
+        let index = spell_index(&wanted).filter(|&k| SPELLS[k].in_fight.is_some());
+        index.ok_or_else(|| {
+            let hint = crate::scenario::wording::did_you_mean(&wanted, castable);
+            self.error(format!(
+                "unknown spell `{}`{hint}; spells cast in a fight: {}",
+                self.name.get_ref(),
+                castable.join(", ")
+            ))
+        })
+    }
+
+    /// Whether `book` has a slot of the level of spell `index`.
+    fn has_slot(&self, index: usize, book: &Spellbook, caster: &str) -> Result<(), ScenarioError> {
+        let level = SPELLS[index].level;
+        if level <= book.highest_slot() {
+            return Ok(());
+        }
+        let has = match book.highest_slot() {
+            0 => "no spell slots".to_string(),
+            n => format!("spell slots up to level {n}"),
+        };
+        Err(self.error(format!(
+            "`{}` is a level-{level} spell, but `{caster}` has {has} (a higher-level caster, or `spell_slots`)",
+            SPELLS[index].name
+        )))
+    }
+}

@@ -1,0 +1,377 @@
+//! A class's `features` as written ([`RawFeature`]) turned into the
+//! template's [`Feature`]s. Each kind of feature has its keys: a first
+//! level (`from_level`) or a list of levels, a flat bonus, dice, or tables
+//! by level; one function per shape of keys validates its kinds, with the
+//! checks of [`FeatureCheck`] (a level in range, a table reaching the
+//! class's levels, dice that parse). An error points at the class's
+//! `features` and names the feature's key (`class[0].features[2].uses`).
+
+use serde::Deserialize;
+
+use crate::combat::creature::Ability;
+use crate::combat::templates::Feature;
+use crate::dice::DiceExpr;
+use crate::rules::damage::DamageType;
+use crate::scenario::{Locator, ScenarioError};
+
+use super::MAX_LEVEL;
+
+/// A feature as written: `{ feature = "rage", uses = [...], ... }`, the
+/// `feature` key naming the kind.
+#[derive(Deserialize)]
+#[serde(tag = "feature", rename_all = "snake_case", deny_unknown_fields)]
+pub(super) enum RawFeature {
+    Dueling {
+        from_level: u8,
+        damage_bonus: i32,
+    },
+    ExtraAttack {
+        levels: Vec<u8>,
+    },
+    ImprovedCritical {
+        levels: Vec<u8>,
+    },
+    SecondWind {
+        from_level: u8,
+        dice: String,
+    },
+    Rage {
+        uses: Vec<u8>,
+        damage_bonus: Vec<i32>,
+    },
+    RecklessAttack {
+        from_level: u8,
+    },
+    SneakAttack {
+        d6: Vec<u32>,
+        #[serde(rename = "type")]
+        kind: DamageType,
+    },
+    DivineSmite {
+        from_level: u8,
+        dice: String,
+        #[serde(rename = "type")]
+        kind: DamageType,
+    },
+    LayOnHands {
+        from_level: u8,
+        hp_per_use: i32,
+    },
+    HealingWord {
+        from_level: u8,
+        dice: String,
+        bonus: i32,
+    },
+    AuraOfProtection {
+        from_level: u8,
+        save_bonus: i32,
+    },
+    ImprovedDivineSmite {
+        from_level: u8,
+        dice: String,
+        #[serde(rename = "type")]
+        kind: DamageType,
+    },
+    AbilityBonus {
+        from_level: u8,
+        ability: Ability,
+        bonus: i32,
+    },
+    MartialArts {
+        die: Vec<u32>,
+    },
+    SpeedBonus {
+        feet: Vec<i32>,
+    },
+    Evasion {
+        from_level: u8,
+    },
+    AllSaves {
+        from_level: u8,
+    },
+    RelentlessRage {
+        from_level: u8,
+    },
+    Archery {
+        from_level: u8,
+        attack_bonus: i32,
+    },
+    ExtraDamage {
+        from_level: u8,
+        dice: String,
+        #[serde(rename = "type")]
+        kind: DamageType,
+    },
+    HitPointsPerLevel {
+        from_level: u8,
+        bonus: i32,
+    },
+    SpellDamageBonus {
+        from_level: u8,
+    },
+}
+
+/// Where a feature is written and the class it belongs to: what a
+/// feature's values are checked against, and where an error points.
+pub(super) struct FeatureCheck<'a> {
+    /// The file.
+    pub loc: &'a Locator<'a>,
+    /// Byte offset of the class's `features` (every error points there).
+    pub at: usize,
+    /// The feature's field path, `class[i].features[j]`.
+    pub path: String,
+    /// The class's level count: every table by level must reach it.
+    pub levels: u8,
+}
+
+impl FeatureCheck<'_> {
+    /// The error about the feature's `key`.
+    fn error(&self, key: &str, message: String) -> ScenarioError {
+        self.loc
+            .error(self.at, &format!("{}.{key}", self.path), message)
+    }
+
+    /// A table by level `key` that reaches every level of the class.
+    fn table<T: Clone>(&self, key: &str, table: &[T]) -> Result<Vec<T>, ScenarioError> {
+        let (levels, len) = (self.levels, table.len());
+        if len >= usize::from(levels) {
+            Ok(table.to_vec())
+        } else {
+            Err(self.error(
+                key,
+                format!(
+                    "a table by level must reach the class's {levels} levels, got {len} values"
+                ),
+            ))
+        }
+    }
+
+    /// A level `key` of the SRD's character levels.
+    fn level(&self, key: &str, l: u8) -> Result<u8, ScenarioError> {
+        if (1..=MAX_LEVEL).contains(&l) {
+            Ok(l)
+        } else {
+            Err(self.error(
+                key,
+                format!("a level must be between 1 and {MAX_LEVEL}, got {l}"),
+            ))
+        }
+    }
+
+    /// `from_level`: the first level with the feature.
+    fn first_level(&self, l: u8) -> Result<u8, ScenarioError> {
+        self.level("from_level", l)
+    }
+
+    /// `levels`: the levels at which the feature grows.
+    fn levels(&self, ls: &[u8]) -> Result<Vec<u8>, ScenarioError> {
+        ls.iter().map(|&l| self.level("levels", l)).collect()
+    }
+
+    /// `dice`, parsed.
+    fn dice(&self, text: &str) -> Result<DiceExpr, ScenarioError> {
+        super::dice(self.loc, self.at, &format!("{}.dice", self.path), text)
+    }
+}
+
+/// The feature `f` validated into the template's value.
+pub(super) fn feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioError> {
+    use RawFeature as R;
+    match f {
+        R::ExtraAttack { .. }
+        | R::ImprovedCritical { .. }
+        | R::RecklessAttack { .. }
+        | R::Evasion { .. }
+        | R::AllSaves { .. }
+        | R::RelentlessRage { .. }
+        | R::SpellDamageBonus { .. } => level_feature(c, f),
+        R::Dueling { .. }
+        | R::LayOnHands { .. }
+        | R::AuraOfProtection { .. }
+        | R::AbilityBonus { .. }
+        | R::Archery { .. }
+        | R::HitPointsPerLevel { .. } => bonus_feature(c, f),
+        R::SecondWind { .. }
+        | R::DivineSmite { .. }
+        | R::HealingWord { .. }
+        | R::ImprovedDivineSmite { .. }
+        | R::ExtraDamage { .. } => dice_feature(c, f),
+        R::Rage { .. } | R::SneakAttack { .. } | R::MartialArts { .. } | R::SpeedBonus { .. } => {
+            table_feature(c, f)
+        }
+    }
+}
+
+/// A feature whose keys are levels only: gained at `from_level`, or
+/// growing at each of `levels`.
+fn level_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioError> {
+    use RawFeature as R;
+    Ok(match f {
+        R::ExtraAttack { levels } => Feature::ExtraAttack {
+            levels: c.levels(levels)?,
+        },
+        R::ImprovedCritical { levels } => Feature::ImprovedCritical {
+            levels: c.levels(levels)?,
+        },
+        R::RecklessAttack { from_level } => Feature::RecklessAttack {
+            from_level: c.first_level(*from_level)?,
+        },
+        R::Evasion { from_level } => Feature::Evasion {
+            from_level: c.first_level(*from_level)?,
+        },
+        R::AllSaves { from_level } => Feature::AllSaves {
+            from_level: c.first_level(*from_level)?,
+        },
+        R::RelentlessRage { from_level } => Feature::RelentlessRage {
+            from_level: c.first_level(*from_level)?,
+        },
+        R::SpellDamageBonus { from_level } => Feature::SpellDamageBonus {
+            from_level: c.first_level(*from_level)?,
+        },
+        _ => unreachable!("`feature` passes level features only"),
+    })
+}
+
+/// A feature gained at `from_level` with a flat number: a bonus, or the
+/// hit points of one use.
+fn bonus_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioError> {
+    use RawFeature as R;
+    Ok(match f {
+        R::Dueling {
+            from_level,
+            damage_bonus,
+        } => Feature::Dueling {
+            from_level: c.first_level(*from_level)?,
+            damage_bonus: *damage_bonus,
+        },
+        R::LayOnHands {
+            from_level,
+            hp_per_use,
+        } => {
+            if *hp_per_use < 1 {
+                let message = format!("hp_per_use must be at least 1, got {hp_per_use}");
+                return Err(c.error("hp_per_use", message));
+            }
+            Feature::LayOnHands {
+                from_level: c.first_level(*from_level)?,
+                hp_per_use: *hp_per_use,
+            }
+        }
+        R::AuraOfProtection {
+            from_level,
+            save_bonus,
+        } => Feature::AuraOfProtection {
+            from_level: c.first_level(*from_level)?,
+            save_bonus: *save_bonus,
+        },
+        R::AbilityBonus {
+            from_level,
+            ability,
+            bonus,
+        } => {
+            if !(-5..=10).contains(bonus) {
+                let message = format!("an ability bonus must be between -5 and 10, got {bonus}");
+                return Err(c.error("bonus", message));
+            }
+            Feature::AbilityBonus {
+                from_level: c.first_level(*from_level)?,
+                ability: *ability,
+                bonus: *bonus,
+            }
+        }
+        R::Archery {
+            from_level,
+            attack_bonus,
+        } => Feature::Archery {
+            from_level: c.first_level(*from_level)?,
+            attack_bonus: *attack_bonus,
+        },
+        R::HitPointsPerLevel { from_level, bonus } => Feature::HitPointsPerLevel {
+            from_level: c.first_level(*from_level)?,
+            bonus: *bonus,
+        },
+        _ => unreachable!("`feature` passes bonus features only"),
+    })
+}
+
+/// A feature gained at `from_level` that rolls `dice` (healing, or
+/// damage of a `type`).
+fn dice_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioError> {
+    use RawFeature as R;
+    Ok(match f {
+        R::SecondWind { from_level, dice } => Feature::SecondWind {
+            from_level: c.first_level(*from_level)?,
+            dice: c.dice(dice)?,
+        },
+        R::DivineSmite {
+            from_level,
+            dice,
+            kind,
+        } => Feature::DivineSmite {
+            from_level: c.first_level(*from_level)?,
+            dice: c.dice(dice)?,
+            kind: *kind,
+        },
+        R::HealingWord {
+            from_level,
+            dice,
+            bonus,
+        } => Feature::HealingWord {
+            from_level: c.first_level(*from_level)?,
+            dice: c.dice(dice)?,
+            bonus: *bonus,
+        },
+        R::ImprovedDivineSmite {
+            from_level,
+            dice,
+            kind,
+        } => Feature::ImprovedDivineSmite {
+            from_level: c.first_level(*from_level)?,
+            dice: c.dice(dice)?,
+            kind: *kind,
+        },
+        R::ExtraDamage {
+            from_level,
+            dice,
+            kind,
+        } => Feature::ExtraDamage {
+            from_level: c.first_level(*from_level)?,
+            dice: c.dice(dice)?,
+            kind: *kind,
+        },
+        _ => unreachable!("`feature` passes dice features only"),
+    })
+}
+
+/// A feature whose values are tables by level, each reaching every level
+/// of the class.
+fn table_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioError> {
+    use RawFeature as R;
+    Ok(match f {
+        R::Rage { uses, damage_bonus } => Feature::Rage {
+            uses: c.table("uses", uses)?,
+            damage_bonus: c.table("damage_bonus", damage_bonus)?,
+        },
+        R::SneakAttack { d6, kind } => Feature::SneakAttack {
+            d6: c.table("d6", d6)?,
+            kind: *kind,
+        },
+        R::MartialArts { die } => {
+            let die = c.table("die", die)?;
+            if let Some(bad) = die.iter().find(|d| ![4, 6, 8, 10, 12].contains(*d)) {
+                let message = format!("a Martial Arts die is 4, 6, 8, 10 or 12, got {bad}");
+                return Err(c.error("die", message));
+            }
+            Feature::MartialArts { die }
+        }
+        R::SpeedBonus { feet } => {
+            let feet = c.table("feet", feet)?;
+            if let Some(bad) = feet.iter().find(|f| !(0..=120).contains(*f)) {
+                let message = format!("a speed bonus is 0 to 120 feet, got {bad}");
+                return Err(c.error("feet", message));
+            }
+            Feature::SpeedBonus { feet }
+        }
+        _ => unreachable!("`feature` passes table features only"),
+    })
+}
