@@ -84,27 +84,3 @@ fn show_prints_a_template() {
         .code(2)
         .stdout("");
 }
-
-/// The class spell lists of `data/pc-templates.toml` are exactly those
-/// `types::campaign::schema` hard-codes (`class_healing_spells`,
-/// `class_injury_spells`), for every class and for a name that is none.
-/// Delete this test with those two functions once the campaign reads the
-/// lists from the templates (`Templates::class`).
-#[test]
-fn the_class_spell_lists_are_the_campaigns_hard_coded_ones() {
-    use woundsim::rules::prices::SPELLS;
-    use woundsim::types::campaign::schema::{class_healing_spells, class_injury_spells};
-    let templates = &common::catalog().templates;
-    let names =
-        |spells: &[usize]| -> Vec<&str> { spells.iter().map(|&i| SPELLS[i].name).collect() };
-    for class in CLASSES.into_iter().chain(["artificer"]) {
-        let c = templates.class(class);
-        let healing = c
-            .and_then(|c| c.healing_caster())
-            .map(|(p, spells)| (p, names(spells)));
-        let hard_coded = class_healing_spells(class).map(|(p, spells)| (p, spells.to_vec()));
-        assert_eq!(healing, hard_coded, "{class}");
-        let injury = c.map_or(Vec::new(), |c| names(c.injury_spells()));
-        assert_eq!(injury, class_injury_spells(class), "{class}");
-    }
-}

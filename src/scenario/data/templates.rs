@@ -490,11 +490,9 @@ mod tests {
         }
     }
 
-    /// Each class's progression and its healing and injury spells as
-    /// `types::campaign::schema::class_healing_spells` and
-    /// `class_injury_spells` hard-coded them before the lists became data
-    /// (`-`: none; `tests/it/pc_templates.rs` compares with those functions
-    /// while they exist): CLASS PROGRESSION HEALING INJURY, a line each.
+    /// Each class's progression and its healing and injury spells (SRD
+    /// 5.1 class lists, as the campaign hard-coded them before they became
+    /// data; `-`: none): CLASS PROGRESSION HEALING INJURY, a line each.
     const CLASS_SPELLS: &str = "\
 fighter - - -
 cleric Full lesser_restoration,greater_restoration,revivify,raise_dead,resurrection,true_resurrection cure_wounds,lesser_restoration,greater_restoration,heal,regenerate

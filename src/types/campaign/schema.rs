@@ -20,7 +20,7 @@ use crate::rules::encounter_difficulty::EncounterXp;
 use crate::rules::festering::LostHp;
 use crate::rules::healing::{Plan, Resources};
 use crate::rules::lingering::{Cure, Effect, InjuryTable};
-use crate::rules::prices::{PriceList, spell_index};
+use crate::rules::prices::PriceList;
 use crate::rules::wound_healing::{HealingSetting, Progression};
 use crate::scenario::ScenarioError;
 use crate::scenario::data::creature::{RawCreature, RawPotions, potions};
@@ -281,84 +281,14 @@ fn festering_rules(table: &InjuryTable) -> Vec<Option<FesterRule>> {
 
 crate::scenario::impl_named!(RawSettings);
 
-/// A class's spells among those that heal permanent wounds or raise the
-/// dead (SRD 5.1 class spell lists), with its progression; `None` for a
-/// class that casts none of them.
-pub fn class_healing_spells(class: &str) -> Option<(Progression, &'static [&'static str])> {
-    Some(match class {
-        "cleric" => (
-            Progression::Full,
-            &[
-                "lesser_restoration",
-                "greater_restoration",
-                "revivify",
-                "raise_dead",
-                "resurrection",
-                "true_resurrection",
-            ],
-        ),
-        "bard" => (
-            Progression::Full,
-            &[
-                "lesser_restoration",
-                "greater_restoration",
-                "raise_dead",
-                "resurrection",
-            ],
-        ),
-        "druid" => (
-            Progression::Full,
-            &[
-                "lesser_restoration",
-                "greater_restoration",
-                "true_resurrection",
-            ],
-        ),
-        "paladin" => (
-            Progression::Half,
-            &[
-                "lesser_restoration",
-                "revivify",
-                "greater_restoration",
-                "raise_dead",
-            ],
-        ),
-        "ranger" => (Progression::Half, &["lesser_restoration"]),
-        _ => return None,
-    })
-}
-
-/// A class's spells that cure lingering injuries (SRD 5.1 class spell
-/// lists, among those the cost model knows).
-pub fn class_injury_spells(class: &str) -> &'static [&'static str] {
-    match class {
-        "cleric" | "druid" => &[
-            "cure_wounds",
-            "lesser_restoration",
-            "greater_restoration",
-            "heal",
-            "regenerate",
-        ],
-        "bard" => &[
-            "cure_wounds",
-            "lesser_restoration",
-            "greater_restoration",
-            "regenerate",
-        ],
-        "paladin" => &["cure_wounds", "lesser_restoration", "greater_restoration"],
-        "ranger" => &["cure_wounds", "lesser_restoration"],
-        _ => &[],
-    }
-}
-
 /// The cheapest cure of each injury-table entry for each PC of `party`
-/// (templates at one level), with the healer `healer` (class, its
-/// progression) alive and without it, and the cheapest without the temple
+/// (templates at one level), with the healer `healer` (its spells that
+/// cure injuries, its progression) alive and without it, and the cheapest without the temple
 /// and the market (for a purse that cannot pay).
 fn injury_cures(
     table: &crate::rules::lingering::InjuryTable,
     party: &[crate::combat::creature::CreatureSpec],
-    healer: Option<(&str, Progression)>,
+    healer: Option<(&[usize], Progression)>,
     temple: bool,
     prices: &PriceList,
 ) -> InjuryCures {
@@ -372,11 +302,8 @@ fn injury_cures(
             max_hp: max_hp.max(1) as u32,
             ..Resources::default()
         };
-        if let (true, Some((class, progression))) = (alive, healer) {
-            r.healer_spells = class_injury_spells(class)
-                .iter()
-                .filter_map(|s| spell_index(s))
-                .collect();
+        if let (true, Some((spells, progression))) = (alive, healer) {
+            r.healer_spells = spells.to_vec();
             let top = usize::from(progression.max_spell_level(level)).min(9);
             r.spell_slots[..top].fill(1);
         }
@@ -646,9 +573,12 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
     .apply(&PriceList::default())?;
     let replace_dead = or(get!(l, replace_dead), ReplaceDead::default());
     let injury_spells = or(get!(l, injury_spells), InjurySpells::default());
+    // The first member whose class casts spells that heal wounds or raise
+    // the dead (the class lists of the PC templates, SRD 5.1).
+    let caster_class = |m: &Member| catalog.templates.class(m.class()?);
     let healer = members.iter().enumerate().find_map(|(pc, m)| {
-        let class = m.class()?;
-        class_healing_spells(class).map(|(p, _)| (pc, class, p))
+        let class = caster_class(m)?;
+        class.healing_caster().map(|(p, _)| (pc, class, p))
     });
     let templates_at =
         |level: u8| -> Vec<CreatureSpec> { members.iter().map(|m| m.at(level, catalog)).collect() };
@@ -705,7 +635,7 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
                 &templates,
                 healer
                     .filter(|_| injury_spells != InjurySpells::Never)
-                    .map(|(_, class, p)| (class, p)),
+                    .map(|(_, class, p)| (class.injury_spells(), p)),
                 temple_spell_level > 0,
                 &prices,
             )
@@ -732,11 +662,11 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
         .iter()
         .enumerate()
         .filter_map(|(pc, m)| {
-            let (progression, spells) = class_healing_spells(m.class()?)?;
+            let (progression, spells) = caster_class(m)?.healing_caster()?;
             Some(Caster {
                 pc,
                 progression,
-                spells: spells.iter().filter_map(|s| spell_index(s)).collect(),
+                spells: spells.to_vec(),
             })
         })
         .collect();
@@ -747,10 +677,7 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
     }
     let healer_spells = match (healer, injury_spells) {
         (Some((_, class, _)), InjurySpells::AfterEachDay | InjurySpells::Downtime) => {
-            class_injury_spells(class)
-                .iter()
-                .filter_map(|s| spell_index(s))
-                .collect()
+            class.injury_spells().to_vec()
         }
         _ => Vec::new(),
     };
