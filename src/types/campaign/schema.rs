@@ -1,37 +1,43 @@
 //! Schema of `type = "campaign"` scenarios (docs/campaign.md): the party
-//! by class, the level range and its calendar, the encounters built for a
-//! difficulty at each level from a monster pool, the healing setting, the
-//! temple, the purse and the spending policies; the fights' own rules in a
-//! nested `fights` table with the keys of `type = "combat"` (validated by
-//! the combat schema).
+//! by class ([`party`]), the level range and its calendar, the encounters
+//! built for a difficulty at each level from a monster pool or drawn from
+//! an `encounters` pool ([`pool`]), the healing setting, the temple, the
+//! purse and the spending policies; the fights' own rules in a nested
+//! `fights` table of the fight keys ([`crate::scenario::fights`]).
+
+mod injuries;
+mod party;
+mod pool;
 
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::{
-    Calendar, CampaignVariant, Caster, Downtime, Draw, FesterRule, First, HealWounds, InjuryCures,
-    InjurySpells, LevelFight, LevelPlan, ReplaceDead, ReturnPenalty,
+    Calendar, CampaignVariant, Caster, Downtime, Draw, First, HealWounds, InjurySpells, LevelFight,
+    LevelPlan, ReplaceDead, ReturnPenalty,
 };
 use crate::combat::creature::CreatureSpec;
-use crate::combat::encounter::{Encounter, MAX_PCS};
-use crate::combat::policy::Between;
+use crate::combat::encounter::Encounter;
+use crate::combat::policy::{Between, EncounterRules};
 use crate::model::Catalog;
 use crate::rules::encounter_difficulty::EncounterXp;
 use crate::rules::festering::LostHp;
-use crate::rules::healing::{Plan, Resources};
-use crate::rules::lingering::{Cure, Effect, InjuryTable};
 use crate::rules::prices::PriceList;
-use crate::rules::wound_healing::{HealingSetting, Progression};
+use crate::rules::wound_healing::HealingSetting;
 use crate::scenario::ScenarioError;
-use crate::scenario::data::creature::{RawCreature, RawPotions, potions};
+use crate::scenario::data::creature::{RawPotions, potions};
 use crate::scenario::fights::budget::build_monsters;
-use crate::scenario::fights::sides::{check_venom_attacks, side};
+use crate::scenario::fights::sides::check_venom_attacks;
 use crate::scenario::fights::{RawFights, rules as fight_rules};
 use crate::scenario::layers::{Layers, Setting, get};
 use crate::scenario::prices::{PriceKeys, PriceMap};
-use crate::scenario::values::{self, at_most, keyed_int, or};
-use crate::scenario::wording::did_you_mean;
+use crate::scenario::values::{keyed_int, or};
 use crate::types::campaign::spending::HealingCache;
+use party::{Member, party};
+use pool::{PoolEntry, encounter_pool};
+
+pub use party::RawMember;
+pub use pool::{MAX_POOL_ENTRIES, RawPoolEntry};
 
 /// Most fights in one career (levels × days × fights per day): a trial's
 /// length is bounded.
@@ -51,147 +57,6 @@ pub const DEFAULT_TREASURE: [u64; 20] = [
 /// The temple's highest spell level by default: a city temple whose
 /// priests cast up to 5th-level spells (**ours**; `temple_spell_level`).
 pub const DEFAULT_TEMPLE_SPELL_LEVEL: u8 = 5;
-
-/// One party member as written: its class (levelled with the party) or a
-/// fixed creature (the same at every level), and its name.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawMember {
-    class: Option<Spanned<String>>,
-    fixed: Option<Spanned<RawCreature>>,
-    name: Option<Spanned<String>>,
-}
-
-/// A validated party member.
-#[derive(Clone, Debug)]
-enum Member {
-    /// A PC of an SRD class, its template at the party's level.
-    Class {
-        /// The class.
-        class: String,
-        /// Its name.
-        name: String,
-    },
-    /// A creature the same at every level (a hireling, a companion, a PC
-    /// built by hand); it casts nothing out of combat.
-    Fixed(Box<CreatureSpec>),
-}
-
-impl Member {
-    fn name(&self) -> &str {
-        match self {
-            Member::Class { name, .. } => name,
-            Member::Fixed(spec) => &spec.name,
-        }
-    }
-
-    fn class(&self) -> Option<&str> {
-        match self {
-            Member::Class { class, .. } => Some(class),
-            Member::Fixed(_) => None,
-        }
-    }
-
-    /// Its creature at character `level`.
-    fn at(&self, level: u8, catalog: &Catalog) -> CreatureSpec {
-        match self {
-            Member::Class { class, name } => {
-                let mut spec = catalog
-                    .templates
-                    .template(&format!("{class}-{level}"))
-                    .expect("validated: every class has templates to the end level");
-                spec.name = name.clone();
-                spec
-            }
-            Member::Fixed(spec) => (**spec).clone(),
-        }
-    }
-}
-
-/// One entry of `encounters` as written: its monsters, weight and levels.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawPoolEntry {
-    monsters: Spanned<Vec<Spanned<RawCreature>>>,
-    weight: Option<Spanned<i64>>,
-    levels: Option<Spanned<Vec<Spanned<i64>>>>,
-}
-
-/// Most entries in `encounters`.
-pub const MAX_POOL_ENTRIES: usize = 64;
-
-/// A validated entry of `encounters`.
-struct PoolEntry {
-    weight: u32,
-    levels: std::ops::RangeInclusive<u8>,
-    monsters: Vec<CreatureSpec>,
-    groups: Vec<(usize, String)>,
-    xp: Result<u64, String>,
-}
-
-/// The entries of `encounters`, each validated (every entry's errors).
-fn encounter_pool(
-    list: &Setting<'_, Vec<Spanned<RawPoolEntry>>>,
-    catalog: &Catalog,
-) -> Result<Vec<PoolEntry>, ScenarioError> {
-    at_most(list, "entries in `encounters`", MAX_POOL_ENTRIES)?;
-    if list.get().is_empty() {
-        return Err(list.error("`encounters` is empty: give at least one `{ monsters = [...] }`"));
-    }
-    let mut out = Vec::new();
-    let mut errors = Vec::new();
-    for (i, entry) in list.get().iter().enumerate() {
-        match pool_entry(&list.item(i, entry), catalog) {
-            Ok(e) => out.push(e),
-            Err(e) => errors.push(e),
-        }
-    }
-    match ScenarioError::from_all(errors) {
-        Some(e) => Err(e),
-        None => Ok(out),
-    }
-}
-
-/// One entry of `encounters`.
-fn pool_entry(
-    item: &Setting<'_, RawPoolEntry>,
-    catalog: &Catalog,
-) -> Result<PoolEntry, ScenarioError> {
-    let e = item.get();
-    let list = item.child("monsters", &e.monsters);
-    if list.get().is_empty() {
-        return Err(list.error("an `encounters` entry needs at least one monster"));
-    }
-    let side = side(&list, false, catalog)?;
-    let weight = match &e.weight {
-        None => 1,
-        Some(w) => values::int(Some(item.child("weight", w)), 1..=1000, "weight", 1)? as u32,
-    };
-    let levels = match &e.levels {
-        None => 1..=20,
-        Some(range) => {
-            let at = item.child("levels", range);
-            let bounds: Vec<i64> = range.get_ref().iter().map(|v| *v.get_ref()).collect();
-            match bounds[..] {
-                [lo, hi] if (1..=20).contains(&lo) && (lo..=20).contains(&hi) => {
-                    lo as u8..=hi as u8
-                }
-                _ => {
-                    return Err(at.error(
-                        "`levels` is `[lowest, highest]`, two character levels from 1 to 20, the lowest first",
-                    ));
-                }
-            }
-        }
-    };
-    Ok(PoolEntry {
-        weight,
-        levels,
-        monsters: side.creatures.into_iter().map(|(c, _)| c).collect(),
-        groups: side.groups,
-        xp: side.xp,
-    })
-}
 
 /// One `[options]` or `[[variant]]` table, as written.
 #[derive(Debug, Default, Deserialize)]
@@ -255,217 +120,10 @@ fn downtime(v: Option<Setting<'_, toml::Value>>) -> Result<Downtime, ScenarioErr
     }
 }
 
-/// The festering process of each entry of `table` that festers (a tending
-/// cure and a daily max-HP loss).
-fn festering_rules(table: &InjuryTable) -> Vec<Option<FesterRule>> {
-    table
-        .entries
-        .iter()
-        .map(|entry| {
-            let (dc, successes) = entry.cures.iter().find_map(|c| match c {
-                Cure::Tending { dc, successes } => Some((*dc, *successes)),
-                _ => None,
-            })?;
-            let hp_per_day = entry.effects.iter().find_map(|e| match e {
-                Effect::MaxHpLossPerDay { amount } => Some(*amount),
-                _ => None,
-            })?;
-            Some(FesterRule {
-                dc,
-                successes: successes.min(255) as u8,
-                hp_per_day: hp_per_day.min(1_000) as i32,
-            })
-        })
-        .collect()
-}
-
 crate::scenario::impl_named!(RawSettings);
 
-/// The cheapest cure of each injury-table entry for each PC of `party`
-/// (templates at one level), with the healer `healer` (its spells that
-/// cure injuries, its progression) alive and without it, and the cheapest without the temple
-/// and the market (for a purse that cannot pay).
-fn injury_cures(
-    table: &crate::rules::lingering::InjuryTable,
-    party: &[crate::combat::creature::CreatureSpec],
-    healer: Option<(&[usize], Progression)>,
-    temple: bool,
-    prices: &PriceList,
-) -> InjuryCures {
-    let medicine = party.iter().map(|c| c.medicine).max().unwrap_or(0);
-    let level = party.first().map_or(1, |c| c.level);
-    let resources = |alive: bool, max_hp: i32, paid: bool| {
-        let mut r = Resources {
-            temple: temple && paid,
-            market: paid,
-            medicine_bonus: Some(medicine.clamp(-20, 40) as i8),
-            max_hp: max_hp.max(1) as u32,
-            ..Resources::default()
-        };
-        if let (true, Some((spells, progression))) = (alive, healer) {
-            r.healer_spells = spells.to_vec();
-            let top = usize::from(progression.max_spell_level(level)).min(9);
-            r.spell_slots[..top].fill(1);
-        }
-        r
-    };
-    let plans = |paid: bool| {
-        [false, true].map(|alive| {
-            party
-                .iter()
-                .map(|pc| {
-                    let r = resources(alive, pc.max_hp, paid);
-                    table
-                        .entries
-                        .iter()
-                        .map(|entry| Plan::cheapest(entry, &r, prices))
-                        .collect()
-                })
-                .collect()
-        })
-    };
-    InjuryCures {
-        plans: plans(true),
-        unpaid: plans(false),
-    }
-}
-
-/// The party as validated: each member's class or creature, and name.
-fn party(
-    l: &Layers<RawSettings>,
-    anchor: usize,
-    catalog: &Catalog,
-    levels: std::ops::RangeInclusive<u8>,
-) -> Result<Vec<Member>, ScenarioError> {
-    let Some(list) = get!(l, party) else {
-        return Err(l.loc().error(
-            anchor,
-            "party",
-            "a campaign needs `party = [{ class = \"fighter\", name = \"...\" }, ...]` in [options] or in every variant",
-        ));
-    };
-    if list.get().is_empty() {
-        return Err(list.error("`party` is empty"));
-    }
-    if list.get().len() > MAX_PCS {
-        return Err(list.error(format!(
-            "a party has at most {MAX_PCS} members, got {}",
-            list.get().len()
-        )));
-    }
-    let mut out: Vec<Member> = Vec::new();
-    let mut errors = Vec::new();
-    for (i, member) in list.get().iter().enumerate() {
-        let item = list.item(i, member);
-        let built = match member_of(&item, i, levels.clone(), catalog) {
-            Ok(m) => m,
-            Err(e) => {
-                errors.push(e);
-                continue;
-            }
-        };
-        let name = built.name().to_string();
-        let part = crate::results::metric_part(&name);
-        if part.is_empty() {
-            errors.push(item.error(format!(
-                "party member `{name}` needs a name with a letter or digit: it names metrics"
-            )));
-            continue;
-        }
-        if out
-            .iter()
-            .any(|other| crate::results::metric_part(other.name()) == part)
-        {
-            errors.push(item.error(format!(
-                "two party members are named `{name}`: give each its own `name`"
-            )));
-            continue;
-        }
-        out.push(built);
-    }
-    match ScenarioError::from_all(errors) {
-        Some(e) => Err(e),
-        None => Ok(out),
-    }
-}
-
-/// Party member `i` as written at `item`: a class with templates over the
-/// career's `levels`, or one fixed creature.
-fn member_of(
-    item: &Setting<'_, RawMember>,
-    i: usize,
-    levels: std::ops::RangeInclusive<u8>,
-    catalog: &Catalog,
-) -> Result<Member, ScenarioError> {
-    let m = item.get();
-    let name = match &m.name {
-        Some(n) => {
-            Some(values::text(&item.child("name", n), "a party member's name", 64)?.to_string())
-        }
-        None => None,
-    };
-    match (&m.class, &m.fixed) {
-        (Some(class), None) => {
-            let class_at = item.child("class", class);
-            let class = class.get_ref().trim().to_ascii_lowercase();
-            let classes: Vec<&str> = catalog
-                .templates
-                .classes
-                .iter()
-                .map(|c| c.name.as_str())
-                .collect();
-            let Some(template) = catalog.templates.classes.iter().find(|c| c.name == class)
-            else {
-                return Err(class_at.error(format!(
-                    "unknown class `{}`{}; the classes are {}",
-                    class_at.get(),
-                    did_you_mean(&class, &classes),
-                    classes.join(", ")
-                )));
-            };
-            if *levels.end() > template.levels {
-                return Err(class_at.error(format!(
-                    "class `{class}` has templates up to level {}, and the career goes to level {}",
-                    template.levels,
-                    levels.end()
-                )));
-            }
-            let name = name.unwrap_or_else(|| format!("{class}-{}", i + 1));
-            Ok(Member::Class { class, name })
-        }
-        (None, Some(raw)) => {
-            let at = item.child("fixed", raw);
-            let path = at.field.clone();
-            if raw.get_ref().count(&at.loc, &path)? != 1 {
-                return Err(at.error("a fixed party member is one creature: leave `count` out"));
-            }
-            let mut spec = raw.get_ref().build(
-                &at.loc,
-                &path,
-                true,
-                &catalog.bestiary,
-                &catalog.templates,
-            )?;
-            if let Some(name) = name {
-                spec.name = name;
-            }
-            Ok(Member::Fixed(Box::new(spec)))
-        }
-        (Some(class), Some(_)) => Err(item.child("class", class).error(
-            "give a party member either `class` (levelled with the party) or `fixed` (a creature the same at every level), not both",
-        )),
-        (None, None) => Err(item.error(
-            "a party member needs `class = \"fighter\"` or `fixed = { template = \"...\" }` (a creature entry)",
-        )),
-    }
-}
-
-/// Validates one variant's settings.
-pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVariant, ScenarioError> {
-    let anchor = l
-        .own()
-        .and_then(|t| t.table.name.as_ref())
-        .map_or(0, |n| n.span().start);
+/// The character levels of the career, first to last.
+fn level_range(l: &Layers<RawSettings>, anchor: usize) -> Result<(u8, u8), ScenarioError> {
     let start = keyed_int(get!(l, start_level), 1..=20, 1)? as u8;
     let end_setting = get!(l, end_level);
     let end = keyed_int(end_setting.clone(), 1..=20, i64::from(start))? as u8;
@@ -479,6 +137,17 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
         );
         return Err(at);
     }
+    Ok((start, end))
+}
+
+/// The calendar keys (the gaps of a day's fights are the fights' own:
+/// `between`), with the career's fights bounded.
+fn calendar(
+    l: &Layers<RawSettings>,
+    anchor: usize,
+    (start, end): (u8, u8),
+    between: Between,
+) -> Result<Calendar, ScenarioError> {
     let days = keyed_int(get!(l, days_per_level), 1..=100, 2)? as u32;
     let adventures = keyed_int(get!(l, adventures_per_level), 1..=i64::from(days), 1)? as u32;
     let fights_per_day = keyed_int(get!(l, fights_per_day), 1..=20, 2)? as u32;
@@ -495,7 +164,21 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
             ),
         ));
     }
-    let members = party(l, anchor, catalog, start..=end)?;
+    Ok(Calendar {
+        days_per_level: days,
+        adventures_per_level: adventures,
+        fights_per_day,
+        short_rests,
+        between,
+        travel_days,
+        downtime,
+        draw: or(get!(l, draw), Draw::default()),
+    })
+}
+
+/// What the purse starts with and finds: the temple's spell level, the
+/// starting gold and the treasure per fight won at each level 1 to 20.
+fn purse(l: &Layers<RawSettings>) -> Result<(u8, u64, [u64; 20]), ScenarioError> {
     let temple_spell_level = keyed_int(
         get!(l, temple_spell_level),
         0..=9,
@@ -514,15 +197,22 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
             treasure[i] = keyed_int(Some(list.item(i, gp)), 0..=MAX_GOLD, 0)? as u64;
         }
     }
-    // The fights: the combat schema's rules, one day's chain at a time.
-    let fights = l.nested("fights", |r| &r.fights);
+    Ok((temple_spell_level, starting_gold, treasure))
+}
+
+/// The rules of the fights (the nested `fights` table), one day's chain
+/// at a time, and what the gaps between a day's fights are.
+fn day_fights(
+    fights: &Layers<RawFights>,
+    catalog: &Catalog,
+) -> Result<(EncounterRules, Between), ScenarioError> {
     if let Some(e) = get!(fights, encounters) {
         return Err(e.error(
             "a campaign sets the fights of a day with `fights_per_day`, not `fights.encounters`",
         ));
     }
     let between_given = get!(fights, between_encounters).is_some();
-    let mut rules = fight_rules(&fights, catalog)?;
+    let mut rules = fight_rules(fights, catalog)?;
     // The campaign plays a day's fights one at a time (the rests between
     // them are the calendar's): each encounter is one fight.
     rules.encounters = 1;
@@ -533,16 +223,31 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
     } else {
         Between::NoRest
     };
-    // The encounters: built for a difficulty at each level, or drawn
-    // from the `encounters` pool (not both).
+    Ok((rules, between))
+}
+
+/// Where a level's encounters come from.
+enum Encounters<'a> {
+    /// Drawn from the `encounters` pool.
+    Drawn(Vec<PoolEntry>),
+    /// Built for `difficulty` from `monster_pool`.
+    Built(Setting<'a, toml::Value>),
+}
+
+/// The encounters: built for a difficulty at each level, or drawn from the
+/// `encounters` pool (not both), covering every level of the career.
+fn encounters<'a>(
+    l: &'a Layers<RawSettings>,
+    anchor: usize,
+    catalog: &Catalog,
+    (start, end): (u8, u8),
+) -> Result<Encounters<'a>, ScenarioError> {
     let built = get!(l, difficulty);
-    let drawn = match get!(l, encounters) {
-        Some(list) => {
-            if let Some(d) = &built {
-                return Err(d.error(
-                    "give either `difficulty` (with `monster_pool`) or `encounters`, not both",
-                ));
-            }
+    match (get!(l, encounters), built) {
+        (Some(_), Some(d)) => Err(d.error(
+            "give either `difficulty` (with `monster_pool`) or `encounters`, not both",
+        )),
+        (Some(list), None) => {
             let entries = encounter_pool(&list, catalog)?;
             if let Some(level) =
                 (start..=end).find(|l| !entries.iter().any(|e| e.levels.contains(l)))
@@ -551,103 +256,150 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
                     "no entry of `encounters` covers level {level} of the career (give entries `levels = [lowest, highest]` that cover {start} to {end})"
                 )));
             }
-            Some(entries)
+            Ok(Encounters::Drawn(entries))
         }
-        None if built.is_none() => {
-            return Err(l.loc().error(
-                anchor,
-                "difficulty",
-                "a campaign needs `difficulty` (e.g. \"moderate\") with `monster_pool`, or an `encounters` pool: its encounters are built for, or drawn at, the party's level",
-            ));
-        }
-        None => None,
-    };
-    let pool = get!(l, monster_pool);
-    let prices = PriceKeys {
+        (None, Some(d)) => Ok(Encounters::Built(d)),
+        (None, None) => Err(l.loc().error(
+            anchor,
+            "difficulty",
+            "a campaign needs `difficulty` (e.g. \"moderate\") with `monster_pool`, or an `encounters` pool: its encounters are built for, or drawn at, the party's level",
+        )),
+    }
+}
+
+/// The price list: the defaults with the scenario's overrides.
+fn prices(l: &Layers<RawSettings>) -> Result<PriceList, ScenarioError> {
+    PriceKeys {
         potions: get!(l, potion_prices),
         services: get!(l, services),
         materials: get!(l, materials),
         items: get!(l, item_prices),
         ..PriceKeys::default()
     }
-    .apply(&PriceList::default())?;
+    .apply(&PriceList::default())
+}
+
+/// What every level of the career shares.
+struct Career<'a> {
+    members: &'a [Member],
+    rules: &'a EncounterRules,
+    encounters: &'a Encounters<'a>,
+    pool: Option<Setting<'a, Vec<Spanned<String>>>>,
+    replace_dead: ReplaceDead,
+    /// The injury healer's spells that cure injuries, and its progression.
+    healer: Option<(&'a [usize], crate::rules::wound_healing::Progression)>,
+    temple: bool,
+    prices: &'a PriceList,
+    treasure: [u64; 20],
+}
+
+/// Level `level` of the career: the party's templates at that level
+/// against its encounters, the cures of its injuries, its treasure (the
+/// healing planner's answers are filled in later).
+fn level_plan(c: &Career<'_>, level: u8, catalog: &Catalog) -> Result<LevelPlan, ScenarioError> {
+    let templates_at = |level: u8| -> Vec<CreatureSpec> {
+        c.members.iter().map(|m| m.at(level, catalog)).collect()
+    };
+    let templates = templates_at(level);
+    // Replacements a level behind fight with the templates one level
+    // below (none below level 1).
+    let bench =
+        (c.replace_dead == ReplaceDead::LevelBelow && level > 1).then(|| templates_at(level - 1));
+    let mut fights = Vec::new();
+    let fight = |weight, monsters, difficulty| {
+        let encounter = Encounter::new(
+            templates.clone(),
+            monsters,
+            c.rules.clone(),
+            catalog.wound_examples.clone(),
+        );
+        LevelFight {
+            weight,
+            encounter: match &bench {
+                Some(below) => encounter.with_bench(below.clone()),
+                None => encounter,
+            },
+            difficulty,
+        }
+    };
+    match c.encounters {
+        Encounters::Drawn(entries) => {
+            for e in entries.iter().filter(|e| e.levels.contains(&level)) {
+                let xp = EncounterXp {
+                    xp: e.xp.clone(),
+                    monsters: e.groups.clone(),
+                    levels: Ok(vec![level; c.members.len()]),
+                    built_for: None,
+                };
+                fights.push(fight(e.weight, e.monsters.clone(), xp));
+            }
+        }
+        Encounters::Built(difficulty) => {
+            let (monsters, xp) = build_monsters(
+                difficulty.clone(),
+                c.pool.clone(),
+                Ok(vec![level; c.members.len()]),
+                &catalog.bestiary,
+            )?;
+            fights.push(fight(1, monsters, xp));
+        }
+    }
+    let cures = c
+        .rules
+        .injuries
+        .as_ref()
+        .map(|i| injuries::injury_cures(&i.table, &templates, c.healer, c.temple, c.prices));
+    Ok(LevelPlan {
+        level,
+        cures,
+        healing: HealingCache::default(),
+        fights,
+        treasure: c.treasure[usize::from(level) - 1],
+    })
+}
+
+/// Validates one variant's settings.
+pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVariant, ScenarioError> {
+    let anchor = l
+        .own()
+        .and_then(|t| t.table.name.as_ref())
+        .map_or(0, |n| n.span().start);
+    let (start, end) = level_range(l, anchor)?;
+    // The calendar's keys are read before the party and the fights (so
+    // errors come in that order); its gaps come from the fights.
+    let mut calendar = calendar(l, anchor, (start, end), Between::NoRest)?;
+    let members = party(l, anchor, catalog, start..=end)?;
+    let (temple_spell_level, starting_gold, treasure) = purse(l)?;
+    let fights = l.nested("fights", |r| &r.fights);
+    let (rules, between) = day_fights(&fights, catalog)?;
+    calendar.between = between;
+    let encounters = encounters(l, anchor, catalog, (start, end))?;
+    let pool = get!(l, monster_pool);
+    let prices = prices(l)?;
     let replace_dead = or(get!(l, replace_dead), ReplaceDead::default());
     let injury_spells = or(get!(l, injury_spells), InjurySpells::default());
     // The first member whose class casts spells that heal wounds or raise
-    // the dead (the class lists of the PC templates, SRD 5.1).
-    let caster_class = |m: &Member| catalog.templates.class(m.class()?);
-    let healer = members.iter().enumerate().find_map(|(pc, m)| {
-        let class = caster_class(m)?;
-        class.healing_caster().map(|(p, _)| (pc, class, p))
-    });
-    let templates_at =
-        |level: u8| -> Vec<CreatureSpec> { members.iter().map(|m| m.at(level, catalog)).collect() };
-    let mut levels = Vec::new();
-    for level in start..=end {
-        let templates = templates_at(level);
-        // Replacements a level behind fight with the templates one level
-        // below (none below level 1).
-        let bench =
-            (replace_dead == ReplaceDead::LevelBelow && level > 1).then(|| templates_at(level - 1));
-        let mut fights = Vec::new();
-        let fight = |weight, monsters, difficulty| {
-            let encounter = Encounter::new(
-                templates.clone(),
-                monsters,
-                rules.clone(),
-                catalog.wound_examples.clone(),
-            );
-            LevelFight {
-                weight,
-                encounter: match &bench {
-                    Some(below) => encounter.with_bench(below.clone()),
-                    None => encounter,
-                },
-                difficulty,
-            }
-        };
-        match (&drawn, &built) {
-            (Some(entries), _) => {
-                for e in entries.iter().filter(|e| e.levels.contains(&level)) {
-                    let xp = EncounterXp {
-                        xp: e.xp.clone(),
-                        monsters: e.groups.clone(),
-                        levels: Ok(vec![level; members.len()]),
-                        built_for: None,
-                    };
-                    fights.push(fight(e.weight, e.monsters.clone(), xp));
-                }
-            }
-            (None, Some(difficulty)) => {
-                let (monsters, xp) = build_monsters(
-                    difficulty.clone(),
-                    pool.clone(),
-                    Ok(vec![level; members.len()]),
-                    &catalog.bestiary,
-                )?;
-                fights.push(fight(1, monsters, xp));
-            }
-            (None, None) => unreachable!("checked above: one way or the other"),
-        }
-        let cures = rules.injuries.as_ref().map(|i| {
-            injury_cures(
-                &i.table,
-                &templates,
-                healer
-                    .filter(|_| injury_spells != InjurySpells::Never)
-                    .map(|(_, class, p)| (class.injury_spells(), p)),
-                temple_spell_level > 0,
-                &prices,
-            )
-        });
-        levels.push(LevelPlan {
-            level,
-            cures,
-            healing: HealingCache::default(),
-            fights,
-            treasure: treasure[usize::from(level) - 1],
-        });
-    }
+    // the dead (the class lists of the PC templates).
+    let healer = members
+        .iter()
+        .enumerate()
+        .find_map(|(pc, m)| Some((pc, m.healing_class(catalog)?)));
+    let career = Career {
+        members: &members,
+        rules: &rules,
+        encounters: &encounters,
+        pool,
+        replace_dead,
+        healer: healer
+            .filter(|_| injury_spells != InjurySpells::Never)
+            .and_then(|(_, class)| Some((class.injury_spells(), class.progression()?))),
+        temple: temple_spell_level > 0,
+        prices: &prices,
+        treasure,
+    };
+    let mut levels = (start..=end)
+        .map(|level| level_plan(&career, level, catalog))
+        .collect::<Result<Vec<_>, _>>()?;
     // Spreading venom (our extension): the attacks it names must be some
     // level's monsters'.
     if let Some(list) = get!(fights, spreading_venom) {
@@ -662,7 +414,7 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
         .iter()
         .enumerate()
         .filter_map(|(pc, m)| {
-            let (progression, spells) = caster_class(m)?.healing_caster()?;
+            let (progression, spells) = m.healing_class(catalog)?.healing_caster()?;
             Some(Caster {
                 pc,
                 progression,
@@ -676,7 +428,7 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
             HealingCache::new(healing, &casters, plan.level, temple_spell_level, &prices);
     }
     let healer_spells = match (healer, injury_spells) {
-        (Some((_, class, _)), InjurySpells::AfterEachDay | InjurySpells::Downtime) => {
+        (Some((_, class)), InjurySpells::AfterEachDay | InjurySpells::Downtime) => {
             class.injury_spells().to_vec()
         }
         _ => Vec::new(),
@@ -688,16 +440,7 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
     };
     Ok(CampaignVariant {
         levels,
-        calendar: Calendar {
-            days_per_level: days,
-            adventures_per_level: adventures,
-            fights_per_day,
-            short_rests,
-            between,
-            travel_days,
-            downtime,
-            draw: or(get!(l, draw), Draw::default()),
-        },
+        calendar,
         healing,
         temple_spell_level,
         prices,
@@ -708,13 +451,16 @@ pub fn build(l: &Layers<RawSettings>, catalog: &Catalog) -> Result<CampaignVaria
         raise_dead: or(get!(l, raise_dead), true),
         return_penalty: or(get!(l, return_penalty), ReturnPenalty::default()),
         casters,
-        healer: healer.map(|(pc, _, _)| pc),
+        healer: healer.map(|(pc, _)| pc),
         healer_spells,
         cure_injuries: or(get!(l, cure_injuries), true),
         injury_spells,
         rest_cures: or(get!(l, rest_cures), true),
         festering_lost_hp: or(get!(l, festering_lost_hp), LostHp::default()),
-        festering: injuries.as_ref().map(festering_rules).unwrap_or_default(),
+        festering: injuries
+            .as_ref()
+            .map(injuries::festering_rules)
+            .unwrap_or_default(),
         injuries,
         restock_potions,
         pc_names: members.iter().map(|m| m.name().to_string()).collect(),
