@@ -11,7 +11,9 @@
 //! [`spending`]). Monte Carlo only.
 
 pub mod career;
+mod charts;
 pub mod mc;
+mod metrics;
 pub mod schema;
 pub mod shared_fights;
 pub mod spending;
