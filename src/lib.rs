@@ -39,13 +39,13 @@
 
 pub mod app;
 pub mod builtin;
-pub mod check;
 pub mod cli;
 pub mod combat;
 pub mod dice;
 pub mod engine;
 #[cfg(test)]
 mod fixtures;
+pub mod gate;
 pub mod model;
 pub mod report;
 pub mod results;

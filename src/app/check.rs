@@ -11,10 +11,10 @@ use std::io::Write;
 use std::path::Path;
 
 use super::{AppError, print, write_file};
-use crate::check::{CheckError, Comparison, Folder, Options, Side, compare};
-use crate::check::{junit, table as check_table};
 use crate::cli::{CheckArgs, RunArgs};
 use crate::engine::Stop;
+use crate::gate::{CheckError, Comparison, Folder, Options, Side, compare};
+use crate::gate::{junit, table as check_table};
 use crate::model::Catalog;
 
 /// How many names an error message lists before it says how many more.

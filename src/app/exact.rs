@@ -20,7 +20,7 @@ pub(super) fn exact(
 ) -> Result<(), AppError> {
     let clock = meta::Clock::start();
     let scenarios = load_scenarios(catalog, &args.scenarios, &args.layers())?;
-    output::check(&args.out, &scenarios)?;
+    output::can_hold(&args.out, &scenarios)?;
     let results = scenarios
         .iter()
         .map(|s| meta::timed(|| types::solve(s).map(|r| r.described(s.variant_descriptions()))))

@@ -90,7 +90,7 @@ pub(super) fn merge(
         }
         scenarios.push(scenario);
     }
-    output::check(&args.out, &scenarios)?;
+    output::can_hold(&args.out, &scenarios)?;
     if let Some(path) = &args.state_out {
         StateFile::write(path, &merged)?;
     }

@@ -64,7 +64,7 @@ pub enum AppError {
     /// `check` cannot compare: a missing or malformed folder, or figures
     /// only one side has (exit code 2).
     #[error(transparent)]
-    Check(#[from] crate::check::CheckError),
+    Check(#[from] crate::gate::CheckError),
     /// A shard state cannot be used or merged (exit code 2).
     #[error(transparent)]
     State(#[from] shard::StateError),

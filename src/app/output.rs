@@ -10,8 +10,8 @@ use crate::scenario::limits::{MAX_REPORT_FILE_NAME, NAME_MAX, PATH_MAX};
 use crate::scenario::{Located, ScenarioError};
 use crate::types::Scenario;
 
-/// Checks that `out` can receive the reports of `scenarios`.
-pub fn check(out: &Path, scenarios: &[Scenario]) -> Result<(), AppError> {
+/// Whether `out` can receive the reports of `scenarios`: an error saying why not.
+pub fn can_hold(out: &Path, scenarios: &[Scenario]) -> Result<(), AppError> {
     for part in out.components() {
         let bytes = part.as_os_str().len();
         if bytes > NAME_MAX {
@@ -89,18 +89,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("afile");
         std::fs::write(&file, "x").unwrap();
-        let e = check(&file, &death_saves()).unwrap_err().to_string();
+        let e = can_hold(&file, &death_saves()).unwrap_err().to_string();
         let not_a_dir = format!("`{}` is not a directory", file.display());
         assert_eq!(e, format!("cannot write reports: {not_a_dir}"));
-        let e = check(&file.join("sub"), &death_saves())
+        let e = can_hold(&file.join("sub"), &death_saves())
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("cannot write reports into `"), "{e}");
         assert!(e.ends_with(&not_a_dir), "{e}");
         std::fs::write(dir.path().join("death-saves"), "x").unwrap();
-        let e = check(dir.path(), &death_saves()).unwrap_err().to_string();
+        let e = can_hold(dir.path(), &death_saves())
+            .unwrap_err()
+            .to_string();
         assert!(e.ends_with("death-saves` is not a directory"), "{e}");
-        assert!(check(&dir.path().join("new/folder"), &[]).is_ok());
+        assert!(can_hold(&dir.path().join("new/folder"), &[]).is_ok());
     }
 
     #[test]
@@ -108,7 +110,7 @@ mod tests {
         let deep: String = (0..=PATH_MAX / 100)
             .map(|_| format!("{}/", "d".repeat(99)))
             .collect();
-        let e = check(Path::new(&deep), &death_saves())
+        let e = can_hold(Path::new(&deep), &death_saves())
             .unwrap_err()
             .to_string();
         assert!(
@@ -117,7 +119,9 @@ mod tests {
         );
         assert!(e.contains("more than the"), "{e}");
         let long_part = "x".repeat(NAME_MAX + 1);
-        let e = check(Path::new(&long_part), &[]).unwrap_err().to_string();
+        let e = can_hold(Path::new(&long_part), &[])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("256 bytes is longer than the 255"), "{e}");
     }
 }

@@ -172,7 +172,7 @@ pub fn run(
             ..scenario.header.clone()
         };
         let Some(result) = scenario
-            .model
+            .variants
             .finish(&header, state.clone())
             .map(|r| scenario.scanned(r))
         else {

@@ -43,7 +43,7 @@ pub(super) fn run(
         }
     }
     if args.state_out.is_none() {
-        output::check(&args.out, &scenarios)?;
+        output::can_hold(&args.out, &scenarios)?;
     }
     for s in &mut scenarios {
         if let Some(trials) = args.trials {

@@ -288,7 +288,7 @@ pub fn solve(
         }
         let prefix = format!("{variant}@");
         scenario
-            .model
+            .variants
             .retain_variants(|name| name.starts_with(&prefix));
         let result = types::simulate(&scenario, &engine, &sink)?;
         header = scenario.header.clone();

@@ -178,7 +178,7 @@ pub const POTIONS: [(&str, DiceExpr); 4] = [
 pub type Potions = [u8; 4];
 
 /// A caster's spells in a fight: the spells it can cast (those of
-/// [`crate::rules::healing::SPELLS`] with a use in a fight), its slots,
+/// [`crate::rules::injury_cures::SPELLS`] with a use in a fight), its slots,
 /// its spellcasting modifier, and the diamonds *revivify* consumes.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Spellbook {

@@ -215,7 +215,7 @@ pub fn render(spec: &CreatureSpec) -> String {
         let names: Vec<&str> = book
             .spells
             .iter()
-            .map(|&i| crate::rules::healing::SPELLS[i].name)
+            .map(|&i| crate::rules::injury_cures::SPELLS[i].name)
             .collect();
         let slots: Vec<String> = book
             .slots

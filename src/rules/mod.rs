@@ -10,7 +10,7 @@ pub mod death_save_chain;
 pub mod death_saves;
 pub mod encounter_difficulty;
 pub mod festering;
-pub mod healing;
+pub mod injury_cures;
 pub mod injury_tags;
 pub mod limbs;
 pub mod lingering;

@@ -2,7 +2,7 @@
 //! spells that cure lingering injuries, which cure class each meets, full
 //! caster spell slots by level, and the overridable price list (the seeds'
 //! ritual material costs, potions of healing at 50 gp, the organized-play
-//! casting-services list). Re-exported by [`crate::rules::healing`].
+//! casting-services list). Re-exported by [`crate::rules::injury_cures`].
 
 use crate::dice::DiceExpr;
 use crate::rules::lingering::{ItemKind, MagicClass};
@@ -121,7 +121,7 @@ impl FightEffect {
     /// spell's, for a caster with spellcasting modifier `modifier`.
     ///
     /// ```
-    /// use woundsim::rules::healing::{SPELLS, spell_index};
+    /// use woundsim::rules::injury_cures::{SPELLS, spell_index};
     /// let cure = SPELLS[spell_index("cure_wounds").unwrap()].in_fight.unwrap();
     /// assert_eq!(cure.effect.healing(2, 3).unwrap().to_string(), "3d8+3");
     /// let heal = SPELLS[spell_index("heal").unwrap()].in_fight.unwrap();

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 
 use crate::combat::creature::POTIONS;
-use crate::rules::healing::{PriceList, SPELLS, spell_index};
+use crate::rules::injury_cures::{PriceList, SPELLS, spell_index};
 use crate::scenario::ScenarioError;
 use crate::scenario::layers::Setting;
 use crate::scenario::wording::did_you_mean;

@@ -1,7 +1,7 @@
 //! Scenario types as plugins: each type is one folder here, behind the
 //! [`ScenarioType`] trait, and one line of the [`registry!`] below, which
-//! generates everything that enumerates the types: the [`Model`] enum,
-//! parsing by `type`, [`Model::kind`], [`Model::variant_names`], the
+//! generates everything that enumerates the types: the [`Variants`] enum,
+//! parsing by `type`, [`Variants::kind`], [`Variants::variant_names`], the
 //! Monte Carlo and exact dispatch, the accumulated [`State`] and [`TYPES`].
 //! A type left out of one of them is a compile error, not a missing arm.
 //!
@@ -12,10 +12,10 @@
 //! reason there is none).
 //!
 //! A run is split in two steps that the trait keeps apart: accumulating a
-//! range of chunks ([`Model::simulate_chunks`], one machine's shard, one
+//! range of chunks ([`Variants::simulate_chunks`], one machine's shard, one
 //! block of a run that watches its intervals) into a serialisable,
 //! mergeable [`State`], and turning the merged state into a
-//! [`ScenarioResult`] ([`Model::finish`]).
+//! [`ScenarioResult`] ([`Variants::finish`]).
 
 pub mod amputation;
 pub mod campaign;
@@ -157,7 +157,7 @@ pub struct NoExactSolution {
 struct Parsed {
     header: ScenarioHeader,
     name_at: (usize, usize),
-    model: Model,
+    variants: Variants,
     scan: Option<crate::results::ScanTable>,
     warnings: Vec<String>,
 }
@@ -165,9 +165,9 @@ struct Parsed {
 /// The registry: one line per type, `Variant(module::Type)`.
 macro_rules! registry {
     ($($(#[$doc:meta])* $variant:ident($ty:ty)),+ $(,)?) => {
-        /// The model a scenario runs: its type's variants.
+        /// A scenario's variants, of its type.
         #[derive(Clone, Debug, PartialEq)]
-        pub enum Model {
+        pub enum Variants {
             $($(#[$doc])* $variant(Vec<Variant<<$ty as ScenarioType>::Rules>>),)+
         }
 
@@ -181,32 +181,32 @@ macro_rules! registry {
         /// Scenario types this build knows, in the order messages list them.
         pub const TYPES: &[&str] = &[$(<$ty as ScenarioType>::NAME),+];
 
-        impl Model {
+        impl Variants {
             /// Scenario type name as written in files.
             pub fn kind(&self) -> &'static str {
                 match self {
-                    $(Model::$variant(_) => <$ty as ScenarioType>::NAME,)+
+                    $(Variants::$variant(_) => <$ty as ScenarioType>::NAME,)+
                 }
             }
 
             /// Variant names in order.
             pub fn variant_names(&self) -> Vec<&str> {
                 match self {
-                    $(Model::$variant(v) => v.iter().map(|v| v.name.as_str()).collect(),)+
+                    $(Variants::$variant(v) => v.iter().map(|v| v.name.as_str()).collect(),)+
                 }
             }
 
             /// Keeps only the variants whose name passes `keep`.
             pub fn retain_variants(&mut self, keep: impl Fn(&str) -> bool) {
                 match self {
-                    $(Model::$variant(v) => v.retain(|v| keep(&v.name)),)+
+                    $(Variants::$variant(v) => v.retain(|v| keep(&v.name)),)+
                 }
             }
 
             /// Variant descriptions in order (empty where a variant has none).
             pub fn variant_descriptions(&self) -> Vec<String> {
                 match self {
-                    $(Model::$variant(v) => v.iter().map(|v| v.description.clone()).collect(),)+
+                    $(Variants::$variant(v) => v.iter().map(|v| v.description.clone()).collect(),)+
                 }
             }
 
@@ -221,7 +221,7 @@ macro_rules! registry {
                     return Ok(Parsed {
                         header: p.header,
                         name_at: p.name_at,
-                        model: Model::$variant(p.variants),
+                        variants: Variants::$variant(p.variants),
                         scan: p.scan,
                         warnings: p.warnings,
                     });
@@ -238,17 +238,17 @@ macro_rules! registry {
                 progress: &dyn Progress,
             ) -> Result<State, EngineError> {
                 Ok(match self {
-                    $(Model::$variant(v) => State::$variant(
+                    $(Variants::$variant(v) => State::$variant(
                         simulate_chunks::<$ty>(header, v, engine, chunks, progress)?,
                     ),)+
                 })
             }
 
-            /// The result of the accumulated state of this model's whole
+            /// The result of the accumulated state of these variants' whole
             /// run, or `None` for a state of another type.
             pub fn finish(&self, header: &ScenarioHeader, state: State) -> Option<ScenarioResult> {
                 match (self, state) {
-                    $((Model::$variant(v), State::$variant(frontier)) => {
+                    $((Variants::$variant(v), State::$variant(frontier)) => {
                         let prepared = <$ty as ScenarioType>::prepare(v);
                         let acc = frontier
                             .total()
@@ -260,10 +260,10 @@ macro_rules! registry {
                 }
             }
 
-            /// Whether `state` is a state of this model's type.
+            /// Whether `state` is a state of these variants' type.
             pub fn fits(&self, state: &State) -> bool {
                 match (self, state) {
-                    $((Model::$variant(_), State::$variant(_)) => true,)+
+                    $((Variants::$variant(_), State::$variant(_)) => true,)+
                     #[allow(unreachable_patterns)]
                     _ => false,
                 }
@@ -276,13 +276,13 @@ macro_rules! registry {
                 progress: &dyn Progress,
             ) -> Result<ScenarioResult, EngineError> {
                 match self {
-                    $(Model::$variant(v) => simulate_type::<$ty>(header, v, engine, progress),)+
+                    $(Variants::$variant(v) => simulate_type::<$ty>(header, v, engine, progress),)+
                 }
             }
 
             fn solve(&self, header: &ScenarioHeader) -> Option<ScenarioResult> {
                 match self {
-                    $(Model::$variant(v) => <$ty as ScenarioType>::solve(header, v),)+
+                    $(Variants::$variant(v) => <$ty as ScenarioType>::solve(header, v),)+
                 }
             }
         }
@@ -326,22 +326,22 @@ registry! {
 }
 
 /// A validated scenario.
-pub type Scenario = crate::model::Scenario<Model>;
+pub type Scenario = crate::model::Scenario<Variants>;
 
 impl Scenario {
     /// Scenario type name as written in files.
     pub fn kind(&self) -> &'static str {
-        self.model.kind()
+        self.variants.kind()
     }
 
     /// Variant names in order.
     pub fn variant_names(&self) -> Vec<&str> {
-        self.model.variant_names()
+        self.variants.variant_names()
     }
 
     /// Variant descriptions in order (empty where a variant has none).
     pub fn variant_descriptions(&self) -> Vec<String> {
-        self.model.variant_descriptions()
+        self.variants.variant_descriptions()
     }
 
     /// Chunks of the scenario's run ([`crate::engine::CHUNK_TRIALS`] trials each, the last one shorter).
@@ -356,7 +356,7 @@ impl Scenario {
         chunks: std::ops::Range<u64>,
         progress: &dyn Progress,
     ) -> Result<State, EngineError> {
-        self.model
+        self.variants
             .simulate_chunks(&self.header, engine, chunks, progress)
     }
 
@@ -371,12 +371,12 @@ impl Scenario {
 
     /// Whether `state` is a state of this scenario's type.
     pub fn fits(&self, state: &State) -> bool {
-        self.model.fits(state)
+        self.variants.fits(state)
     }
 
     /// The result of the state of the whole run (`None`: a state of another type).
     pub fn finish(&self, state: State) -> Option<ScenarioResult> {
-        self.model
+        self.variants
             .finish(&self.header, state)
             .map(|r| self.scanned(r))
     }
@@ -425,14 +425,14 @@ pub fn parse_with(
             &own
         }
     };
-    let p = Model::parse(&doc, catalog, layers)?;
+    let p = Variants::parse(&doc, catalog, layers)?;
     Ok(Scenario {
         source: file.to_string(),
         text: text.to_string(),
         layers: layers.args(),
         name_at: p.name_at,
         header: p.header,
-        model: p.model,
+        variants: p.variants,
         scan: p.scan,
         warnings: p.warnings,
         inputs,
@@ -461,7 +461,7 @@ pub fn simulate(
     progress: &dyn Progress,
 ) -> Result<ScenarioResult, EngineError> {
     scenario
-        .model
+        .variants
         .simulate(&scenario.header, engine, progress)
         .map(|r| scenario.scanned(r))
 }
@@ -474,7 +474,7 @@ pub fn solve(scenario: &Scenario) -> Result<ScenarioResult, NoExactSolution> {
         ..scenario.header.clone()
     };
     scenario
-        .model
+        .variants
         .solve(&header)
         .map(|r| scenario.scanned(r))
         .ok_or_else(|| NoExactSolution {

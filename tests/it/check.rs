@@ -349,8 +349,8 @@ fn bad_options_are_usage_errors() {
 /// scenario's figures must keep it, or the gate's tests would be wrong.
 #[test]
 fn every_shipped_figure_has_the_interval_its_name_promises() {
-    use woundsim::check::stats::wilson_trials;
     use woundsim::engine::stats::z_for_level;
+    use woundsim::gate::stats::wilson_trials;
     let mut proportions = 0;
     let catalog = woundsim::scenario::data::builtin_catalog().unwrap();
     for scenario in woundsim::builtin::all(&catalog).unwrap() {

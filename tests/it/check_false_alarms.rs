@@ -27,9 +27,9 @@
 //! conservative when metrics move together — and 40 to 61 raw p-values
 //! at most 0.05 per metric.)
 
-use woundsim::check::compare::{Comparison, Options, compare};
-use woundsim::check::folder::Folder;
 use woundsim::engine::{Engine, NoProgress};
+use woundsim::gate::compare::{Comparison, Options, compare};
+use woundsim::gate::folder::Folder;
 use woundsim::report::run_info::{RunInfo, ScenarioRun};
 use woundsim::results::ScenarioResult;
 use woundsim::types::{self, Scenario};

@@ -149,7 +149,7 @@ fn critical_hits_off_reaches_the_rules_and_no_pc_takes_a_crit() {
         critical_hits = false
         "#;
     let s = woundsim::types::parse(common::catalog(), "no-crits.toml", text).unwrap();
-    let woundsim::types::Model::Combat(v) = &s.model else {
+    let woundsim::types::Variants::Combat(v) = &s.variants else {
         panic!("a combat scenario");
     };
     assert!(v[0].rules.encounter.rules.critical_hits && !v[1].rules.encounter.rules.critical_hits);
@@ -230,7 +230,7 @@ fn called_shots_produce_the_limb_metrics_with_intervals() {
         called_shot_limb = "random"
         "#;
     let s = woundsim::types::parse(common::catalog(), "called.toml", text).unwrap();
-    let woundsim::types::Model::Combat(v) = &s.model else {
+    let woundsim::types::Variants::Combat(v) = &s.variants else {
         panic!("a combat scenario");
     };
     let shots = v[1].rules.encounter.rules.called_shots.unwrap();
@@ -279,7 +279,7 @@ fn called_shots_at_a_dummy_sever_as_many_arms_as_the_hits_allow() {
         called_shots = "pcs"
         "#;
     let s = woundsim::types::parse(common::catalog(), "dummy.toml", text).unwrap();
-    let woundsim::types::Model::Combat(v) = &s.model else {
+    let woundsim::types::Variants::Combat(v) = &s.variants else {
         panic!("a combat scenario");
     };
     let enc = &v[0].rules.encounter;

@@ -8,7 +8,7 @@
 use crate::common;
 
 use common::cli::woundsim;
-use woundsim::types::{Model, Scenario};
+use woundsim::types::{Scenario, Variants};
 
 const PARTY: &str = "version = 1\nname = \"d\"\ntype = \"combat\"\ntrials = 1000\nseed = 5\n\
 [options]\nparty = [{ template = \"fighter-5\", name = \"fighter\" }, { template = \"wizard-5\", name = \"wizard\" }]\n";
@@ -20,7 +20,7 @@ fn parse(rest: &str) -> Scenario {
 
 /// Each variant's monster names and encounter XP.
 fn monsters(s: &Scenario) -> Vec<(Vec<String>, Option<u64>)> {
-    let Model::Combat(variants) = &s.model else {
+    let Variants::Combat(variants) = &s.variants else {
         panic!("a combat scenario");
     };
     variants
@@ -59,7 +59,7 @@ fn a_moderate_budget_from_ogres_and_goblins_is_three_of_each() {
     want.sort();
     assert_eq!((got, *xp), (want, Some(1500)));
     // The encounter's monsters are the bestiary's statblocks.
-    let Model::Combat(v) = &s.model else {
+    let Variants::Combat(v) = &s.variants else {
         unreachable!()
     };
     let ogre = common::catalog().bestiary.lookup("ogre").unwrap();

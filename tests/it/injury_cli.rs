@@ -277,7 +277,7 @@ proptest! {
 fn good_fixture_keys_reach_the_rules() {
     use woundsim::dice::RollMode;
     use woundsim::rules::festering::{LostHp, MagicArrival, Timing};
-    use woundsim::rules::healing::{RestorationReading, spell_index};
+    use woundsim::rules::injury_cures::{RestorationReading, spell_index};
     use woundsim::rules::lingering::{AppliesTo, Side};
     let load = |name: &str| {
         woundsim::types::load_file(
@@ -289,7 +289,7 @@ fn good_fixture_keys_reach_the_rules() {
         .unwrap()
     };
     let s = load("injuries-own-table.toml");
-    let woundsim::types::Model::Injuries(v) = &s.model else {
+    let woundsim::types::Variants::Injuries(v) = &s.variants else {
         panic!("an injuries scenario");
     };
     let m = &v[0].rules;
@@ -346,7 +346,7 @@ fn good_fixture_keys_reach_the_rules() {
     );
 
     let s = load("festering-full.toml");
-    let woundsim::types::Model::Festering(v) = &s.model else {
+    let woundsim::types::Variants::Festering(v) = &s.variants else {
         panic!("a festering scenario");
     };
     let f = &v[0].rules;

@@ -34,7 +34,7 @@ const LAYERS: [(&str, u8); 15] = [
     ("report", 5),
     ("builtin", 6),
     ("cli", 6),
-    ("check", 6),
+    ("gate", 6),
     ("app", 7),
     ("lib", 8),
 ];

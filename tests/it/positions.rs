@@ -153,7 +153,7 @@ lingering_injuries = true
     .unwrap();
     let s =
         woundsim::types::load_file(common::catalog(), &scenario).unwrap_or_else(|e| panic!("{e}"));
-    let woundsim::types::Model::Combat(variants) = &s.model else {
+    let woundsim::types::Variants::Combat(variants) = &s.variants else {
         panic!("a combat scenario")
     };
     let enc = &variants[0].rules.encounter;

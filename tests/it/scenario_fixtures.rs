@@ -41,7 +41,7 @@ fn good_fixture_keys_reach_the_rules() {
     let s = woundsim::types::load_file(common::catalog(), &path).unwrap();
     assert_eq!(s.header.seed, u64::MAX);
     assert_eq!(s.header.confidence, 0.99);
-    let woundsim::types::Model::DeathSaves(v) = &s.model else {
+    let woundsim::types::Variants::DeathSaves(v) = &s.variants else {
         panic!("full.toml is a death-saves scenario");
     };
     let (base, over) = (&v[0].rules, &v[1].rules);
@@ -70,7 +70,7 @@ fn amputation_fixture_keys_reach_the_rules() {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/good/amputation-full.toml");
     let s = woundsim::types::load_file(common::catalog(), &path).unwrap();
-    let woundsim::types::Model::Amputation(v) = &s.model else {
+    let woundsim::types::Variants::Amputation(v) = &s.variants else {
         panic!("an amputation scenario");
     };
     let (base, over) = (&v[0].rules, &v[1].rules);

@@ -153,8 +153,8 @@ fn load(dir: &tempfile::TempDir) -> Result<woundsim::types::Scenario, String> {
 }
 
 fn monster_of(s: &woundsim::types::Scenario) -> woundsim::combat::creature::CreatureSpec {
-    match &s.model {
-        woundsim::types::Model::Combat(v) => v[0].rules.encounter.monsters[0].clone(),
+    match &s.variants {
+        woundsim::types::Variants::Combat(v) => v[0].rules.encounter.monsters[0].clone(),
         _ => unreachable!(),
     }
 }

@@ -31,16 +31,16 @@
 //! (healing, potions, stabilising), `injuries.rs` (lingering injuries
 //! in a fight), `limbs.rs` (called shots on limbs, our extension) and
 //! `positions.rs` (places, movement and opportunity attacks, our
-//! approximation), `career.rs` (a party carried between days of a
+//! approximation), `party_state.rs` (a party carried between days of a
 //! campaign); the clause tests follow the same split under `tests/`.
 
 mod attack;
-mod career;
 mod damage;
 mod dying;
 mod fighter;
 mod injuries;
 mod limbs;
+mod party_state;
 mod positions;
 mod round;
 mod setup;
@@ -51,7 +51,7 @@ mod venom;
 #[cfg(test)]
 mod tests;
 
-pub use career::PartyState;
+pub use party_state::PartyState;
 
 use super::creature::{Attack, CreatureSpec};
 use super::policy::EncounterRules;

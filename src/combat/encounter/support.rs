@@ -26,7 +26,7 @@ use crate::combat::effect;
 use crate::combat::policy::{AidWhen, DrinkWhen, HealWhen, SlotChoice, Stabilize};
 use crate::dice::roll_die;
 use crate::rules::death_saves::Tally;
-use crate::rules::healing::{FightEffect, InFight, SPELLS};
+use crate::rules::injury_cures::{FightEffect, InFight, SPELLS};
 
 /// The creature of `allies` most in need among those `eligible` (by their
 /// index within `allies`): the dying first, then the lowest share of its

@@ -14,7 +14,7 @@
 //!   (`festering_lost_hp`);
 //! - the party healer spends the slots it has left at the end of a day on
 //!   the injuries its spells cure (`injury_spells`); in downtime each
-//!   injury gets its cheapest remedy ([`crate::rules::healing::Plan`]),
+//!   injury gets its cheapest remedy ([`crate::rules::injury_cures::Plan`]),
 //!   rest cures taking their days of nothing but rest;
 //! - the dead are raised by the cheapest castings
 //!   ([`crate::rules::wound_healing::plan`]: the party's casters anywhere,
@@ -34,7 +34,7 @@ use crate::combat::encounter::{Arena, Encounter, MAX_PCS, PartyState};
 use crate::dice::roll_die;
 use crate::engine::Stop;
 use crate::rules::festering::LostHp;
-use crate::rules::healing::{Plan, Remedy, Resources, SPELLS};
+use crate::rules::injury_cures::{Plan, Remedy, Resources, SPELLS};
 use crate::rules::permanent_wounds::{Severity, WoundSlots};
 use crate::rules::wound_healing::{DeadFor, SECONDS_PER_DAY};
 

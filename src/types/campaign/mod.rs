@@ -28,7 +28,7 @@ use crate::model::{Catalog, ScenarioHeader, Variant};
 use crate::results::ScenarioResult;
 use crate::rules::encounter_difficulty::EncounterXp;
 use crate::rules::festering::LostHp;
-use crate::rules::healing::Plan;
+use crate::rules::injury_cures::Plan;
 use crate::rules::lingering::InjuryTable;
 use crate::rules::prices::PriceList;
 use crate::rules::wound_healing::{HealingSetting, Progression};
@@ -107,7 +107,7 @@ impl LevelPlan {
 }
 
 /// The cheapest cure of each lingering-injury table entry for each PC at
-/// one level ([`crate::rules::healing::Plan::cheapest`]: the healer's
+/// one level ([`crate::rules::injury_cures::Plan::cheapest`]: the healer's
 /// spells, the temple, potions, rest, Medicine and the festering wound's
 /// tending), with the party's healer alive and without it.
 #[derive(Clone, Debug, PartialEq)]

@@ -25,7 +25,7 @@ use crate::model::{ScenarioHeader, Variant};
 use crate::results::catalogue::{MetricDef, Observed, Reading, figures};
 use crate::results::{DistributionRow, ScenarioResult};
 use crate::rules::festering::{Ending, FesteringRules, MagicArrival};
-use crate::rules::healing::tending_day;
+use crate::rules::injury_cures::tending_day;
 
 /// The variants compiled for the hot loop: each with the checks one trial
 /// rolls (enough to settle every max HP of its curve).

@@ -22,7 +22,7 @@ use crate::model::{ScenarioHeader, Variant};
 use crate::results::catalogue::{Observed, figures};
 use crate::results::{DistributionRow, ScenarioResult};
 use crate::rules::attack::AttackOutcome;
-use crate::rules::healing::{Expected, Remedy};
+use crate::rules::injury_cures::{Expected, Remedy};
 use crate::rules::lingering::CureClass;
 
 /// `1 - Π (1 - x_k)^{n_k}`, accurate when the product is near 1.

@@ -32,7 +32,7 @@ use crate::model::{ScenarioHeader, Variant};
 use crate::results::catalogue::{Observed, Reading, figures};
 use crate::results::{DistributionRow, ScenarioResult};
 use crate::rules::attack::AttackOutcome;
-use crate::rules::healing::Plan;
+use crate::rules::injury_cures::Plan;
 use crate::rules::lingering::Effect;
 
 /// One variant compiled for the hot loop.

@@ -19,7 +19,7 @@ use crate::results::{
     ChartSpec, DistributionRow, Figure, ItemRows, NotAvailable, ScenarioResult, Unit,
 };
 use crate::rules::attack::{AttackOutcome, AttackRoll};
-use crate::rules::healing::{Plan, PriceList, Remedy, Resources, spell_index};
+use crate::rules::injury_cures::{Plan, PriceList, Remedy, Resources, spell_index};
 use crate::rules::lingering::{CureClass, InjuryTable, MissTrigger, Side, Trigger};
 use crate::scenario::ScenarioError;
 use crate::scenario::layers::Layers;

@@ -47,7 +47,7 @@ use toml::Spanned;
 use super::InjuryScenario;
 use crate::dice::RollMode;
 use crate::model::Catalog;
-use crate::rules::healing::{RestorationReading, full_caster_slots};
+use crate::rules::injury_cures::{RestorationReading, full_caster_slots};
 use crate::rules::lingering::{AppliesTo, MissTrigger, Side};
 use crate::scenario::ScenarioError;
 use crate::scenario::data::injury_table::RawEntry;

@@ -4,11 +4,11 @@
 //! encounter on scripted dice, and every scripted die must be used.
 
 mod attack;
-mod career;
 mod damage;
 mod dying;
 mod injuries;
 mod limbs;
+mod party_state;
 mod positions;
 mod round;
 mod setup;

@@ -7,7 +7,7 @@ use super::injuries::{CHANCE, injury_rules};
 use super::*;
 use crate::combat::encounter::fighter::NEVER_REVIVED;
 use crate::combat::policy::{Between, DrinkWhen, SlotChoice, Spending};
-use crate::rules::healing::spell_index;
+use crate::rules::injury_cures::spell_index;
 
 /// A level-5 life cleric (Wisdom +4, slots 4/3/2, Disciple of Life) who
 /// casts `spells` and carries `diamonds`, without the template's healing

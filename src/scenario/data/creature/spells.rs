@@ -6,7 +6,7 @@
 use toml::Spanned;
 
 use crate::combat::creature::{CreatureSpec, Spellbook};
-use crate::rules::healing::{SPELLS, spell_index};
+use crate::rules::injury_cures::{SPELLS, spell_index};
 use crate::scenario::values::{self, at_most};
 use crate::scenario::{Locator, ScenarioError};
 

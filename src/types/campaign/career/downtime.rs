@@ -121,7 +121,7 @@ impl<R: Rng + Clone + PartialEq> Career<'_, '_, R> {
         let free = healer_alive && !v.healer_spells.is_empty();
         let temple = (v.temple_spell_level > 0)
             .then(|| {
-                let cure = crate::rules::healing::spell_index("cure_wounds")?;
+                let cure = crate::rules::injury_cures::spell_index("cure_wounds")?;
                 v.prices
                     .services
                     .iter()
@@ -152,7 +152,7 @@ impl<R: Rng + Clone + PartialEq> Career<'_, '_, R> {
         if !v.cure_injuries || (0..self.n()).all(|pc| self.party.severed_limbs(pc) == 0) {
             return;
         }
-        let Some(regenerate) = crate::rules::healing::spell_index("regenerate") else {
+        let Some(regenerate) = crate::rules::injury_cures::spell_index("regenerate") else {
             return;
         };
         let healer = v.healer.filter(|&h| {

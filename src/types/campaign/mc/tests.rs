@@ -144,7 +144,7 @@ fn a_pool_offers_each_level_its_entries_and_draws_them_by_weight() {
     );
     let scenario = crate::types::parse(crate::fixtures::catalog(), "t.toml", &text)
         .unwrap_or_else(|e| panic!("{e}"));
-    let crate::types::Model::Campaign(v) = &scenario.model else {
+    let crate::types::Variants::Campaign(v) = &scenario.variants else {
         panic!("a campaign");
     };
     let levels = &v[0].rules.levels;
@@ -702,7 +702,7 @@ fn a_variant_that_shares_fights_has_the_figures_it_has_alone() {
          [[variant]]\nname = \"injuries\"\nfights = {{ lingering_injuries = true }}\n{harsh}"
     );
     let scenario = crate::types::parse(crate::fixtures::catalog(), "t.toml", &shared).unwrap();
-    let crate::types::Model::Campaign(variants) = &scenario.model else {
+    let crate::types::Variants::Campaign(variants) = &scenario.variants else {
         panic!("a campaign")
     };
     let prepared = super::Prepared::new(variants);

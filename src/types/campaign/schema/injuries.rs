@@ -4,7 +4,7 @@
 
 use super::super::{FesterRule, InjuryCures};
 use crate::combat::creature::CreatureSpec;
-use crate::rules::healing::{Plan, Resources};
+use crate::rules::injury_cures::{Plan, Resources};
 use crate::rules::lingering::{Cure, Effect, InjuryTable};
 use crate::rules::prices::PriceList;
 use crate::rules::wound_healing::Progression;

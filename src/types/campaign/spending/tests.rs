@@ -23,8 +23,8 @@ pub(crate) fn variant(party: &[&str], level: u8, extra: &str) -> CampaignVariant
     );
     let scenario = crate::types::parse(crate::fixtures::catalog(), "t.toml", &text)
         .unwrap_or_else(|e| panic!("{e}"));
-    match scenario.model {
-        crate::types::Model::Campaign(mut v) => v.remove(0).rules,
+    match scenario.variants {
+        crate::types::Variants::Campaign(mut v) => v.remove(0).rules,
         other => panic!("not a campaign: {}", other.kind()),
     }
 }
@@ -324,7 +324,7 @@ fn a_fixed_member_stays_as_written_while_the_class_members_level_up() {
          start_level = 1\nend_level = 3\ndifficulty = \"low\"\nmonster_pool = [\"goblin-warrior\"]\n";
     let scenario = crate::types::parse(crate::fixtures::catalog(), "t.toml", text)
         .unwrap_or_else(|e| panic!("{e}"));
-    let crate::types::Model::Campaign(variants) = scenario.model else {
+    let crate::types::Variants::Campaign(variants) = scenario.variants else {
         panic!("not a campaign");
     };
     let v = &variants[0].rules;

@@ -26,7 +26,7 @@ use crate::engine::stats::wilson_bounds;
 /// `P(|Z| >= |z|) = erfc(|z|/√2)`.
 ///
 /// ```
-/// use woundsim::check::stats::two_sided_p;
+/// use woundsim::gate::stats::two_sided_p;
 /// assert!((two_sided_p(1.959_963_984_540_054) - 0.05).abs() < 1e-12);
 /// ```
 pub fn two_sided_p(z: f64) -> f64 {
@@ -51,7 +51,7 @@ pub struct Share {
 /// clamped to 0 or 1 carries no information.
 ///
 /// ```
-/// use woundsim::check::stats::wilson_trials;
+/// use woundsim::gate::stats::wilson_trials;
 /// use woundsim::engine::stats::{wilson, z_for_level};
 /// let z = z_for_level(0.95);
 /// let e = wilson(81, 263, z);
@@ -107,7 +107,7 @@ fn outcome(diff: f64, se: f64, interval: (f64, f64)) -> Test {
 /// with each share's Wilson interval `(l, u)` at `z`.
 ///
 /// ```
-/// use woundsim::check::stats::{Share, two_proportions};
+/// use woundsim::gate::stats::{Share, two_proportions};
 /// // 45 of 100 against 56 of 100: R's prop.test(c(56, 45), c(100, 100),
 /// // correct = FALSE) gives X-squared = 2.4203, p-value = 0.1198.
 /// let t = two_proportions(
@@ -173,7 +173,7 @@ impl Normal {
 /// normal quantile `z` is `d ± z·√(se₁² + se₂²)`.
 ///
 /// ```
-/// use woundsim::check::stats::{Normal, welch};
+/// use woundsim::gate::stats::{Normal, welch};
 /// let t = welch(Normal { mean: 10.0, se: 1.0 }, Normal { mean: 13.0, se: 1.0 }, 1.96);
 /// assert!((t.z - 3.0 / 2f64.sqrt()).abs() < 1e-12);
 /// ```
@@ -191,7 +191,7 @@ pub fn welch(baseline: Normal, current: Normal, z: f64) -> Test {
 /// any dependence between the tests (Holm 1979).
 ///
 /// ```
-/// use woundsim::check::stats::holm;
+/// use woundsim::gate::stats::holm;
 /// let adjusted = holm(&[0.01, 0.04, 0.03, 0.005]);
 /// assert_eq!(adjusted, [0.03, 0.06, 0.06, 0.02]);
 /// ```

@@ -2,7 +2,7 @@
 //! what only one side has, throughput, notes, and one summary line; and
 //! the number formats it shares with the JUnit report.
 
-use crate::check::compare::{Comparison, Method, MetricCheck, Verdict};
+use crate::gate::compare::{Comparison, Method, MetricCheck, Verdict};
 use crate::report::run_info::si;
 use crate::results::thousands;
 

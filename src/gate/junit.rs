@@ -10,7 +10,7 @@
 //! cannot hold at all (control characters) become U+FFFD.
 
 use super::table::{describe, speed};
-use crate::check::compare::{Comparison, Missing, Verdict};
+use crate::gate::compare::{Comparison, Missing, Verdict};
 use crate::report::run_info::si;
 
 /// `text` escaped for an XML attribute or element.
@@ -182,8 +182,8 @@ pub fn render(c: &Comparison, fail_on_slowdown: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::compare::{Comparison, Method, MetricCheck, Throughput};
-    use crate::check::folder::Side;
+    use crate::gate::compare::{Comparison, Method, MetricCheck, Throughput};
+    use crate::gate::folder::Side;
 
     fn check(variant: &str, metric: &str, verdict: Verdict) -> MetricCheck {
         MetricCheck {

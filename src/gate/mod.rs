@@ -9,14 +9,16 @@
 //!   contract), so any difference is a change: it moved, with p = 0;
 //! * **exact** — two exact figures (trials = 0) are compared exactly too;
 //! * otherwise a two-sample test from each figure's own interval and trial
-//!   count ([`stats`]): the two-proportion z-test for proportions (`p_*`,
-//!   Wilson intervals), Welch's z for means (`mean_*`) and for paired
-//!   differences (`*_diff`, a test of the difference of the two runs'
-//!   paired differences), a one-sample test against an exact figure. The
+//!   count ([`stats`]), chosen by the figure's kind as the run recorded it
+//!   in `metrics.csv` (by the naming convention only for a folder written
+//!   before that file existed): the two-proportion z-test for proportions
+//!   (Wilson intervals), Welch's z for counts, means, ratios and paired
+//!   differences (a test of the difference of the two runs' paired
+//!   differences), a one-sample test against an exact figure. The
 //!   p-values of all tests are corrected together by Holm–Bonferroni, and
 //!   a figure moved when its adjusted p-value is at most `alpha`;
-//! * quantiles (`q50_*`) of integer outcomes have no standard error: they
-//!   are compared only when identical or exact, and otherwise reported
+//! * quantiles of integer outcomes have no standard error: they are
+//!   compared only when identical or exact, and otherwise reported
 //!   untested (their distribution's means and shares are tested).
 //!
 //! A moved figure whose difference is below `--min-effect` (absolute, in
