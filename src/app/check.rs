@@ -1,6 +1,6 @@
 //! `woundsim check`: read the baseline folder, run the scenarios into a
 //! temporary folder (or `--out`), or read `--current`; compare
-//! ([`crate::check`]); print the table, write `--junit` and `--json`; and
+//! ([`crate::gate`]); print the table, write `--junit` and `--json`; and
 //! turn the outcome into the exit code: 0 nothing moved, 1 a figure moved
 //! (or a slowdown with `--fail-on-slowdown`), 2 bad input — a missing or
 //! malformed folder, or scenarios, variants or metrics that only one side

@@ -231,11 +231,11 @@ pub enum Reading<'a> {
         /// Observations.
         of: u64,
     },
-    /// Moments of one value per observation: a normal interval of the
-    /// mean (of a 0/1 value under [`Kind::Proportion`]: a Wilson one).
+    /// Moments of one value per observation: a normal interval of the mean.
     Moments(Moments),
-    /// Exact integer moments of one value per observation (as
-    /// [`Reading::Moments`]).
+    /// Exact integer moments of one value per observation: a normal
+    /// interval of the mean, or under [`Kind::Proportion`] (a 0/1 value)
+    /// a Wilson interval of the share.
     IntMoments(&'a IntMoments),
     /// Paired sums of a ratio of means: the ratio ([`Kind::Ratio`]) or its
     /// difference to the first variant ([`Kind::Difference`]).
