@@ -43,6 +43,7 @@ pub mod cli;
 pub mod combat;
 pub mod dice;
 pub mod engine;
+pub mod files;
 #[cfg(test)]
 mod fixtures;
 pub mod gate;

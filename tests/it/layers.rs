@@ -21,9 +21,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Each top-level module and its layer: a module may use lower layers only.
-const LAYERS: [(&str, u8); 15] = [
+const LAYERS: [(&str, u8); 16] = [
     ("dice", 0),
     ("engine", 0),
+    ("files", 0),
     ("testhook", 1),
     ("rules", 1),
     ("combat", 2),
