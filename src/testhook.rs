@@ -11,13 +11,18 @@
 //!   requested (a first signal), at most a minute;
 //! * `hold@POINT`: print the same line, then sleep a minute whatever
 //!   happens (a test then sends two signals: the second exits at once);
-//! * `fail@POINT`: the I/O operation at POINT fails.
+//! * `fail@POINT`: the I/O operation at POINT fails;
+//! * `kill@POINT`: print the same line, then die at once by SIGKILL (an
+//!   out-of-memory kill, a power loss), for the recovery tests.
 //!
 //! Points: `simulating` (the simulations start), `simulated` (every
 //! simulation done, before any report is drawn), `stage:N` (writing the N-th staged file, from 1), `staged`
 //! (every file staged, before the commit), `rename:N` (before the N-th
 //! rename of the commit, from 1), `renamed` (every change made, before the
-//! commit point), `committed` (after the commit point).
+//! commit point), `committed` (after the commit point). Inside the commit,
+//! `planned` (its journal written, nothing moved yet) and `marked` (its
+//! commit point recorded in the journal, the staging folder not yet
+//! removed).
 //! While the variable is set, the signal handler also prints
 //! `woundsim-test: signal NAME` for every signal it receives.
 
@@ -39,6 +44,7 @@ enum Action {
     Pause,
     Hold,
     Fail,
+    Kill,
 }
 
 fn hooks() -> &'static [(Action, String)] {
@@ -54,6 +60,7 @@ fn hooks() -> &'static [(Action, String)] {
                     "pause" => Action::Pause,
                     "hold" => Action::Hold,
                     "fail" => Action::Fail,
+                    "kill" => Action::Kill,
                     _ => return None,
                 };
                 Some((action, point.to_string()))
@@ -83,12 +90,16 @@ pub fn note(message: impl Display) {
     }
 }
 
-/// Marks, pauses or holds at `point` when a hook asks for it.
+/// Marks, pauses, holds or kills at `point` when a hook asks for it.
 pub fn at(point: impl Display + Copy, stop: Stop<'_>) {
     let pause = matching(Action::Pause, point);
     let hold = matching(Action::Hold, point);
-    if pause || hold || matching(Action::Mark, point) {
+    let kill = matching(Action::Kill, point);
+    if pause || hold || kill || matching(Action::Mark, point) {
         note(format_args!("at {point}"));
+    }
+    if kill {
+        die();
     }
     if !pause && !hold {
         return;
@@ -97,6 +108,16 @@ pub fn at(point: impl Display + Copy, stop: Stop<'_>) {
     while start.elapsed() < LONGEST && !(pause && stop.requested()) {
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// Dies at once, as SIGKILL does: no destructor, no handler runs.
+fn die() -> ! {
+    #[cfg(unix)]
+    // SAFETY: `kill` and `getpid` have no memory-safety preconditions.
+    unsafe {
+        libc::kill(libc::getpid(), libc::SIGKILL);
+    }
+    std::process::abort()
 }
 
 /// An injected I/O error at `point` when a hook asks for one.

@@ -10,7 +10,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{AppError, print, write_file};
+use super::{AppError, print, writable, write_file};
 use crate::cli::{CheckArgs, RunArgs};
 use crate::engine::Stop;
 use crate::gate::{CheckError, Comparison, Folder, Options, Side, compare};
@@ -36,6 +36,29 @@ fn same_folder(a: &Path, b: &Path) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     }
+}
+
+/// An error if the report file `path` of `option` would land inside the
+/// baseline folder (it would change the baseline), or could not be
+/// written at all: checked before anything runs.
+fn report_path(option: &str, path: &Path, baseline: &Path) -> Result<(), AppError> {
+    writable(path)?;
+    // The deepest part of the path that exists, as the system resolves it.
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let existing = parent
+        .unwrap_or(Path::new("."))
+        .ancestors()
+        .find_map(|p| p.canonicalize().ok());
+    if let (Some(at), Ok(base)) = (existing, baseline.canonicalize()) {
+        if at.starts_with(&base) {
+            return Err(AppError::Refused(format!(
+                "{option} `{}` is inside the baseline folder `{}`: the report would change the baseline; write it elsewhere",
+                path.display(),
+                baseline.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Runs the scenarios of `args` into `dir`, as `woundsim run` would.
@@ -123,8 +146,15 @@ pub fn check(
     out: &mut dyn Write,
     stop: Stop<'_>,
 ) -> Result<(), AppError> {
-    // A missing baseline is found before anything runs.
+    // A missing baseline, or a report path that cannot be written, is
+    // found before anything runs.
     let baseline = Folder::read(&args.baseline, Side::Baseline)?;
+    if let Some(path) = &args.junit {
+        report_path("--junit", path, &args.baseline)?;
+    }
+    if let Some(path) = &args.json {
+        report_path("--json", path, &args.baseline)?;
+    }
     let current = current(catalog, &args, stop)?;
     let options = Options {
         alpha: args.alpha,

@@ -21,6 +21,9 @@ pub(super) fn merge(
     stop: Stop<'_>,
 ) -> Result<(), AppError> {
     let clock = meta::Clock::start();
+    if let Some(path) = &args.state_out {
+        super::writable(path)?;
+    }
     let mut files = Vec::with_capacity(args.states.len());
     for path in &args.states {
         files.push((path.as_path(), StateFile::read(path)?));

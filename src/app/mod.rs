@@ -58,6 +58,11 @@ pub enum AppError {
     /// The output folder cannot hold the reports (exit code 1).
     #[error("{0}")]
     Output(String),
+    /// A path given or found is not something woundsim reads or replaces:
+    /// a folder, a FIFO or a link where a file must be, a file inside the
+    /// baseline folder (exit code 2).
+    #[error("{0}")]
+    Refused(String),
     /// Standard output could not be written, other than a closed pipe (exit code 1).
     #[error("cannot write to standard output: {0}")]
     Stdout(std::io::Error),
@@ -86,6 +91,7 @@ impl AppError {
             | AppError::Usage(_)
             | AppError::NoExact(_)
             | AppError::Check(_)
+            | AppError::Refused(_)
             | AppError::State(_) => 2,
             AppError::Interrupted(signal) => signal.exit_code(),
             AppError::Engine(_)
@@ -171,28 +177,26 @@ fn print(out: &mut dyn Write, text: &str) -> Result<(), AppError> {
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it, renamed.
+/// Writes `bytes` to the output file `path` ([`crate::files::write`]):
+/// atomically over a regular file or nothing, through a FIFO or a
+/// character device; anything else is refused (exit code 2).
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), AppError> {
-    let fail = |e: &dyn std::fmt::Display| {
-        AppError::Output(format!("cannot write `{}`: {e}", path.display()))
-    };
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut file = tempfile::NamedTempFile::new_in(parent).map_err(|e| fail(&e))?;
-    file.write_all(bytes)
-        .and_then(|()| file.flush())
-        .and_then(|()| file.as_file().sync_all())
-        .map_err(|e| fail(&e))?;
-    // A temporary file is private (0600); a report or a state is read by
-    // others (a merge job, a CI step): the permissions of a new file.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(file.path(), std::fs::Permissions::from_mode(0o644))
-            .map_err(|e| fail(&e))?;
+    crate::files::write::write(path, bytes).map_err(|e| written(path, e))
+}
+
+/// An error if `path` is not a file woundsim may write (exit code 2):
+/// checked before a command spends any time.
+fn writable(path: &Path) -> Result<(), AppError> {
+    crate::files::write::check(path)
+        .map(|_| ())
+        .map_err(|e| written(path, e))
+}
+
+fn written(path: &Path, e: crate::files::write::WriteError) -> AppError {
+    let message = format!("cannot write `{}`: {e}", path.display());
+    if e.refused() {
+        AppError::Refused(message)
+    } else {
+        AppError::Output(message)
     }
-    file.persist(path).map_err(|e| fail(&e.error))?;
-    Ok(())
 }

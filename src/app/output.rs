@@ -1,11 +1,15 @@
 //! What the output folder must be able to hold, checked before anything
 //! runs: `--out` is (or can become) a folder, each scenario's subfolder is
-//! not a file, and no report path is longer than the system allows — so a
-//! run never computes for an hour and then fails to write.
+//! a real folder (not a file, not a link: a run writes only inside its
+//! folder), its `run.json` is a regular file if it is anything, and no
+//! report path is longer than the system allows — so a run never computes
+//! for an hour and then fails to write.
 
 use std::path::Path;
 
 use super::AppError;
+use crate::files::inside::{Entry, lookup};
+use crate::report::manifest::{self, Manifest};
 use crate::scenario::limits::{MAX_REPORT_FILE_NAME, NAME_MAX, PATH_MAX};
 use crate::scenario::{Located, ScenarioError};
 use crate::types::Scenario;
@@ -29,9 +33,23 @@ pub fn can_hold(out: &Path, scenarios: &[Scenario]) -> Result<(), AppError> {
     {
         not_a_folder(out, existing)?;
     }
+    if let Err(e) = Manifest::read(out) {
+        return Err(AppError::Refused(format!(
+            "cannot write reports into `{}`: its `{}` cannot be the manifest of a run: {e}; remove it or choose another --out",
+            out.display(),
+            manifest::FILE
+        )));
+    }
     for s in scenarios {
         let name = &s.header.name;
         not_a_folder(out, &out.join(name))?;
+        if lookup(out, Path::new(name)).is_ok_and(|e| e == Entry::Other) {
+            return Err(AppError::Output(format!(
+                "cannot write reports into `{}`: `{}` is a symbolic link or a special file, and a run writes only inside its folder; remove it or choose another --out",
+                out.display(),
+                out.join(name).display()
+            )));
+        }
         // `OUT/NAME/FILE`: the longest path this scenario writes.
         let longest = out.as_os_str().len() + 1 + name.len() + 1 + MAX_REPORT_FILE_NAME;
         if longest > PATH_MAX {

@@ -42,8 +42,9 @@ pub(super) fn run(
             }
         }
     }
-    if args.state_out.is_none() {
-        output::can_hold(&args.out, &scenarios)?;
+    match &args.state_out {
+        Some(path) => super::writable(path)?,
+        None => output::can_hold(&args.out, &scenarios)?,
     }
     for s in &mut scenarios {
         if let Some(trials) = args.trials {

@@ -153,21 +153,15 @@ impl StateFile {
     /// Reads and checks a state file: magic, checksum, format, version,
     /// and that every scenario's state is well formed.
     pub fn read(path: &Path) -> Result<StateFile, StateError> {
-        let meta =
-            std::fs::metadata(path).map_err(|e| error(path, format!("cannot read it: {e}")))?;
-        if !meta.is_file() {
-            return Err(error(path, "not a file"));
-        }
-        if meta.len() > MAX_STATE_BYTES {
-            return Err(error(
+        use crate::files::read::{ReadError, read_regular};
+        let bytes = read_regular(path, MAX_STATE_BYTES).map_err(|e| match e {
+            ReadError::NotRegular { kind } => error(path, format!("not a file: it is {kind}")),
+            ReadError::TooLarge { .. } => error(
                 path,
-                format!(
-                    "{} bytes is larger than a state file can be ({MAX_STATE_BYTES} bytes)",
-                    meta.len()
-                ),
-            ));
-        }
-        let bytes = std::fs::read(path).map_err(|e| error(path, format!("cannot read it: {e}")))?;
+                format!("larger than a state file can be ({MAX_STATE_BYTES} bytes)"),
+            ),
+            ReadError::Io(e) => error(path, format!("cannot read it: {e}")),
+        })?;
         Self::from_bytes(path, &bytes)
     }
 

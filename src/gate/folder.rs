@@ -2,10 +2,11 @@
 //! (every figure), its `metrics.csv` (each metric's recorded kind) and its
 //! `run.json` (seed, trials, scenario hashes, confidence levels and
 //! throughput). Every problem is one message that
-//! names the file, and the line for a bad row.
+//! names the file, and the line for a bad row. Each file is opened
+//! without blocking and read with a cap ([`crate::files::read`]): a FIFO
+//! or a device in a baseline is refused at once.
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -22,7 +23,7 @@ use crate::results::{Kind, ScenarioResult};
 pub const MAX_SUMMARY_BYTES: u64 = 64 << 20;
 
 /// Largest `run.json` read, in bytes (the default suite writes about 8 KiB).
-pub const MAX_MANIFEST_BYTES: u64 = 16 << 20;
+pub const MAX_MANIFEST_BYTES: u64 = manifest::MAX_BYTES;
 
 /// Which side of the comparison a folder is, for messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -90,20 +91,17 @@ struct SummaryRow {
     seed: u64,
 }
 
-/// At most `max` bytes of `path`, or an error naming it.
+/// At most `max` bytes of the regular file `path`, or an error naming it.
 fn read_limited(path: &Path, max: u64) -> Result<Vec<u8>, CheckError> {
+    use crate::files::read::{ReadError, read_regular};
     let file = path.display().to_string();
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(max + 1).read_to_end(&mut bytes))
-        .map_err(|e| CheckError::Unreadable {
-            file: file.clone(),
-            reason: e.to_string(),
-        })?;
-    if bytes.len() as u64 > max {
-        return Err(CheckError::TooLarge { file, max });
-    }
-    Ok(bytes)
+    read_regular(path, max).map_err(|e| match e {
+        ReadError::TooLarge { max } => CheckError::TooLarge { file, max },
+        other => CheckError::Unreadable {
+            file,
+            reason: other.to_string(),
+        },
+    })
 }
 
 impl Folder {

@@ -4,7 +4,10 @@
 //! all-or-nothing commit as its own files ([`super::atomic`]), the files
 //! of the previous manifest that it does not rewrite, then the owned
 //! folders left empty — and nothing that no manifest lists. A missing or
-//! unreadable manifest owns nothing.
+//! unreadable manifest owns nothing; a `run.json` that is not a regular
+//! file (a FIFO, a device) or is larger than [`MAX_BYTES`] is refused
+//! rather than read ([`crate::files::read`]). Each listed path is looked
+//! up without following links when it is removed ([`super::atomic`]).
 //!
 //! The manifest is meant to grow: add fields to [`Manifest`] with
 //! `#[serde(default)]`, so that a manifest written by an older version
@@ -17,9 +20,14 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::run_info::RunInfo;
+use crate::files::read::{ReadError, read_regular};
 
 /// The manifest's file name in the output folder.
 pub const FILE: &str = "run.json";
+
+/// The largest manifest read (16 MiB; a run of every shipped scenario
+/// writes a few kilobytes).
+pub const MAX_BYTES: u64 = 16 << 20;
 
 /// What one run wrote into its output folder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -38,10 +46,14 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// The manifest in `dir`, if there is a readable one.
-    pub fn read(dir: &Path) -> Option<Manifest> {
-        let bytes = std::fs::read(dir.join(FILE)).ok()?;
-        serde_json::from_slice(&bytes).ok()
+    /// The manifest in `dir`, if there is a readable one; an error if
+    /// `run.json` is not a regular file or is too large to be one.
+    pub fn read(dir: &Path) -> Result<Option<Manifest>, ReadError> {
+        match read_regular(&dir.join(FILE), MAX_BYTES) {
+            Ok(bytes) => Ok(serde_json::from_slice(&bytes).ok()),
+            Err(ReadError::Io(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// The manifest as a JSON document.

@@ -56,6 +56,14 @@ pub enum ReportError {
     /// Serialising JSON failed.
     #[error("cannot format JSON: {0}")]
     Json(#[from] serde_json::Error),
+    /// The folder's `run.json` cannot be read as a manifest.
+    #[error("`{file}`: {source}")]
+    Manifest {
+        /// The manifest's path.
+        file: String,
+        /// Why.
+        source: crate::files::read::ReadError,
+    },
 }
 
 impl From<CommitError> for ReportError {
@@ -219,10 +227,17 @@ pub fn write_all(
 ) -> Result<Vec<PathBuf>, ReportError> {
     let files = render(results, run, stop)?;
     let names: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();
-    let plan = manifest::plan(Manifest::read(dir).as_ref(), &names, |d| {
-        dir.join(d).is_dir()
-    });
+    // The previous manifest is read under the folder's lock, after any
+    // killed run's commit was finished or rolled back.
     let mut t = Transaction::begin(dir, stop)?;
+    let previous = Manifest::read(dir).map_err(|source| ReportError::Manifest {
+        file: dir.join(manifest::FILE).display().to_string(),
+        source,
+    })?;
+    let plan = manifest::plan(previous.as_ref(), &names, |d| {
+        crate::files::inside::lookup(dir, Path::new(d))
+            .is_ok_and(|e| e == crate::files::inside::Entry::Dir)
+    });
     for (name, bytes) in &files {
         t.stage(Path::new(name), bytes)?;
     }

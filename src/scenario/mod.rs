@@ -48,21 +48,18 @@ pub const FORMAT_VERSION: i64 = 1;
 pub const MAX_TRIALS: u64 = 10_000_000_000_000;
 
 /// Reads a scenario file (at most [`limits::MAX_FILE_BYTES`] of UTF-8
-/// text): its name for messages, and its text.
+/// text, a regular file opened without blocking: a FIFO is refused at
+/// once): its name for messages, and its text.
 pub fn read_file(path: &std::path::Path) -> Result<(String, String), ScenarioError> {
-    use std::io::Read;
+    use crate::files::read::{ReadError, read_regular};
     let file = path.display().to_string();
-    let unreadable = |e: std::io::Error| ScenarioError::Unreadable {
-        file: file.clone(),
-        reason: e.to_string(),
-    };
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(limits::MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(unreadable)?;
-    if bytes.len() as u64 > limits::MAX_FILE_BYTES {
-        return Err(ScenarioError::TooLarge { file });
-    }
+    let bytes = read_regular(path, limits::MAX_FILE_BYTES).map_err(|e| match e {
+        ReadError::TooLarge { .. } => ScenarioError::TooLarge { file: file.clone() },
+        other => ScenarioError::Unreadable {
+            file: file.clone(),
+            reason: other.to_string(),
+        },
+    })?;
     let text = utf8(&file, &bytes)?.to_string();
     Ok((file, text))
 }

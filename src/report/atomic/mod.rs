@@ -1,14 +1,22 @@
 //! All-or-nothing output: a [`Transaction`] stages every file of a run in
 //! one hidden folder inside the output folder (`DIR/.woundsim-XXXXXX.tmp/`)
-//! and only then moves them into place. Every change it makes to the
-//! output folder — a folder created, a file moved in, a replaced or stale
-//! file moved out to a backup in the staging folder, an empty folder
-//! removed — is recorded in a journal before the next one starts, so it
-//! can be undone last-first:
+//! and only then moves them into place, holding the folder's lock
+//! ([`crate::files::lock`]) from its start to its end, so that two runs
+//! into one folder commit one after the other, each over the other's
+//! whole run. Every change it makes to the output folder — a folder
+//! created, a file moved in, a replaced or stale file moved out to a
+//! backup in the staging folder, an empty folder removed — is a
+//! [`step::Step`]:
 //!
-//! * a failure (full disk, a name too long, an injected error) or a
-//!   requested [`Stop`] (a first SIGINT or SIGTERM), checked before every
-//!   step, rolls every step back and removes the staging folder;
+//! * the whole plan of the commit is written to the staging folder's
+//!   journal and synced before the first change, and the commit point is
+//!   recorded there too, so a run killed mid-commit (SIGKILL, power loss)
+//!   is finished or rolled back by the next run into the folder
+//!   ([`recover`]), which says which on stderr;
+//! * in memory, each change is recorded as it is made, so that a failure
+//!   (full disk, a name too long, an injected error) or a requested
+//!   [`Stop`] (a first SIGINT or SIGTERM), checked before every step,
+//!   rolls every step back and removes the staging folder;
 //! * [`abandon_all`], for a process that exits at once (a second signal),
 //!   does the same for every open transaction from the signal thread;
 //! * the commit point is one check of the stop, under the journal lock,
@@ -21,8 +29,16 @@
 //! at a time (one rename, one file created), never while a file's bytes
 //! are written, so a forced exit waits at most for one such step.
 //!
-//! Concurrent runs into the same folder are not coordinated.
+//! Nothing outside the folder is touched: every path below it is looked
+//! up without following a link ([`crate::files::inside`]); only regular
+//! files are removed as stale; a link or a file where a folder of the run
+//! must go stops the commit. Messages name the folder's own paths, never
+//! the staging folder.
 
+pub mod recover;
+pub mod step;
+
+use std::collections::BTreeSet;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -30,7 +46,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::engine::Stop;
+use crate::files::inside::{Entry, lookup};
+use crate::files::lock::{self, FolderLock, LockError};
 use crate::testhook;
+use recover::{Recovered, STAGING_PREFIX, STAGING_SUFFIX};
+use step::{Journal as DiskJournal, Step};
 
 /// Why output could not be committed.
 #[derive(Debug, thiserror::Error)]
@@ -65,58 +85,28 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> CommitError + '_ {
     }
 }
 
-/// One recorded change to the output folder.
-#[derive(Debug)]
-enum Step {
-    /// A folder the run created (it must be empty again to be undone).
-    MadeDir(PathBuf),
-    /// The staging folder, with everything in it.
-    Staging(PathBuf),
-    /// `from` renamed to `to`: a staged file moved into place, or a
-    /// replaced or stale file moved to its backup.
-    Moved { from: PathBuf, to: PathBuf },
-    /// An empty folder removed, and its permissions.
-    RemovedDir {
-        path: PathBuf,
-        permissions: fs::Permissions,
-    },
-}
-
-impl Step {
-    fn undo(&self) -> io::Result<()> {
-        match self {
-            Step::MadeDir(path) => fs::remove_dir(path),
-            Step::Staging(path) => fs::remove_dir_all(path),
-            Step::Moved { from, to } => fs::rename(to, from),
-            Step::RemovedDir { path, permissions } => {
-                fs::create_dir(path)?;
-                fs::set_permissions(path, permissions.clone())
-            }
-        }
-    }
-
-    fn path(&self) -> &Path {
-        match self {
-            Step::MadeDir(path) | Step::Staging(path) | Step::RemovedDir { path, .. } => path,
-            Step::Moved { from, .. } => from,
-        }
-    }
-}
-
 /// The steps of one open transaction.
 struct Journal {
     id: u64,
+    dir: PathBuf,
+    /// The staging folder's name (empty before it exists).
+    staging: String,
     steps: Vec<Step>,
 }
 
 impl Journal {
     /// Undoes every step, last first; carries on past a failure and
-    /// returns the first one.
+    /// returns the first one. After a failure the staging folder, with
+    /// the replaced files and the journal, stays for the next run's
+    /// recovery.
     fn roll_back(&mut self) -> Result<(), (PathBuf, io::Error)> {
         let mut first = None;
         for step in self.steps.drain(..).rev() {
-            if let Err(e) = step.undo() {
-                first.get_or_insert((step.path().to_path_buf(), e));
+            if first.is_some() && matches!(step, Step::Staging(_)) {
+                continue;
+            }
+            if let Err(e) = step.undo(&self.dir, true) {
+                first.get_or_insert((step.shown(&self.dir, &self.staging), e));
             }
         }
         first.map_or(Ok(()), Err)
@@ -157,34 +147,70 @@ pub fn abandon_all() -> bool {
     committed
 }
 
+/// `path` as the `/`-separated text a journal records.
+fn text(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+/// The folders `a` and `a/b` of the file `a/b/c.csv`, shallowest first.
+fn folders(file: &str) -> impl Iterator<Item = &str> {
+    file.match_indices('/').map(|(k, _)| &file[..k])
+}
+
+/// What a recovery of a killed run says on stderr.
+fn tell(dir: &Path, name: &str, what: Recovered) {
+    let dir = dir.display();
+    match what {
+        Recovered::Finished => eprintln!(
+            "woundsim: an earlier run into `{dir}` was killed after its commit point: finished it (the folder holds that run)"
+        ),
+        Recovered::RolledBack => eprintln!(
+            "woundsim: an earlier run into `{dir}` was killed while it moved its files into place: rolled it back (the folder holds the run before it)"
+        ),
+        Recovered::Cleaned => {}
+        Recovered::Unknown => eprintln!(
+            "woundsim: warning: `{dir}/{name}` was left by an older woundsim stopped while it wrote its files; it holds that run's replaced files and is left as it is"
+        ),
+    }
+}
+
 /// Output being written into one folder, all or nothing.
 pub struct Transaction<'a> {
     id: u64,
     dir: PathBuf,
-    staging: PathBuf,
+    /// The staging folder's name in `dir`.
+    staging: String,
+    journal: Option<DiskJournal>,
+    lock: Option<FolderLock>,
     stop: Stop<'a>,
-    /// Staged files and their destinations.
-    staged: Vec<(PathBuf, PathBuf)>,
-    stale_files: Vec<PathBuf>,
-    stale_dirs: Vec<PathBuf>,
+    /// Staged files and their destinations, relative to `dir`.
+    staged: Vec<(String, String)>,
+    stale_files: Vec<String>,
+    stale_dirs: Vec<String>,
     renames: usize,
     /// Whether the journal is still open (neither committed nor undone).
     open: bool,
 }
 
 impl<'a> Transaction<'a> {
-    /// Starts writing into `dir`: creates it (and any missing parent) and
-    /// the staging folder inside it.
+    /// Starts writing into `dir`: creates it (and any missing parent),
+    /// takes its lock (waiting, with a line on stderr, while another run
+    /// holds it), finishes or rolls back any commit a killed run left
+    /// there, and makes the staging folder inside it.
     pub fn begin(dir: &Path, stop: Stop<'a>) -> Result<Self, CommitError> {
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         journals().push(Journal {
             id,
+            dir: dir.to_path_buf(),
+            staging: String::new(),
             steps: Vec::new(),
         });
         let mut t = Transaction {
             id,
             dir: dir.to_path_buf(),
-            staging: PathBuf::new(),
+            staging: String::new(),
+            journal: None,
+            lock: None,
             stop,
             staged: Vec::new(),
             stale_files: Vec::new(),
@@ -192,23 +218,70 @@ impl<'a> Transaction<'a> {
             renames: 0,
             open: true,
         };
-        let staging = t.make_dirs(dir).and_then(|()| {
-            t.record(dir, || {
-                let staging = tempfile::Builder::new()
-                    .prefix(".woundsim-")
-                    .suffix(".tmp")
-                    .tempdir_in(dir)?
-                    .keep();
-                Ok((staging.clone(), Some(Step::Staging(staging))))
-            })
-        });
-        match staging {
-            Ok(staging) => {
-                t.staging = staging;
-                Ok(t)
-            }
+        let started = t
+            .make_dirs(dir)
+            .and_then(|()| t.take_lock())
+            .and_then(|()| t.recover())
+            .and_then(|()| t.make_staging());
+        match started {
+            Ok(()) => Ok(t),
             Err(e) => Err(t.abort(e)),
         }
+    }
+
+    /// Takes the folder's lock, recorded so that a rollback removes it.
+    fn take_lock(&mut self) -> Result<(), CommitError> {
+        let dir = self.dir.clone();
+        let stop = self.stop;
+        let lock = lock::acquire(
+            &dir,
+            || {
+                eprintln!(
+                    "woundsim: another woundsim run is writing into `{}`: waiting for it to finish",
+                    dir.display()
+                )
+            },
+            || stop.requested(),
+        )
+        .map_err(|e| match e {
+            LockError::Stopped => CommitError::Interrupted,
+            LockError::Io(e) => io_error(&dir.join(lock::FILE))(e),
+        })?;
+        let (path, identity) = lock.identity();
+        self.lock = Some(lock);
+        self.record(&dir, || Ok(((), Some(Step::Locked(path, identity)))))
+    }
+
+    /// Finishes or rolls back the commits of killed runs in the folder.
+    fn recover(&self) -> Result<(), CommitError> {
+        let found = recover::recover(&self.dir).map_err(io_error(&self.dir))?;
+        for (name, what) in found {
+            tell(&self.dir, &name, what);
+        }
+        Ok(())
+    }
+
+    /// Makes the staging folder and its journal.
+    fn make_staging(&mut self) -> Result<(), CommitError> {
+        let dir = self.dir.clone();
+        let staging = self.record(&dir, || {
+            let staging = tempfile::Builder::new()
+                .prefix(STAGING_PREFIX)
+                .suffix(STAGING_SUFFIX)
+                .tempdir_in(&dir)?
+                .keep();
+            let name = staging
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            Ok((name.clone(), Some(Step::Staging(name))))
+        })?;
+        if let Some(j) = journals().iter_mut().find(|j| j.id == self.id) {
+            j.staging = staging.clone();
+        }
+        self.journal = Some(DiskJournal::create(&dir.join(&staging)).map_err(io_error(&dir))?);
+        self.staging = staging;
+        Ok(())
     }
 
     /// Runs one change to the folder under the journal lock, unless the
@@ -231,7 +304,8 @@ impl<'a> Transaction<'a> {
         Ok(value)
     }
 
-    /// Creates `dir` and its missing parents, one recorded step each.
+    /// Creates `dir` (the output folder) and its missing parents, one
+    /// recorded step each.
     fn make_dirs(&self, dir: &Path) -> Result<(), CommitError> {
         let mut missing = Vec::new();
         let mut at = dir;
@@ -261,7 +335,7 @@ impl<'a> Transaction<'a> {
         for dir in missing.into_iter().rev() {
             self.record(dir, || {
                 fs::create_dir(dir)?;
-                Ok(((), Some(Step::MadeDir(dir.to_path_buf()))))
+                Ok(((), Some(Step::MadeOuter(dir.to_path_buf()))))
             })?;
         }
         Ok(())
@@ -270,11 +344,13 @@ impl<'a> Transaction<'a> {
     /// Writes `bytes` to a staged file that will become `DIR/relative`.
     pub fn stage(&mut self, relative: &Path, bytes: &[u8]) -> Result<(), CommitError> {
         let n = self.staged.len() + 1;
-        let tmp = self.staging.join(n.to_string());
+        let tmp = format!("{}/{n}", self.staging);
         let dest = self.dir.join(relative);
         testhook::at(format_args!("stage:{n}"), self.stop);
         let written = self
-            .record(&dest, || Ok((fs::File::create_new(&tmp)?, None)))
+            .record(&dest, || {
+                Ok((fs::File::create_new(self.dir.join(&tmp))?, None))
+            })
             .and_then(|mut file| {
                 testhook::fail(format_args!("stage:{n}"))
                     .and_then(|()| file.write_all(bytes))
@@ -283,24 +359,24 @@ impl<'a> Transaction<'a> {
             });
         match written {
             Ok(()) => {
-                self.staged.push((tmp, dest));
+                self.staged.push((tmp, text(relative)));
                 Ok(())
             }
             Err(e) => Err(self.abort(e)),
         }
     }
 
-    /// At the commit, moves `DIR/relative` out of the folder if it is
-    /// there and is not a folder (a file of the previous run that this run
-    /// does not rewrite).
+    /// At the commit, moves `DIR/relative` out of the folder if it is a
+    /// regular file reached without going through a link (a file of the
+    /// previous run that this run does not rewrite).
     pub fn remove_file(&mut self, relative: &Path) {
-        self.stale_files.push(self.dir.join(relative));
+        self.stale_files.push(text(relative));
     }
 
     /// At the commit, after the stale files, removes `DIR/relative` if it
-    /// is an empty folder. Give the deepest folders first.
+    /// is an empty folder (not a link). Give the deepest folders first.
     pub fn remove_empty_dir(&mut self, relative: &Path) {
-        self.stale_dirs.push(self.dir.join(relative));
+        self.stale_dirs.push(text(relative));
     }
 
     /// Moves every staged file into place and every stale file out, then
@@ -313,72 +389,142 @@ impl<'a> Transaction<'a> {
         }
     }
 
-    fn apply(&mut self) -> Result<(), CommitError> {
-        for (tmp, dest) in std::mem::take(&mut self.staged) {
-            if let Some(parent) = dest.parent() {
-                self.make_dirs(parent)?;
+    /// Every step of the commit, decided before the first is made.
+    fn plan(&mut self) -> Result<Vec<Step>, CommitError> {
+        let dir = self.dir.clone();
+        let at = |p: &str| lookup(&dir, Path::new(p)).map_err(io_error(&dir.join(p)));
+        let mut steps = Vec::new();
+        let mut made = BTreeSet::new();
+        let mut backups = 0;
+        let mut backup = |from: &str| {
+            backups += 1;
+            Step::Moved {
+                from: from.to_string(),
+                to: format!("{}/backup-{backups}", self.staging),
             }
-            match fs::symlink_metadata(&dest) {
-                Ok(m) if m.is_dir() => {
-                    let e = io::Error::new(io::ErrorKind::IsADirectory, "a folder is in the way");
-                    return Err(io_error(&dest)(e));
+        };
+        for (tmp, dest) in &self.staged {
+            for folder in folders(dest) {
+                match at(folder)? {
+                    Entry::Dir => {}
+                    Entry::Missing => {
+                        if made.insert(folder.to_string()) {
+                            steps.push(Step::MadeDir(folder.to_string()));
+                        }
+                    }
+                    _ => {
+                        let e = io::Error::new(
+                            io::ErrorKind::NotADirectory,
+                            "not a folder (a link or a file): a run writes only inside its folder",
+                        );
+                        return Err(io_error(&dir.join(folder))(e));
+                    }
                 }
-                Ok(_) => self.back_up(&dest)?,
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => return Err(io_error(&dest)(e)),
             }
-            self.rename(&tmp, &dest)?;
-        }
-        for file in std::mem::take(&mut self.stale_files) {
-            if fs::symlink_metadata(&file).is_ok_and(|m| !m.is_dir()) {
-                self.back_up(&file)?;
+            match at(dest)? {
+                Entry::Missing => {}
+                Entry::File | Entry::Other => steps.push(backup(dest)),
+                Entry::Dir | Entry::Outside => {
+                    let e = io::Error::new(io::ErrorKind::IsADirectory, "a folder is in the way");
+                    return Err(io_error(&dir.join(dest))(e));
+                }
             }
-        }
-        for dir in std::mem::take(&mut self.stale_dirs) {
-            let removed = self.record(&dir, || {
-                let permissions = fs::metadata(&dir)?.permissions();
-                fs::remove_dir(&dir)?;
-                Ok((
-                    (),
-                    Some(Step::RemovedDir {
-                        path: dir.clone(),
-                        permissions,
-                    }),
-                ))
+            steps.push(Step::Moved {
+                from: tmp.clone(),
+                to: dest.clone(),
             });
-            // A folder that is not empty (or is gone) stays as it is.
-            if let Err(CommitError::Interrupted) = removed {
-                return removed;
+        }
+        for file in &self.stale_files {
+            if matches!(lookup(&dir, Path::new(file)), Ok(Entry::File)) {
+                steps.push(backup(file));
+            }
+        }
+        for folder in &self.stale_dirs {
+            if matches!(lookup(&dir, Path::new(folder)), Ok(Entry::Dir)) {
+                let mode = fs::symlink_metadata(dir.join(folder))
+                    .map(|m| step::mode(&m))
+                    .unwrap_or(0o755);
+                steps.push(Step::RemovedDir {
+                    path: folder.clone(),
+                    mode,
+                });
+            }
+        }
+        Ok(steps)
+    }
+
+    fn apply(&mut self) -> Result<(), CommitError> {
+        let steps = self.plan()?;
+        let dir = self.dir.clone();
+        if let Some(journal) = &mut self.journal {
+            journal.append(&steps).map_err(io_error(&dir))?;
+        }
+        testhook::at("planned", self.stop);
+        for step in steps {
+            match &step {
+                Step::MadeDir(path) => {
+                    let path = dir.join(path);
+                    self.record(&path, || fs::create_dir(&path).map(|()| ((), Some(step))))?;
+                }
+                Step::Moved { from, to } => {
+                    let shown = step.shown(&dir, &self.staging);
+                    let (from, to) = (dir.join(from), dir.join(to));
+                    self.rename(&from, &to, &shown, step)?;
+                }
+                Step::RemovedDir { path, .. } => {
+                    let path = dir.join(path);
+                    let removed =
+                        self.record(&path, || fs::remove_dir(&path).map(|()| ((), Some(step))));
+                    // A folder that is not empty (or is gone) stays as it is.
+                    if let Err(CommitError::Interrupted) = removed {
+                        return removed;
+                    }
+                }
+                _ => {}
             }
         }
         Ok(())
     }
 
-    /// Moves `path` to a backup in the staging folder.
-    fn back_up(&mut self, path: &Path) -> Result<(), CommitError> {
-        let backup = self.staging.join(format!("backup-{}", self.renames + 1));
-        self.rename(path, &backup)
-    }
-
-    /// One recorded rename, with its test hooks.
-    fn rename(&mut self, from: &Path, to: &Path) -> Result<(), CommitError> {
+    /// One recorded rename, with its test hooks; errors name `shown`.
+    fn rename(
+        &mut self,
+        from: &Path,
+        to: &Path,
+        shown: &Path,
+        step: Step,
+    ) -> Result<(), CommitError> {
         self.renames += 1;
         let n = self.renames;
         testhook::at(format_args!("rename:{n}"), self.stop);
-        self.record(to, || {
+        self.record(shown, || {
             testhook::fail(format_args!("rename:{n}"))?;
             fs::rename(from, to)?;
-            let step = Step::Moved {
-                from: from.to_path_buf(),
-                to: to.to_path_buf(),
-            };
             Ok(((), Some(step)))
         })
     }
 
-    /// The commit point: the last check of the stop, under the lock.
+    /// Syncs the folders the commit changed, so that the renames are on
+    /// disk before the commit point is.
+    fn sync_folders(&self) {
+        let mut folders: BTreeSet<PathBuf> = [self.dir.clone()].into();
+        for (_, dest) in &self.staged {
+            if let Some(parent) = self.dir.join(dest).parent() {
+                folders.insert(parent.to_path_buf());
+            }
+        }
+        for folder in folders {
+            if let Ok(f) = fs::File::open(&folder) {
+                let _ = f.sync_all();
+            }
+        }
+    }
+
+    /// The commit point: the last check of the stop, under the lock, and
+    /// its mark in the journal.
     fn pass_commit_point(mut self) -> Result<(), CommitError> {
         testhook::at("renamed", self.stop);
+        self.sync_folders();
         let mut all = journals();
         if self.stop.requested() {
             self.open = false;
@@ -387,13 +533,30 @@ impl<'a> Transaction<'a> {
                 roll_back(&mut all, self.id),
             ));
         }
+        let marked = match &mut self.journal {
+            Some(journal) => journal.append(&[Step::Committed]),
+            None => Ok(()),
+        };
+        if let Err(e) = marked {
+            self.open = false;
+            return Err(restored(
+                io_error(&self.dir)(e),
+                roll_back(&mut all, self.id),
+            ));
+        }
         if let Some(k) = all.iter().position(|j| j.id == self.id) {
             all.swap_remove(k);
         }
         COMMITTED.store(true, Ordering::Relaxed);
         self.open = false;
-        // The backups go; if that fails, the run still stands.
-        let _ = fs::remove_dir_all(&self.staging);
+        testhook::at("marked", self.stop);
+        // The backups go; if that fails, the run still stands (and the
+        // next run into the folder removes them).
+        self.journal = None;
+        let _ = fs::remove_dir_all(self.dir.join(&self.staging));
+        if let Some(mut lock) = self.lock.take() {
+            lock.release();
+        }
         drop(all);
         testhook::at("committed", self.stop);
         Ok(())
@@ -402,6 +565,7 @@ impl<'a> Transaction<'a> {
     /// Undoes every step so far; returns `cause`, or why undoing failed.
     fn abort(&mut self, cause: CommitError) -> CommitError {
         self.open = false;
+        self.journal = None;
         restored(cause, roll_back(&mut journals(), self.id))
     }
 }
@@ -476,7 +640,8 @@ mod tests {
         let t = plan(dir.path(), Stop::never());
         // Staged, not committed: only the hidden staging folder is new.
         let staged = snapshot(dir.path());
-        assert_eq!(staged.len(), before.len() + 3, "{staged:?}");
+        // The staging folder, its journal, two staged files, the lock file.
+        assert_eq!(staged.len(), before.len() + 5, "{staged:?}");
         t.commit().unwrap();
         let after = snapshot(dir.path());
         let expect: BTreeMap<PathBuf, Option<Vec<u8>>> = [
