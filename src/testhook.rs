@@ -12,6 +12,8 @@
 //! * `hold@POINT`: print the same line, then sleep a minute whatever
 //!   happens (a test then sends two signals: the second exits at once);
 //! * `fail@POINT`: the I/O operation at POINT fails;
+//! * `slow@POINT`: sleep 100 ms there (renames on a slow network file
+//!   system), for the concurrency tests;
 //! * `kill@POINT`: print the same line, then die at once by SIGKILL (an
 //!   out-of-memory kill, a power loss), for the recovery tests.
 //!
@@ -23,6 +25,7 @@
 //! `planned` (its journal written, nothing moved yet) and `marked` (its
 //! commit point recorded in the journal, the staging folder not yet
 //! removed).
+//! A POINT ending in `*` matches every point it begins (`rename:*`).
 //! While the variable is set, the signal handler also prints
 //! `woundsim-test: signal NAME` for every signal it receives.
 
@@ -45,6 +48,7 @@ enum Action {
     Hold,
     Fail,
     Kill,
+    Slow,
 }
 
 fn hooks() -> &'static [(Action, String)] {
@@ -61,6 +65,7 @@ fn hooks() -> &'static [(Action, String)] {
                     "hold" => Action::Hold,
                     "fail" => Action::Fail,
                     "kill" => Action::Kill,
+                    "slow" => Action::Slow,
                     _ => return None,
                 };
                 Some((action, point.to_string()))
@@ -75,7 +80,13 @@ fn matching(action: Action, point: impl Display) -> bool {
         return false;
     }
     let point = point.to_string();
-    hooks.iter().any(|(a, p)| *a == action && *p == point)
+    hooks.iter().any(|(a, p)| {
+        *a == action
+            && match p.strip_suffix('*') {
+                Some(prefix) => point.starts_with(prefix),
+                None => *p == point,
+            }
+    })
 }
 
 /// Whether any hook is set.
@@ -100,6 +111,9 @@ pub fn at(point: impl Display + Copy, stop: Stop<'_>) {
     }
     if kill {
         die();
+    }
+    if matching(Action::Slow, point) {
+        std::thread::sleep(Duration::from_millis(100));
     }
     if !pause && !hold {
         return;

@@ -19,6 +19,7 @@ mod encounter_difficulty;
 mod exact_agreement;
 mod figure_trials;
 mod golden;
+mod hostile_folders;
 mod html_report;
 mod injury_agreement;
 mod injury_cli;

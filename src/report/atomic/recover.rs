@@ -9,9 +9,10 @@
 //! * it does not: every step of its plan that was done is undone, last
 //!   first, so the folder is again the run before it — **rolled back** —
 //!   and its staging folder goes;
-//! * it has no journal (the run died before its plan was written, having
-//!   changed nothing): the staging folder goes, unless it holds replaced
-//!   files of a woundsim from before journals, which is left as it is.
+//! * its journal is empty (the run died before its plan was written,
+//!   having changed nothing): the staging folder goes, silently;
+//! * it has no journal: the same, unless it holds replaced files of a
+//!   woundsim from before journals, which is left as it is.
 //!
 //! A staging folder whose rollback fails stays, for the next run to try.
 
@@ -101,6 +102,8 @@ fn recover_one(dir: &Path, staging: &str) -> io::Result<Recovered> {
             }
             Recovered::Cleaned
         }
+        // Killed before its plan was on disk: nothing was changed.
+        Some(steps) if steps.is_empty() => Recovered::Cleaned,
         Some(steps) if steps.last() == Some(&Step::Committed) => Recovered::Finished,
         Some(steps) => {
             for step in steps.iter().rev().filter(|s| trusted(staging, s)) {
