@@ -315,6 +315,85 @@ fn two_runs_committing_into_one_folder_take_turns_and_lose_no_file() {
     assert!(!out.join("permanent-wounds").exists());
 }
 
+/// A running binary whose stderr lines arrive on a channel.
+struct Spawned {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Spawned {
+    fn start(hooks: &str, args: &[&str]) -> Spawned {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_woundsim"))
+            .args(args)
+            .env("WOUNDSIM_TEST_HOOK", hooks)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let (send, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Spawned { child, lines }
+    }
+
+    fn expect(&self, line: &str) {
+        let got = self.lines.recv_timeout(Duration::from_secs(60)).unwrap();
+        assert_eq!(got, line);
+    }
+
+    /// Sends SIGINT; the exit code, which must come within `limit`.
+    fn interrupt(mut self, limit: Duration) -> Option<i32> {
+        let pid = libc::pid_t::try_from(self.child.id()).unwrap();
+        // SAFETY: `kill` has no memory-safety preconditions; the child is
+        // ours and not yet reaped.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            assert!(start.elapsed() < limit, "still running after {limit:?}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+#[test]
+fn a_run_waiting_for_the_lock_stops_at_once_on_a_signal() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("out");
+    let out_s = out.to_str().unwrap().to_string();
+    woundsim()
+        .args([
+            "run",
+            "permanent-wounds",
+            "--trials=1000",
+            "-q",
+            "--out",
+            &out_s,
+        ])
+        .assert()
+        .success();
+    let before = snapshot(root.path());
+    let run = ["run", "death-saves", "--trials=1000", "-q", "--out", &out_s];
+    // The first run holds the lock, paused inside its commit.
+    let first = Spawned::start("pause@rename:1", &run);
+    first.expect("woundsim-test: at rename:1");
+    let second = Spawned::start("", &run);
+    second.expect(&format!(
+        "woundsim: another woundsim run is writing into `{out_s}`: waiting for it to finish"
+    ));
+    assert_eq!(second.interrupt(Duration::from_secs(5)), Some(130));
+    assert_eq!(first.interrupt(Duration::from_secs(30)), Some(130));
+    assert_eq!(snapshot(root.path()), before);
+}
+
 // ---- 4. A run killed mid-commit ----
 
 /// The killed run: into `previous`'s folder it stages 7 files and makes
