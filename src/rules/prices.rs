@@ -26,6 +26,8 @@ pub enum RestorationReading {
 pub struct Spell {
     /// Name in scenario files.
     pub name: &'static str,
+    /// The classes whose SRD 5.1 spell list ("Spell Lists", by class) has it.
+    pub classes: &'static [&'static str],
     /// Spell level (0: a cantrip).
     pub level: u8,
     /// Restores hit points (meets "magical healing").
@@ -148,10 +150,11 @@ impl FightEffect {
     }
 }
 
-/// The spells of the cost model and the fight (SRD 5.1 levels).
+/// The spells of the cost model and the fight (SRD 5.1 levels and class spell lists).
 pub const SPELLS: [Spell; 14] = [
     Spell {
         name: "cure_wounds",
+        classes: &["bard", "cleric", "druid", "paladin", "ranger"],
         level: 1,
         heals: true,
         restoration: 0,
@@ -159,6 +162,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "healing_word",
+        classes: &["bard", "cleric", "druid"],
         level: 1,
         heals: true,
         restoration: 0,
@@ -166,6 +170,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "lesser_restoration",
+        classes: &["bard", "cleric", "druid", "paladin", "ranger"],
         level: 2,
         heals: false,
         restoration: 1,
@@ -173,6 +178,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "greater_restoration",
+        classes: &["bard", "cleric", "druid"],
         level: 5,
         heals: false,
         restoration: 2,
@@ -180,6 +186,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "heal",
+        classes: &["cleric", "druid"],
         level: 6,
         heals: true,
         restoration: 0,
@@ -187,6 +194,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "regenerate",
+        classes: &["bard", "cleric", "druid"],
         level: 7,
         heals: true,
         restoration: 3,
@@ -194,6 +202,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "raise_dead",
+        classes: &["bard", "cleric", "paladin"],
         level: 5,
         heals: false,
         restoration: 0,
@@ -201,6 +210,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "resurrection",
+        classes: &["bard", "cleric"],
         level: 7,
         heals: false,
         restoration: 0,
@@ -208,6 +218,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "true_resurrection",
+        classes: &["cleric", "druid"],
         level: 9,
         heals: false,
         restoration: 0,
@@ -215,6 +226,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "mass_cure_wounds",
+        classes: &["bard", "cleric", "druid"],
         level: 5,
         heals: true,
         restoration: 0,
@@ -222,6 +234,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "mass_healing_word",
+        classes: &["cleric"],
         level: 3,
         heals: true,
         restoration: 0,
@@ -229,6 +242,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "spare_the_dying",
+        classes: &["cleric"],
         level: 0,
         heals: false,
         restoration: 0,
@@ -236,6 +250,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "revivify",
+        classes: &["cleric", "paladin"],
         level: 3,
         heals: false,
         restoration: 0,
@@ -243,6 +258,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "aid",
+        classes: &["cleric", "paladin"],
         level: 2,
         heals: false,
         restoration: 0,
