@@ -114,7 +114,7 @@ impl Encounter {
             || if POSITIONS {
                 self.position_disadvantage(arena, me, target, melee)
             } else {
-                !melee && attacker.effects & effect::DIS_RANGED != 0
+                !melee && attacker.effects & (effect::DIS_RANGED | effect::DIS_RANGED_FAR) != 0
             };
         // A called shot at a limb (our extension), only when some side makes them.
         let aimed = match &self.rules.called_shots {

@@ -131,7 +131,7 @@ mod tests {
                 ("slight limp", 0, false),
             ],
             &[
-                ("lost eye", effect::DIS_RANGED, false),
+                ("lost eye", effect::DIS_RANGED_FAR, false),
                 ("lost hand", effect::NO_TWO_HANDED, false),
                 ("limp", 0, false),
                 ("internal wound", effect::DIS_CON_SAVES, true),
