@@ -26,6 +26,13 @@ pub const SPELL_FAILURE: u16 = 128;
 pub const WEAPON_BROKEN: u16 = 256;
 /// Broken armour or shield.
 pub const ARMOR_BROKEN: u16 = 512;
+/// Hit dice one size smaller where they are spent (severe internal bruising: a d10 becomes a
+/// d8).
+pub const SMALLER_HIT_DICE: u16 = 2048;
+/// Disadvantage on Dexterity checks, initiative included (lost leg).
+pub const DIS_DEX_CHECKS: u16 = 4096;
+/// No weapon and shield together: the shield's armour class goes (lost arm).
+pub const NO_SHIELD: u16 = 8192;
 /// Disadvantage on ranged attack rolls that need depth vision: beyond 30 feet with positions,
 /// every one without (the permanent wound *lost eye*; docs/rules.md, "What a wound does").
 pub const DIS_RANGED_FAR: u16 = 1024;

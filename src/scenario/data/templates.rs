@@ -58,6 +58,9 @@ struct RawArmor {
     base: i32,
     #[serde(default)]
     plus: Vec<Ability>,
+    /// The shield's part of `base` (0: no shield).
+    #[serde(default)]
+    shield: u8,
 }
 
 #[derive(Deserialize)]
@@ -255,6 +258,7 @@ fn class(loc: &Locator, i: usize, c: &RawClass) -> Result<ClassTemplate, Scenari
         saving_throws: c.saving_throws.clone(),
         medicine_proficiency: medicine_proficiency(loc, &path, &c.skills)?,
         armor_class: (c.armor_class.base, c.armor_class.plus.clone()),
+        shield: i32::from(c.armor_class.shield),
         spellcasting: c.spellcasting,
         healing_spells: spell_list(
             loc,
@@ -681,7 +685,16 @@ warlock - - -
                 if let Some(h) = old.heal.as_mut() {
                     h.short_rest = false;
                 }
+                // The shield's part of the armour class came with the lost
+                // arm's "no weapon and shield": the shield-bearing classes'.
+                let shield = if matches!(class, "fighter" | "cleric" | "paladin") {
+                    2
+                } else {
+                    0
+                };
+                assert_eq!(spec.shield_ac, shield, "{name}");
                 let debug = format!("{old:?}")
+                    .replace(&format!(", shield_ac: {shield}"), "")
                     .replace(", short_rest: false", "")
                     .replace(", hit_dice: None", "")
                     .replace(&format!(", speed: {}, line: None", spec.speed), "")
