@@ -264,6 +264,9 @@ pub struct CreatureSpec {
     pub start_hp: Option<i32>,
     /// Armour class.
     pub ac: i32,
+    /// The part of [`CreatureSpec::ac`] its shield gives (0: none); a lost
+    /// arm takes it away (no weapon and shield).
+    pub shield_ac: i32,
     /// Initiative modifier.
     pub initiative: i32,
     /// Saving-throw modifiers in [`Ability`] order.
@@ -340,6 +343,7 @@ impl CreatureSpec {
             max_hp: 1,
             start_hp: None,
             ac: 10,
+            shield_ac: 0,
             initiative: 0,
             saves: [0; 6],
             medicine: 0,

@@ -5,7 +5,8 @@
 //! round loop (`combat::encounter`) both name these bits, and neither
 //! imports the other for them.
 
-/// Disadvantage on ranged attack rolls (lost eye).
+/// Disadvantage on every ranged attack roll (the lingering injuries *lose an eye* and
+/// *blurred vision*).
 pub const DIS_RANGED: u16 = 1;
 /// No two-handed weapons (lost hand, lost arm).
 pub const NO_TWO_HANDED: u16 = 2;
@@ -25,3 +26,13 @@ pub const SPELL_FAILURE: u16 = 128;
 pub const WEAPON_BROKEN: u16 = 256;
 /// Broken armour or shield.
 pub const ARMOR_BROKEN: u16 = 512;
+/// Hit dice one size smaller where they are spent (severe internal bruising: a d10 becomes a
+/// d8).
+pub const SMALLER_HIT_DICE: u16 = 2048;
+/// Disadvantage on Dexterity checks, initiative included (lost leg).
+pub const DIS_DEX_CHECKS: u16 = 4096;
+/// No weapon and shield together: the shield's armour class goes (lost arm).
+pub const NO_SHIELD: u16 = 8192;
+/// Disadvantage on ranged attack rolls that need depth vision: beyond 30 feet with positions,
+/// every one without (the permanent wound *lost eye*; docs/rules.md, "What a wound does").
+pub const DIS_RANGED_FAR: u16 = 1024;

@@ -90,6 +90,8 @@ pub struct ClassTemplate {
     pub medicine_proficiency: bool,
     /// Armour class: a base plus these abilities' modifiers.
     pub armor_class: (i32, Vec<Ability>),
+    /// The armour class its shield gives, part of the base (0: none).
+    pub shield: i32,
     /// Spell-slot table.
     pub spellcasting: Spellcasting,
     /// Attacks, in order of preference.
@@ -360,6 +362,7 @@ impl ClassTemplate {
         });
         let (base, plus) = &self.armor_class;
         spec.ac = base + plus.iter().map(|&a| l.modifier(a)).sum::<i32>();
+        spec.shield_ac = self.shield;
         spec.initiative = l.modifier(Ability::Dex);
         let medicine = if self.medicine_proficiency {
             l.proficiency

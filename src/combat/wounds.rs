@@ -8,13 +8,20 @@ use crate::rules::permanent_wounds::Severity;
 use super::effect;
 
 /// The effects an example may have, by their name in the data file.
-pub const EFFECTS: [(&str, u16); 6] = [
+pub const EFFECTS: [(&str, u16); 10] = [
     ("disadvantage_on_ranged_attacks", effect::DIS_RANGED),
+    (
+        "disadvantage_on_ranged_attacks_beyond_30_ft",
+        effect::DIS_RANGED_FAR,
+    ),
     ("no_two_handed_weapons", effect::NO_TWO_HANDED),
     ("disadvantage_on_con_saves", effect::DIS_CON_SAVES),
     ("disadvantage_on_str_saves", effect::DIS_STR_SAVES),
     ("disadvantage_on_dex_saves", effect::DIS_DEX_SAVES),
     ("blinded", effect::BLINDED),
+    ("no_shield", effect::NO_SHIELD),
+    ("disadvantage_on_dex_checks", effect::DIS_DEX_CHECKS),
+    ("hit_dice_one_size_smaller", effect::SMALLER_HIT_DICE),
 ];
 
 /// One example of a permanent wound.

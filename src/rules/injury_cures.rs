@@ -185,22 +185,18 @@ impl Plan {
                         if !spell.meets(class, resources.restoration_reading) {
                             continue;
                         }
+                        let materials = prices.material(i);
                         if resources.can_cast(i) {
-                            let gold = prices
-                                .materials
-                                .iter()
-                                .find(|(s, _)| *s == i)
-                                .map_or(0.0, |m| m.1);
                             options.push(Plan::Fixed {
-                                gold,
+                                gold: materials,
                                 days: 0.0,
                                 remedy: Remedy::HealerSpell(i),
                             });
                         }
-                        let fee = prices.services.iter().find(|(s, _)| *s == i);
-                        if let (true, Some((_, fee))) = (resources.temple, fee) {
+                        let temple = prices.temple_price(i, materials);
+                        if let (true, Some(gold)) = (resources.temple, temple) {
                             options.push(Plan::Fixed {
-                                gold: *fee,
+                                gold,
                                 days: 0.0,
                                 remedy: Remedy::TempleSpell(i),
                             });
@@ -526,12 +522,13 @@ mod tests {
             temple: true,
             ..Resources::default()
         };
-        assert_eq!(plan("lose_a_finger", &temple).expected().gold, 450.0);
+        // The temple's fee (350 gp) on top of the materials (500 gp).
+        assert_eq!(plan("lose_a_finger", &temple).expected().gold, 850.0);
         let lesser = Resources {
             restoration_reading: RestorationReading::LesserRestoration,
             ..temple.clone()
         };
-        assert_eq!(plan("lose_a_finger", &lesser).expected().gold, 40.0);
+        assert_eq!(plan("lose_a_finger", &lesser).expected().gold, 140.0);
         let strict = Resources {
             restoration_reading: RestorationReading::Regenerate,
             ..temple

@@ -1,8 +1,9 @@
 //! Spell facts and prices of the healing-cost model (docs/rules.md, permanent wounds): the SRD
 //! spells that cure lingering injuries, which cure class each meets, full
 //! caster spell slots by level, and the overridable price list (the seeds'
-//! ritual material costs, potions of healing at 50 gp, the organized-play
-//! casting-services list). Re-exported by [`crate::rules::injury_cures`].
+//! ritual material costs, potions of healing at 50 gp, temple fees derived
+//! from the organized-play casting-services list and paid on top of the
+//! materials). Re-exported by [`crate::rules::injury_cures`].
 
 use crate::dice::DiceExpr;
 use crate::rules::lingering::{ItemKind, MagicClass};
@@ -25,6 +26,8 @@ pub enum RestorationReading {
 pub struct Spell {
     /// Name in scenario files.
     pub name: &'static str,
+    /// The classes whose SRD 5.1 spell list ("Spell Lists", by class) has it.
+    pub classes: &'static [&'static str],
     /// Spell level (0: a cantrip).
     pub level: u8,
     /// Restores hit points (meets "magical healing").
@@ -147,10 +150,11 @@ impl FightEffect {
     }
 }
 
-/// The spells of the cost model and the fight (SRD 5.1 levels).
+/// The spells of the cost model and the fight (SRD 5.1 levels and class spell lists).
 pub const SPELLS: [Spell; 14] = [
     Spell {
         name: "cure_wounds",
+        classes: &["bard", "cleric", "druid", "paladin", "ranger"],
         level: 1,
         heals: true,
         restoration: 0,
@@ -158,6 +162,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "healing_word",
+        classes: &["bard", "cleric", "druid"],
         level: 1,
         heals: true,
         restoration: 0,
@@ -165,6 +170,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "lesser_restoration",
+        classes: &["bard", "cleric", "druid", "paladin", "ranger"],
         level: 2,
         heals: false,
         restoration: 1,
@@ -172,6 +178,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "greater_restoration",
+        classes: &["bard", "cleric", "druid"],
         level: 5,
         heals: false,
         restoration: 2,
@@ -179,6 +186,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "heal",
+        classes: &["cleric", "druid"],
         level: 6,
         heals: true,
         restoration: 0,
@@ -186,6 +194,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "regenerate",
+        classes: &["bard", "cleric", "druid"],
         level: 7,
         heals: true,
         restoration: 3,
@@ -193,6 +202,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "raise_dead",
+        classes: &["bard", "cleric", "paladin"],
         level: 5,
         heals: false,
         restoration: 0,
@@ -200,6 +210,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "resurrection",
+        classes: &["bard", "cleric"],
         level: 7,
         heals: false,
         restoration: 0,
@@ -207,6 +218,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "true_resurrection",
+        classes: &["cleric", "druid"],
         level: 9,
         heals: false,
         restoration: 0,
@@ -214,6 +226,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "mass_cure_wounds",
+        classes: &["bard", "cleric", "druid"],
         level: 5,
         heals: true,
         restoration: 0,
@@ -221,6 +234,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "mass_healing_word",
+        classes: &["cleric"],
         level: 3,
         heals: true,
         restoration: 0,
@@ -228,6 +242,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "spare_the_dying",
+        classes: &["cleric"],
         level: 0,
         heals: false,
         restoration: 0,
@@ -235,6 +250,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "revivify",
+        classes: &["cleric", "paladin"],
         level: 3,
         heals: false,
         restoration: 0,
@@ -242,6 +258,7 @@ pub const SPELLS: [Spell; 14] = [
     },
     Spell {
         name: "aid",
+        classes: &["cleric", "paladin"],
         level: 2,
         heals: false,
         restoration: 0,
@@ -284,9 +301,11 @@ impl Spell {
 pub struct PriceList {
     /// A potion of healing (bought or used from the pack).
     pub potion_of_healing: f64,
-    /// Temple casting services: `(spell index, gp per casting)`.
+    /// Temple fees: `(spell index, gp per casting)`, paid on top of the
+    /// casting's materials, never instead of them; a temple casts only the
+    /// spells it has a fee for.
     pub services: Vec<(usize, f64)>,
-    /// Materials consumed when the party's own healer casts: `(spell, gp)`.
+    /// Materials a casting consumes, whoever casts: `(spell, gp)`.
     pub materials: Vec<(usize, f64)>,
     /// Replacement price of a broken weapon, armor or shield, other item.
     pub items: [f64; 3],
@@ -297,25 +316,40 @@ pub struct PriceList {
     pub rarer_potions: [f64; 3],
 }
 
+/// The organized-play casting-services list (docs/rules.md, "What curing
+/// costs"): `(spell, price of a whole casting, gp of consumed components the
+/// price includes)`. The SRD 5.1 spell texts give the components: *greater
+/// restoration* consumes 100 gp of diamond dust, *raise dead* a 500 gp
+/// diamond, *resurrection* a 1,000 gp diamond, *true resurrection* 25,000 gp
+/// of diamonds; *cure wounds* and *lesser restoration* consume nothing.
+pub const ORGANIZED_PLAY_SERVICES: [(&str, f64, f64); 6] = [
+    ("cure_wounds", 10.0, 0.0),
+    ("lesser_restoration", 40.0, 0.0),
+    ("greater_restoration", 450.0, 100.0),
+    ("raise_dead", 1250.0, 500.0),
+    ("resurrection", 3000.0, 1000.0),
+    ("true_resurrection", 50_000.0, 25_000.0),
+];
+
 impl Default for PriceList {
-    /// Potions 50 gp; the organized-play services list (docs/rules.md, permanent wounds); the
-    /// seeds' ritual material costs (standard setting: *lesser restoration*
-    /// 100 gp, *greater restoration* 500 gp; *revivify* 300 gp, *raise dead*
-    /// 500 gp, *resurrection* 1,000 gp, *true resurrection* 25,000 gp
-    /// diamonds); a longsword (15 gp), a shield
-    /// (10 gp) and a 2 gp sundry item as replacements.
+    /// Potions 50 gp; temple fees derived from the organized-play list
+    /// ([`ORGANIZED_PLAY_SERVICES`]: each price less the components it
+    /// includes, so *cure wounds* 10, *lesser restoration* 40, *greater
+    /// restoration* 350, *raise dead* 750, *resurrection* 2,000, *true
+    /// resurrection* 25,000 gp), paid on top of the materials; the seeds'
+    /// ritual material costs (standard setting: *lesser restoration* 100 gp,
+    /// *greater restoration* 500 gp; *revivify* 300 gp, *raise dead* 500 gp,
+    /// *resurrection* 1,000 gp, *true resurrection* 25,000 gp diamonds); a
+    /// longsword (15 gp), a shield (10 gp) and a 2 gp sundry item as
+    /// replacements.
     fn default() -> Self {
         let at = |n: &str| spell_index(n).unwrap_or(0);
         PriceList {
             potion_of_healing: 50.0,
-            services: vec![
-                (at("cure_wounds"), 10.0),
-                (at("lesser_restoration"), 40.0),
-                (at("greater_restoration"), 450.0),
-                (at("raise_dead"), 1250.0),
-                (at("resurrection"), 3000.0),
-                (at("true_resurrection"), 50000.0),
-            ],
+            services: ORGANIZED_PLAY_SERVICES
+                .iter()
+                .map(|&(n, price, included)| (at(n), price - included))
+                .collect(),
             materials: vec![
                 (at("lesser_restoration"), 100.0),
                 (at("greater_restoration"), 500.0),
@@ -331,6 +365,34 @@ impl Default for PriceList {
 }
 
 impl PriceList {
+    /// Gold of the materials one casting of `spell` consumes (0 when unlisted).
+    pub fn material(&self, spell: usize) -> f64 {
+        self.materials
+            .iter()
+            .find(|(s, _)| *s == spell)
+            .map_or(0.0, |m| m.1)
+    }
+
+    /// The temple's fee for casting `spell`, without materials (`None`: it
+    /// does not cast it).
+    pub fn fee(&self, spell: usize) -> Option<f64> {
+        self.services.iter().find(|(s, _)| *s == spell).map(|s| s.1)
+    }
+
+    /// What a temple charges for one casting of `spell` whose materials cost
+    /// `materials`: its fee on top of them (`None`: no fee, no casting).
+    ///
+    /// ```
+    /// use woundsim::rules::prices::{PriceList, spell_index};
+    /// let prices = PriceList::default();
+    /// let greater = spell_index("greater_restoration").unwrap();
+    /// // The standard ritual's 500 gp of materials plus the 350 gp fee.
+    /// assert_eq!(prices.temple_price(greater, 500.0), Some(850.0));
+    /// ```
+    pub fn temple_price(&self, spell: usize, materials: f64) -> Option<f64> {
+        self.fee(spell).map(|fee| fee + materials)
+    }
+
     /// The price of a potion of healing of rarity `k` in
     /// [`crate::combat::creature::POTIONS`] order (0: the common one).
     pub fn potion(&self, k: usize) -> f64 {
@@ -381,5 +443,45 @@ pub fn full_caster_slots(level: u8) -> [u8; 9] {
     match level {
         0 => [0; 9],
         l => TABLE[usize::from(l.min(20)) - 1],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_fees_are_the_organized_play_prices_less_the_components_they_include() {
+        let prices = PriceList::default();
+        let fee = |n: &str| prices.fee(spell_index(n).unwrap());
+        assert_eq!(fee("cure_wounds"), Some(10.0));
+        assert_eq!(fee("lesser_restoration"), Some(40.0));
+        assert_eq!(fee("greater_restoration"), Some(350.0));
+        assert_eq!(fee("raise_dead"), Some(750.0));
+        assert_eq!(fee("resurrection"), Some(2000.0));
+        assert_eq!(fee("true_resurrection"), Some(25_000.0));
+        assert_eq!(fee("revivify"), None);
+        assert_eq!(prices.services.len(), ORGANIZED_PLAY_SERVICES.len());
+        // The diamonds the list includes are the SRD components the materials list prices.
+        for n in ["raise_dead", "resurrection", "true_resurrection"] {
+            let (_, price, included) = ORGANIZED_PLAY_SERVICES
+                .iter()
+                .find(|s| s.0 == n)
+                .copied()
+                .unwrap();
+            let spell = spell_index(n).unwrap();
+            assert_eq!(prices.material(spell), included, "{n}");
+            // Materials plus fee give back the list's price.
+            assert_eq!(prices.temple_price(spell, included), Some(price), "{n}");
+        }
+    }
+
+    #[test]
+    fn a_spell_without_a_fee_has_no_temple_price_and_unlisted_materials_cost_nothing() {
+        let prices = PriceList::default();
+        let revivify = spell_index("revivify").unwrap();
+        assert_eq!(prices.temple_price(revivify, 300.0), None);
+        assert_eq!(prices.material(spell_index("cure_wounds").unwrap()), 0.0);
+        assert_eq!(prices.material(revivify), 300.0);
     }
 }

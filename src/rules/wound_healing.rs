@@ -13,10 +13,10 @@
 //! 10 days, 100 years and 200 years of death.
 //!
 //! A [`Provider`] casts: the party's own caster (its class level and [`Progression`] set the
-//! highest spell level it casts; it pays the ritual cost of the table, else the spell's
-//! consumed materials of [`PriceList::materials`]) or a temple (a maximum spell level and a
-//! fee per spell, the whole price of a casting, components included, whatever the casting is
-//! for). [`plan`] returns the cheapest list of castings that reaches a [`Goal`], or `None`.
+//! highest spell level it casts) or a temple (a maximum spell level and a fee per spell).
+//! Whoever casts pays the casting's materials — the ritual cost of the seed's table, else the
+//! spell's consumed components of [`PriceList::materials`] — and a temple adds its fee on top
+//! of them, never instead of them (docs/rules.md, "Who casts and what it costs"). [`plan`] returns the cheapest list of castings that reaches a [`Goal`], or `None`.
 //! Castings are spread over downtime, so a caster's slots per day do not limit them.
 
 use crate::rules::permanent_wounds::{Severity, WoundSlots};
@@ -133,9 +133,9 @@ pub struct CastingRule {
     pub heals: &'static [Severity],
     /// It restores missing body parts, so it raises a PC missing a part it needs to live.
     pub restores_body: bool,
-    /// What the party's own caster pays; `None`: the spell's consumed materials
-    /// ([`PriceList::materials`], 0 when unlisted).
-    pub party_gp: Option<f64>,
+    /// The seed's ritual materials, paid whoever casts (a temple adds its fee); `None`: the
+    /// spell's consumed materials ([`PriceList::materials`], 0 when unlisted).
+    pub ritual_gp: Option<f64>,
 }
 
 /// Standard setting: a ritual *lesser restoration*'s materials for a minor wound (100 gp).
@@ -160,7 +160,7 @@ pub const REVIVIFY: CastingRule = CastingRule {
     }),
     heals: &[],
     restores_body: false,
-    party_gp: None,
+    ritual_gp: None,
 };
 
 /// *Raise dead*: within 10 days, 1 HP, the −4 penalty; it fails when a part needed to live
@@ -174,7 +174,7 @@ pub const RAISE_DEAD: CastingRule = CastingRule {
     }),
     heals: &[],
     restores_body: false,
-    party_gp: None,
+    ritual_gp: None,
 };
 
 /// *Resurrection* raising a PC: within a century, all HP, the −4 penalty.
@@ -195,7 +195,7 @@ pub const TRUE_RESURRECTION: CastingRule = CastingRule {
     }),
     heals: ALL_WOUNDS,
     restores_body: true,
-    party_gp: None,
+    ritual_gp: None,
 };
 
 /// The standard setting's castings.
@@ -206,7 +206,7 @@ pub const STANDARD_RULES: [CastingRule; 7] = [
         target: Target::Alive,
         heals: &[Severity::Minor],
         restores_body: false,
-        party_gp: Some(STANDARD_LESSER_RITUAL_GP),
+        ritual_gp: Some(STANDARD_LESSER_RITUAL_GP),
     },
     // Moderate: a ritual greater restoration.
     CastingRule {
@@ -214,7 +214,7 @@ pub const STANDARD_RULES: [CastingRule; 7] = [
         target: Target::Alive,
         heals: &[Severity::Moderate],
         restores_body: false,
-        party_gp: Some(STANDARD_GREATER_RITUAL_GP),
+        ritual_gp: Some(STANDARD_GREATER_RITUAL_GP),
     },
     // Severe: resurrection under its normal rules, which restore every missing part, so it
     // heals every wound (our reading).
@@ -223,7 +223,7 @@ pub const STANDARD_RULES: [CastingRule; 7] = [
         target: Target::Alive,
         heals: ALL_WOUNDS,
         restores_body: true,
-        party_gp: None,
+        ritual_gp: None,
     },
     REVIVIFY,
     RAISE_DEAD,
@@ -233,7 +233,7 @@ pub const STANDARD_RULES: [CastingRule; 7] = [
         target: Target::Dead(RESURRECTION_REVIVAL),
         heals: ALL_WOUNDS,
         restores_body: true,
-        party_gp: None,
+        ritual_gp: None,
     },
     TRUE_RESURRECTION,
 ];
@@ -246,7 +246,7 @@ pub const HARSH_RULES: [CastingRule; 7] = [
         target: Target::Alive,
         heals: &[Severity::Minor],
         restores_body: false,
-        party_gp: Some(HARSH_GREATER_RITUAL_GP),
+        ritual_gp: Some(HARSH_GREATER_RITUAL_GP),
     },
     // Moderate: resurrection heals the wounds up to moderate...
     CastingRule {
@@ -254,7 +254,7 @@ pub const HARSH_RULES: [CastingRule; 7] = [
         target: Target::Alive,
         heals: &[Severity::Minor, Severity::Moderate],
         restores_body: false,
-        party_gp: None,
+        ritual_gp: None,
     },
     // Severe: true resurrection cast only to heal, at its reduced cost.
     CastingRule {
@@ -262,7 +262,7 @@ pub const HARSH_RULES: [CastingRule; 7] = [
         target: Target::Alive,
         heals: ALL_WOUNDS,
         restores_body: true,
-        party_gp: Some(HARSH_TRUE_RESURRECTION_HEAL_GP),
+        ritual_gp: Some(HARSH_TRUE_RESURRECTION_HEAL_GP),
     },
     REVIVIFY,
     RAISE_DEAD,
@@ -272,7 +272,7 @@ pub const HARSH_RULES: [CastingRule; 7] = [
         target: Target::Dead(RESURRECTION_REVIVAL),
         heals: &[],
         restores_body: false,
-        party_gp: None,
+        ritual_gp: None,
     },
     TRUE_RESURRECTION,
 ];
@@ -328,7 +328,7 @@ pub enum Provider {
     Service {
         /// The highest spell level it casts.
         max_spell_level: u8,
-        /// `(spell, gp)`: the whole price of one casting, components included.
+        /// `(spell, gp)`: its fee for one casting, paid on top of the casting's materials.
         fees: Vec<(usize, f64)>,
     },
 }
@@ -354,26 +354,30 @@ impl Provider {
         }
     }
 
-    /// Gold for one casting of `spell` under `rule`; `None` when it cannot cast it.
+    /// Gold for one casting of `spell` under `rule`; `None` when it cannot cast it. Whoever
+    /// casts pays the materials ([`CastingRule::materials`]); a temple adds its fee on top.
     fn price(&self, spell: usize, rule: &CastingRule, prices: &PriceList) -> Option<f64> {
         let level = SPELLS.get(spell)?.level;
         if level > self.max_spell_level() {
             return None;
         }
+        let materials = rule.materials(spell, prices);
         match self {
-            Provider::Party { spells, .. } => spells.contains(&spell).then(|| {
-                rule.party_gp.unwrap_or_else(|| {
-                    prices
-                        .materials
-                        .iter()
-                        .find(|(s, _)| *s == spell)
-                        .map_or(0.0, |m| m.1)
-                })
-            }),
-            Provider::Service { fees, .. } => {
-                fees.iter().find(|(s, _)| *s == spell).map(|(_, gp)| *gp)
-            }
+            Provider::Party { spells, .. } => spells.contains(&spell).then_some(materials),
+            Provider::Service { fees, .. } => fees
+                .iter()
+                .find(|(s, _)| *s == spell)
+                .map(|(_, fee)| fee + materials),
         }
+    }
+}
+
+impl CastingRule {
+    /// Gold of the materials one casting consumes, whoever casts: the seed's ritual cost
+    /// ([`CastingRule::ritual_gp`]) where the table gives one, else the spell's consumed
+    /// components ([`PriceList::material`]).
+    pub fn materials(&self, spell: usize, prices: &PriceList) -> f64 {
+        self.ritual_gp.unwrap_or_else(|| prices.material(spell))
     }
 }
 
@@ -661,6 +665,127 @@ mod tests {
         }
     }
 
+    /// The default price list with every temple fee 0.
+    fn no_fees() -> PriceList {
+        let mut prices = PriceList::default();
+        for fee in &mut prices.services {
+            fee.1 = 0.0;
+        }
+        prices
+    }
+
+    /// `(spell, gold, purpose)` of the cheapest plan of a temple casting up to 9th level.
+    fn at_temple(
+        s: HealingSetting,
+        pc: PcState,
+        goal: Goal,
+        prices: &PriceList,
+    ) -> Vec<(&'static str, f64, CastingPurpose)> {
+        let temple = [Provider::temple(9, prices)];
+        steps(&plan(s, &pc, goal, &temple, prices).unwrap())
+    }
+
+    #[test]
+    fn a_temple_with_no_fees_costs_exactly_the_seeds_materials() {
+        let prices = no_fees();
+        let heal = |s, wounds: &[Severity]| at_temple(s, alive(wounds), Goal::HealWounds, &prices);
+        assert_eq!(
+            heal(Standard, &[Minor]),
+            [("lesser_restoration", 100.0, PermanentWounds)]
+        );
+        assert_eq!(
+            heal(Standard, &[Moderate]),
+            [("greater_restoration", 500.0, PermanentWounds)]
+        );
+        assert_eq!(
+            heal(Standard, &[Severe]),
+            [("resurrection", 1000.0, PermanentWounds)]
+        );
+        assert_eq!(
+            heal(Harsh, &[Minor]),
+            [("greater_restoration", 300.0, PermanentWounds)]
+        );
+        assert_eq!(
+            heal(Harsh, &[Moderate]),
+            [("resurrection", 1000.0, PermanentWounds)]
+        );
+        assert_eq!(
+            heal(Harsh, &[Severe]),
+            [("true_resurrection", 10_000.0, PermanentWounds)]
+        );
+        let raise = |s, pc| at_temple(s, pc, Goal::Raise, &prices);
+        assert_eq!(
+            raise(Harsh, dead(&[], DeadFor::days(1))),
+            [("raise_dead", 500.0, Raising)]
+        );
+        assert_eq!(
+            raise(Harsh, dead(&[], DeadFor::years(150))),
+            [("true_resurrection", 25_000.0, Raising)]
+        );
+        // Every casting of both tables: the temple's price is the party caster's.
+        let temple = Provider::temple(9, &prices);
+        let party = cleric(20);
+        for s in HealingSetting::ALL {
+            for rule in s.rules() {
+                let spell = at(rule.spell);
+                if rule.spell == "revivify" {
+                    // Not on the price list: a temple does not cast it.
+                    assert_eq!(temple.price(spell, rule, &prices), None);
+                    continue;
+                }
+                assert_eq!(
+                    temple.price(spell, rule, &prices),
+                    party.price(spell, rule, &prices),
+                    "{} {}",
+                    s.name(),
+                    rule.spell
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_temple_charges_its_fee_on_top_of_the_seeds_materials() {
+        let prices = PriceList::default();
+        let heal = |s, wounds: &[Severity]| at_temple(s, alive(wounds), Goal::HealWounds, &prices);
+        // Standard: 40 + 100, 350 + 500, 2,000 + 1,000.
+        assert_eq!(
+            heal(Standard, &[Minor]),
+            [("lesser_restoration", 140.0, PermanentWounds)]
+        );
+        assert_eq!(
+            heal(Standard, &[Moderate]),
+            [("greater_restoration", 850.0, PermanentWounds)]
+        );
+        assert_eq!(
+            heal(Standard, &[Severe]),
+            [("resurrection", 3000.0, PermanentWounds)]
+        );
+        // Harsh: 350 + 300, 2,000 + 1,000, 25,000 + 10,000 when it only heals.
+        assert_eq!(
+            heal(Harsh, &[Minor]),
+            [("greater_restoration", 650.0, PermanentWounds)]
+        );
+        assert_eq!(
+            heal(Harsh, &[Moderate]),
+            [("resurrection", 3000.0, PermanentWounds)]
+        );
+        assert_eq!(
+            heal(Harsh, &[Severe]),
+            [("true_resurrection", 35_000.0, PermanentWounds)]
+        );
+        // Raising: 750 + 500; 25,000 + 25,000 when true resurrection raises.
+        let raise = |pc| at_temple(Harsh, pc, Goal::Raise, &prices);
+        assert_eq!(
+            raise(dead(&[], DeadFor::days(1))),
+            [("raise_dead", 1250.0, Raising)]
+        );
+        assert_eq!(
+            raise(dead(&[], DeadFor::years(150))),
+            [("true_resurrection", 50_000.0, Raising)]
+        );
+    }
+
     #[test]
     fn full_casters_reach_spell_levels_by_the_class_table() {
         for (level, top) in [
@@ -793,8 +918,8 @@ mod tests {
         assert_eq!(run(Harsh, pc, Goal::HealWounds, &[t4]), None);
         let t5 = Provider::temple(5, &prices);
         let p = run(Harsh, pc, Goal::HealWounds, &[t5]).unwrap();
-        // The temple's fee is its list price, components included.
-        assert_eq!(steps(&p), [("greater_restoration", 450.0, PermanentWounds)]);
+        // The temple's 350 gp fee comes on top of the ritual's 300 gp.
+        assert_eq!(steps(&p), [("greater_restoration", 650.0, PermanentWounds)]);
         // Lesser restoration heals nothing in the harsh setting.
         let lesser = caster(Progression::Full, 20, &["lesser_restoration"]);
         assert_eq!(run(Harsh, pc, Goal::HealWounds, &[lesser]), None);

@@ -7,7 +7,7 @@
 use rand::Rng;
 
 use super::damage::Blow;
-use super::fighter::State;
+use super::fighter::{Fighter, State};
 use super::positions::REACH;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Ability, Attack, Breath, Reach};
@@ -62,6 +62,25 @@ impl Encounter {
         }
     }
 
+    /// The armour class of `defender`: its statblock's, less 2 for broken
+    /// armour or shield (a lingering injury's broken item, **ours**), less
+    /// its shield's part when a lost arm leaves no hand for it (the
+    /// permanent wound *lost arm*: no weapon and shield).
+    pub(super) fn armor_class(&self, defender: &Fighter) -> i32 {
+        let spec = self.spec(defender.spec);
+        let broken = if defender.effects & effect::ARMOR_BROKEN != 0 {
+            2
+        } else {
+            0
+        };
+        let shield = if defender.effects & effect::NO_SHIELD != 0 {
+            spec.shield_ac
+        } else {
+            0
+        };
+        spec.ac - broken - shield
+    }
+
     pub(super) fn saving_throw<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
@@ -114,7 +133,7 @@ impl Encounter {
             || if POSITIONS {
                 self.position_disadvantage(arena, me, target, melee)
             } else {
-                !melee && attacker.effects & effect::DIS_RANGED != 0
+                !melee && attacker.effects & (effect::DIS_RANGED | effect::DIS_RANGED_FAR) != 0
             };
         // A called shot at a limb (our extension), only when some side makes them.
         let aimed = match &self.rules.called_shots {
@@ -125,10 +144,9 @@ impl Encounter {
         };
         let penalty = aimed.map_or(0, |(_, shots)| shots.penalty);
         let natural = RollMode::with(advantage, disadvantage).roll(rng);
-        let armor_broken = defender.effects & effect::ARMOR_BROKEN != 0;
         let roll = AttackRoll {
             bonus: attack.to_hit - penalty - i32::from(attacker.return_penalty),
-            ac: self.spec(defender.spec).ac - if armor_broken { 2 } else { 0 },
+            ac: self.armor_class(defender),
             crit_range: self.rules.crit_range.unwrap_or(spec.crit_range),
             // Any hit within 5 ft on an unconscious creature is a critical
             // hit (unless the table plays without critical hits).

@@ -31,10 +31,12 @@ pub fn limb_hp(spec: &CreatureSpec) -> [u8; 4] {
 }
 
 /// The effects of the severed limbs (a bit per [`LIMBS`] index), as the
-/// matching tragic injuries impose them: a lost arm or hand can't hold
-/// anything with two hands (as the lingering injury *lose an arm or a
-/// hand*), a lost foot or leg gives disadvantage on Dexterity saves (as the
-/// permanent wound *lost leg*).
+/// matching tragic injuries of the lingering-injury table impose them, the
+/// same whatever severed the limb: a lost arm or hand can't hold anything
+/// with two hands (*lose an arm or a hand*); a lost foot or leg sets no bit
+/// (*lose a foot or leg*: its halved speed and fall after a Dash are
+/// [`severed_speed`]; its disadvantage on Dexterity checks to balance meets
+/// no roll of a fight).
 pub fn severed_effects(severed: u8) -> u16 {
     let mut bits = 0;
     for (i, limb) in LIMBS.iter().enumerate() {
@@ -43,7 +45,6 @@ pub fn severed_effects(severed: u8) -> u16 {
         }
         bits |= match limb {
             Limb::Arm if !LOSE_ARM_OR_HAND.two_handed => effect::NO_TWO_HANDED,
-            Limb::Leg => effect::DIS_DEX_SAVES,
             _ => 0,
         };
     }

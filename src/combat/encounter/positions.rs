@@ -189,7 +189,9 @@ impl Encounter {
             || (t.prone && (t.x - a.x).abs() > REACH)
             || (!melee
                 && (self.hostile_within(arena, me, REACH)
-                    || (a.effects & effect::DIS_RANGED != 0 && (t.x - a.x).abs() > DEPTH_VISION)))
+                    || a.effects & effect::DIS_RANGED != 0
+                    || (a.effects & effect::DIS_RANGED_FAR != 0
+                        && (t.x - a.x).abs() > DEPTH_VISION)))
     }
 
     /// Moves `me` toward `target` to attack it in melee, with what is left

@@ -12,7 +12,7 @@ use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Attack, Reach};
 use crate::combat::effect;
 use crate::combat::policy::WhenPartyFalls;
-use crate::dice::roll_die;
+use crate::dice::{RollMode, roll_die};
 
 /// Who is still in the fight, counted in one pass at the end of a round.
 struct SideTally {
@@ -104,8 +104,7 @@ impl Encounter {
     ) -> (bool, u32, bool) {
         let monsters_total = self.monsters.len().max(1) as f64;
         for f in arena.fighters.iter_mut() {
-            let spec = &self.spec(f.spec);
-            f.initiative = i32::from(roll_die(rng, 20) as u8) + spec.initiative;
+            f.initiative = self.roll_initiative(rng, f);
             f.raging = false;
         }
         if let Some(p) = &self.rules.positions {
@@ -188,6 +187,13 @@ impl Encounter {
                 return (won, decided_at.unwrap_or(round), false);
             }
         }
+    }
+
+    /// Initiative of `f`: a Dexterity check, a d20 plus its modifier, with
+    /// disadvantage on Dexterity checks (the permanent wound *lost leg*).
+    pub(super) fn roll_initiative<R: Rng + ?Sized>(&self, rng: &mut R, f: &Fighter) -> i32 {
+        let mode = RollMode::with(false, f.effects & effect::DIS_DEX_CHECKS != 0);
+        i32::from(mode.roll(rng)) + self.spec(f.spec).initiative
     }
 
     /// Sorts `arena.order` by initiative: the higher total first, then the

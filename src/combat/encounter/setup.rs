@@ -8,6 +8,7 @@ use rand::Rng;
 use super::fighter::{Fighter, NEVER_REVIVED, State};
 use super::{Arena, Encounter};
 use crate::combat::creature::{Attack, CreatureSpec};
+use crate::combat::effect;
 use crate::combat::policy::{Between, EncounterRules};
 use crate::combat::wounds::WoundExamples;
 use crate::dice::{DiceExpr, roll_die};
@@ -229,14 +230,30 @@ pub(super) fn regained_hit_dice(spec: &CreatureSpec, left: u8) -> u8 {
 
 /// A short rest's healing: hit dice spent one at a time while the PC is
 /// below its maximum, each die's roll plus the Constitution modifier (at
-/// least 0) regained.
+/// least 0) regained; each die one size smaller with severe internal
+/// bruising ([`effect::SMALLER_HIT_DICE`]).
 fn spend_hit_dice<R: Rng + ?Sized>(rng: &mut R, spec: &CreatureSpec, f: &mut Fighter) {
     let Some(h) = spec.hit_dice else {
         return;
     };
+    let die = if f.effects & effect::SMALLER_HIT_DICE != 0 {
+        one_size_smaller(h.die)
+    } else {
+        h.die
+    };
     while f.hit_dice > 0 && f.hp < f.max_hp {
         f.hit_dice -= 1;
-        let regained = roll_die(rng, u32::from(h.die)) as i32 + i32::from(h.con);
+        let regained = roll_die(rng, u32::from(die)) as i32 + i32::from(h.con);
         f.hp = (f.hp + regained.max(0)).min(f.max_hp);
+    }
+}
+
+/// The die one size below `die` among d4, d6, d8, d10, d12 (a d10 becomes a
+/// d8; **ours**: a d4, the smallest, stays a d4, and a die off that ladder
+/// loses 2 faces).
+pub(super) fn one_size_smaller(die: u8) -> u8 {
+    match die {
+        0..=4 => die,
+        d => d - 2,
     }
 }

@@ -131,7 +131,7 @@ mod tests {
                 ("slight limp", 0, false),
             ],
             &[
-                ("lost eye", effect::DIS_RANGED, false),
+                ("lost eye", effect::DIS_RANGED_FAR, false),
                 ("lost hand", effect::NO_TWO_HANDED, false),
                 ("limp", 0, false),
                 ("internal wound", effect::DIS_CON_SAVES, true),
@@ -139,12 +139,20 @@ mod tests {
             &[
                 (
                     "lost arm",
-                    effect::NO_TWO_HANDED | effect::DIS_STR_SAVES,
+                    effect::NO_TWO_HANDED | effect::NO_SHIELD | effect::DIS_STR_SAVES,
                     false,
                 ),
-                ("lost leg", effect::DIS_DEX_SAVES, false),
+                (
+                    "lost leg",
+                    effect::DIS_DEX_CHECKS | effect::DIS_DEX_SAVES,
+                    false,
+                ),
                 ("blindness", effect::BLINDED, false),
-                ("severe internal bruising", effect::DIS_CON_SAVES, true),
+                (
+                    "severe internal bruising",
+                    effect::DIS_CON_SAVES | effect::SMALLER_HIT_DICE,
+                    true,
+                ),
             ],
         ];
         let w = parse_file("w", PERMANENT_WOUNDS_TOML).unwrap();

@@ -4,7 +4,8 @@
 //! as the purchase policy allows. The castings are those of
 //! [`crate::rules::wound_healing::plan`] under the variant's healing
 //! setting, from the party's living casters at their level (paying the
-//! materials) and the temple (its fees, up to its highest spell level).
+//! materials) and the temple (up to its highest spell level, its fee on
+//! top of the materials).
 //! Every decision here is the scenario's policy ([`HealWounds`],
 //! [`First`], [`ReplaceDead`]); none is hard-coded.
 

@@ -36,7 +36,7 @@
 //! restoration_reading = "greater_restoration"  # lesser_restoration | greater_restoration | regenerate
 //! # prices (gp; maps override key by key)
 //! potion_price_gp = 50
-//! services = { cure_wounds = 10, lesser_restoration = 40, greater_restoration = 450 }
+//! services = { cure_wounds = 10, lesser_restoration = 40, greater_restoration = 350 }  # fees on top of materials
 //! materials = { lesser_restoration = 100, greater_restoration = 500 }
 //! item_prices = { weapon = 15, armor_or_shield = 10, other = 2 }
 //! ```

@@ -5,6 +5,7 @@
 use super::*;
 use crate::combat::creature::Ability;
 use crate::combat::effect;
+use crate::combat::encounter::fighter::ALWAYS_PRONE;
 use crate::combat::policy::{CalledShooters, CalledShots, LimbAim};
 use crate::rules::damage::DamageTypes as Types;
 
@@ -112,18 +113,23 @@ fn resistance_halves_the_limbs_damage_too() {
 }
 
 #[test]
-fn a_severed_leg_gives_disadvantage_on_dexterity_saves() {
+fn a_severed_leg_is_the_tables_lose_a_foot_or_leg_not_the_wounds_lost_leg() {
     let mut t = Table::duel(called(CalledShooters::Both, LimbAim::Leg));
     t.f_mut(0).limb_hp[2] = 3;
     t.attack(1, 0, &[(19, 20), (1, 6)]);
     assert_eq!(t.f(0).severed, 1 << 2, "the first leg");
-    assert_ne!(t.f(0).effects & effect::DIS_DEX_SAVES, 0);
+    // The table's entry: speed halved, prone after a Dash; no save disadvantage.
+    assert_eq!(t.f(0).effects & effect::DIS_DEX_SAVES, 0);
     assert_eq!(t.f(0).effects & effect::NO_TWO_HANDED, 0);
-    // Two d20s, the lower kept: 20 and 1 fail a DC 5 Dexterity save.
-    let saved = with_dice(&[(20, 20), (1, 20)], |rng| {
+    assert_eq!(
+        (t.f(0).speed, t.f(0).prone_after_dash),
+        (t.f(0).base_speed / 2, ALWAYS_PRONE)
+    );
+    // One d20: 5 saves against DC 5.
+    let saved = with_dice(&[(5, 20)], |rng| {
         t.enc.saving_throw(rng, &t.arena, 0, Ability::Dex, 5)
     });
-    assert!(!saved);
+    assert!(saved);
 }
 
 #[test]

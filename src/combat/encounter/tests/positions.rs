@@ -199,7 +199,7 @@ fn a_ranged_attack_with_a_hostile_within_5_feet_has_disadvantage() {
 fn a_lost_eye_gives_disadvantage_only_beyond_30_feet_with_positions() {
     let mut t = Table::new(vec![wizard()], vec![goblin()], positions());
     t.place();
-    t.f_mut(0).effects |= effect::DIS_RANGED;
+    t.f_mut(0).effects |= effect::DIS_RANGED_FAR;
     let bolt = t.enc.all[0].attacks[0].clone();
     // 90 ft: disadvantage (the lower of 19 and 2 misses).
     t.attack_with(0, 1, &bolt, &[(19, 20), (2, 20)]);
@@ -208,6 +208,19 @@ fn a_lost_eye_gives_disadvantage_only_beyond_30_feet_with_positions() {
     t.at(1, -10);
     t.attack_with(0, 1, &bolt, &[(19, 20), (3, 10)]);
     assert_eq!(t.f(1).hp, 7 - 3);
+}
+
+#[test]
+fn the_lingering_lose_an_eye_gives_disadvantage_at_every_range_with_positions() {
+    // The table's entry (every ranged attack), not the permanent wound's (beyond 30 ft).
+    let mut t = Table::new(vec![wizard()], vec![goblin()], positions());
+    t.place();
+    t.at(1, -10);
+    t.f_mut(0).effects |= effect::DIS_RANGED;
+    let bolt = t.enc.all[0].attacks[0].clone();
+    // 20 ft: disadvantage still (the lower of 19 and 2 misses).
+    t.attack_with(0, 1, &bolt, &[(19, 20), (2, 20)]);
+    assert_eq!(t.f(1).hp, 7);
 }
 
 #[test]
@@ -316,7 +329,7 @@ fn without_positions_nothing_moves_and_no_one_provokes() {
     assert_eq!((t.f(1).x, t.f(0).hp), (0, 12 - 4));
     let bolt = template("wizard-1").attacks[0].clone();
     let mut t = Table::new(vec![wizard()], vec![goblin()], Default::default());
-    t.f_mut(0).effects |= effect::DIS_RANGED;
+    t.f_mut(0).effects |= effect::DIS_RANGED_FAR;
     // A lost eye: every ranged attack at disadvantage, as before positions.
     t.attack_with(0, 1, &bolt, &[(19, 20), (2, 20)]);
     assert_eq!(t.f(1).hp, 7);

@@ -136,3 +136,61 @@ fn a_long_rest_gives_back_half_the_hit_dice() {
         assert_eq!((t.f(0).hit_dice, t.f(1).hit_dice), (five, one));
     }
 }
+
+/// Severe internal bruising: a short rest's hit dice are one size smaller
+/// (a fighter's d10 becomes a d8).
+#[test]
+fn severe_internal_bruising_spends_hit_dice_one_size_smaller() {
+    use crate::combat::policy::Between;
+    let rules = EncounterRules {
+        between: Between::ShortRest,
+        ..EncounterRules::default()
+    };
+    let mut t = Table::new(vec![template("fighter-3")], vec![goblin()], rules);
+    t.f_mut(0).hp = 1;
+    t.f_mut(0).effects |= effect::SMALLER_HIT_DICE;
+    let Table { enc, arena, .. } = &mut t;
+    // Three d8s, each at most 8 + 2.
+    with_dice(&[(8, 8), (8, 8), (1, 8)], |rng| {
+        enc.rest_between_fights(rng, &mut arena.fighters[0], Between::ShortRest);
+    });
+    assert_eq!((t.f(0).hp, t.f(0).hit_dice), (1 + 10 + 10 + 3, 0));
+    assert_eq!(
+        [4, 6, 8, 10, 12].map(super::super::setup::one_size_smaller),
+        [4, 4, 6, 8, 10]
+    );
+}
+
+/// A lost leg rolls initiative (a Dexterity check) with disadvantage.
+#[test]
+fn a_lost_leg_rolls_initiative_with_disadvantage() {
+    let mut t = Table::new(
+        vec![template("fighter-3")],
+        vec![goblin()],
+        Default::default(),
+    );
+    let dex = t.enc.spec(t.f(0).spec).initiative;
+    let roll =
+        |t: &Table, dice: &[(u64, u64)]| with_dice(dice, |rng| t.enc.roll_initiative(rng, t.f(0)));
+    assert_eq!(roll(&t, &[(17, 20)]), 17 + dex);
+    t.f_mut(0).effects |= effect::DIS_DEX_CHECKS;
+    assert_eq!(roll(&t, &[(17, 20), (4, 20)]), 4 + dex);
+}
+
+/// A lost arm leaves no hand for a shield: its armour class goes.
+#[test]
+fn a_lost_arm_takes_the_shields_armour_class() {
+    let mut t = Table::new(
+        vec![template("fighter-3"), template("rogue-3")],
+        vec![goblin()],
+        Default::default(),
+    );
+    // Chain mail and shield: 18, of which the shield's 2.
+    assert_eq!(t.enc.armor_class(t.f(0)), 18);
+    t.f_mut(0).effects |= effect::NO_SHIELD;
+    assert_eq!(t.enc.armor_class(t.f(0)), 16);
+    // No shield, nothing to lose.
+    let rogue = t.enc.armor_class(t.f(1));
+    t.f_mut(1).effects |= effect::NO_SHIELD;
+    assert_eq!(t.enc.armor_class(t.f(1)), rogue);
+}

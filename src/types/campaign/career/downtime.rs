@@ -122,11 +122,7 @@ impl<R: Rng + Clone + PartialEq> Career<'_, '_, R> {
         let temple = (v.temple_spell_level > 0)
             .then(|| {
                 let cure = crate::rules::injury_cures::spell_index("cure_wounds")?;
-                v.prices
-                    .services
-                    .iter()
-                    .find(|(s, _)| *s == cure)
-                    .map(|s| s.1)
+                v.prices.temple_price(cure, v.prices.material(cure))
             })
             .flatten();
         let price = if free {
@@ -145,8 +141,9 @@ impl<R: Rng + Clone + PartialEq> Career<'_, '_, R> {
 
     /// Lost limbs (cut off, or severed by called shots) grown back by
     /// *regenerate* (docs/rules.md: the tragic injuries' cure), one casting
-    /// a PC: the healer's own (7th level), else the temple's fee when it
-    /// casts 7th-level spells and prices *regenerate*, while the purse pays.
+    /// a PC: the healer's own (7th level), else the temple's (its fee on top
+    /// of the materials) when it casts 7th-level spells and prices
+    /// *regenerate*, while the purse pays.
     pub(super) fn regrow_limbs(&mut self, enc: &Encounter) {
         let v = self.v;
         if !v.cure_injuries || (0..self.n()).all(|pc| self.party.severed_limbs(pc) == 0) {
@@ -164,21 +161,14 @@ impl<R: Rng + Clone + PartialEq> Career<'_, '_, R> {
                 }
                 .can_cast(regenerate)
         });
+        let materials = v.prices.material(regenerate);
         let price = if healer.is_some() {
-            Some(whole_gold(
-                v.prices
-                    .materials
-                    .iter()
-                    .find(|m| m.0 == regenerate)
-                    .map_or(0.0, |m| m.1),
-            ))
+            Some(whole_gold(materials))
         } else {
             v.prices
-                .services
-                .iter()
-                .find(|s| s.0 == regenerate)
+                .temple_price(regenerate, materials)
                 .filter(|_| v.temple_spell_level >= SPELLS[regenerate].level)
-                .map(|s| whole_gold(s.1))
+                .map(whole_gold)
         };
         let Some(price) = price else {
             return;

@@ -164,7 +164,7 @@ fn harsh_severe_is_true_resurrection_for_10000_gp_from_a_17th_level_cleric() {
 
 #[test]
 fn a_temple_casts_up_to_its_spell_level_at_its_fees() {
-    // No caster in the party: the temple's raise dead (1,250 gp).
+    // No caster in the party: the temple's raise dead (a 750 gp fee on the 500 gp diamond).
     let v = variant(&["fighter", "rogue"], 3, "temple_spell_level = 5");
     let party = party_with(&v, 0, &[], true);
     let p = raising(&v, &party, 0, &providers(&v, &party), 5_000, DeadFor(3_600)).unwrap();
@@ -174,10 +174,11 @@ fn a_temple_casts_up_to_its_spell_level_at_its_fees() {
         raising(&v, &party, 0, &providers(&v, &party), 1_249, DeadFor(3_600)),
         None
     );
-    // Its greater restoration (450 gp) heals a moderate wound.
+    // Its greater restoration heals a moderate wound: the 350 gp fee on top of the ritual's
+    // 500 gp of materials.
     let party = party_with(&v, 0, &[Severity::Moderate], false);
     let p = wound_healing(&v, &party, 0, &providers(&v, &party), 5_000, 0).unwrap();
-    assert_eq!((spells(&p), gold(&p)), (vec!["greater_restoration"], 450));
+    assert_eq!((spells(&p), gold(&p)), (vec!["greater_restoration"], 850));
     // A temple of 4th-level spells raises nobody.
     let v4 = variant(&["fighter", "rogue"], 3, "temple_spell_level = 4");
     let party = party_with(&v4, 0, &[], true);
