@@ -499,6 +499,27 @@ mod tests {
     }
 
     #[test]
+    fn only_the_headline_metrics_show_unless_metrics_are_asked_for() {
+        let mut r = result();
+        r.headline = Some(vec!["mean_y".into()]);
+        let b = block(&r, &View::default(), Items::Shortened);
+        let metrics: Vec<&str> = b.rows.iter().map(|r| r.metric.as_str()).collect();
+        assert_eq!(metrics, ["mean_y"]);
+        assert_eq!(b.hidden, 2, "p_x and p_zero left out");
+        assert!(b.folded.is_empty());
+        let note = super::hidden_note(&b, std::path::Path::new("d/summary.csv")).unwrap();
+        assert!(note.starts_with("2 more figures in d/summary.csv and d/index.html"));
+        let asked = View {
+            metrics: Some(Filter::new(&["p_*"])),
+            variants: None,
+        };
+        let b = block(&r, &asked, Items::Shortened);
+        let metrics: Vec<&str> = b.rows.iter().map(|r| r.metric.as_str()).collect();
+        assert_eq!(metrics, ["p_x", "p_zero"]);
+        assert_eq!(b.hidden, 0);
+    }
+
+    #[test]
     fn a_row_is_folded_only_if_zero_in_every_shown_variant() {
         let mut r = result();
         r.figures[1].estimate.value = 0.001;

@@ -67,10 +67,14 @@ fn differ_only_in_healing(a: &CampaignVariant, b: &CampaignVariant) -> bool {
 pub(super) fn paired_metrics(last_level: u8, shown: Shown) -> Vec<(String, &'static str, Reads)> {
     let mut m = vec![
         ("deaths_per_pc".to_string(), "deaths per PC", Reads::PerPc),
-        ("p_tpk".into(), "careers ended by a total party kill", Reads::Percent),
+        (
+            "p_tpk".into(),
+            "total party kills (share of careers)",
+            Reads::Percent,
+        ),
         (
             format!("{ORIGINALS_BY_LEVEL}{last_level}"),
-            "original PCs still playing at the end (share of the party)",
+            "original PCs still playing at the end",
             Reads::Percent,
         ),
         (
@@ -108,54 +112,89 @@ pub(super) fn paired_metrics(last_level: u8, shown: Shown) -> Vec<(String, &'sta
 pub(super) fn paired_ratio() -> (String, &'static str, Reads) {
     (
         SHARE_LEVELS_MAIMED.into(),
-        "character-levels played maimed, of those played (PCs alive at a level's end)",
+        "share of character-levels played maimed",
         Reads::Percent,
     )
+}
+
+/// Decimals of a percentage: more where it is small.
+fn percent_digits(x: f64) -> usize {
+    if x.abs() < 0.01 { 2 } else { 1 }
 }
 
 /// `x` as it reads.
 fn show(x: f64, reads: Reads) -> String {
     match reads {
-        Reads::Percent => format!("{:.1}%", x * 100.0),
+        Reads::Percent => format!("{:.*}%", percent_digits(x), x * 100.0),
         Reads::PerPc => format!("{x:.3}"),
         Reads::Gold => format!("{} gp", thousands(x.max(0.0).round() as u64)),
         Reads::Days => format!("{x:.1} days"),
     }
 }
 
-/// A difference `d` as it reads, signed (`+0.084`, `-17 gp`, `+8.3
-/// points`).
-fn signed(d: f64, reads: Reads) -> String {
-    let sign = if d < 0.0 { "-" } else { "+" };
+/// The size of a difference `d` (unsigned), with its unit.
+fn size(d: f64, reads: Reads, digits: usize) -> String {
     let a = d.abs();
     match reads {
-        Reads::Percent => format!("{sign}{:.1} points", a * 100.0),
-        Reads::PerPc => format!("{sign}{a:.3}"),
-        Reads::Gold => format!("{sign}{} gp", thousands(a.round() as u64)),
-        Reads::Days => format!("{sign}{a:.1} days"),
+        Reads::Percent => format!("{:.digits$}", a * 100.0),
+        Reads::PerPc => format!("{a:.3}"),
+        Reads::Gold => thousands(a.round() as u64),
+        Reads::Days => format!("{a:.1}"),
     }
 }
 
-/// One verdict line: the two values and the paired difference, in words.
-fn line(label: &str, reads: Reads, names: [&str; 2], values: [&Figure; 2], diff: &Figure) -> String {
+/// The unit after a difference.
+fn unit(reads: Reads) -> &'static str {
+    match reads {
+        Reads::Percent => " points",
+        Reads::PerPc => "",
+        Reads::Gold => " gp",
+        Reads::Days => " days",
+    }
+}
+
+/// A signed number for an interval that holds 0.
+fn signed(d: f64, reads: Reads, digits: usize) -> String {
+    let sign = if d < 0.0 { "-" } else { "+" };
+    format!("{sign}{}", size(d, reads, digits))
+}
+
+/// One verdict line: the later variant's value against its partner's, and
+/// the paired difference with its interval, in words (`0.084 more (0.080
+/// to 0.087)`, `66 gp less (64 to 69)`, `no clear difference (-0.02 to
+/// +0.06 points)`); `None` where both are 0 on every career.
+fn line(label: &str, reads: Reads, values: [&Figure; 2], diff: &Figure) -> Option<String> {
     let d = &diff.estimate;
-    let word = if d.low > 0.0 {
-        "more"
+    if values.iter().all(|f| f.estimate.value == 0.0) && d.low == 0.0 && d.high == 0.0 {
+        return None;
+    }
+    let digits = percent_digits(d.low.abs().min(d.high.abs()).max(d.value.abs()));
+    let (lo, hi) = (size(d.low, reads, digits), size(d.high, reads, digits));
+    let said = if d.low > 0.0 {
+        format!(
+            "{}{} more ({lo} to {hi})",
+            size(d.value, reads, digits),
+            unit(reads)
+        )
     } else if d.high < 0.0 {
-        "less"
+        format!(
+            "{}{} less ({hi} to {lo})",
+            size(d.value, reads, digits),
+            unit(reads)
+        )
     } else {
-        "no clear difference"
+        format!(
+            "no clear difference ({} to {}{})",
+            signed(d.low, reads, digits),
+            signed(d.high, reads, digits),
+            unit(reads)
+        )
     };
-    format!(
-        "{label}: {} under {} against {} under {}: {word}, {} (interval {} to {})",
+    Some(format!(
+        "{label}: {} against {}, {said}",
         show(values[1].estimate.value, reads),
-        names[1],
         show(values[0].estimate.value, reads),
-        names[0],
-        signed(d.value, reads),
-        signed(d.low, reads),
-        signed(d.high, reads),
-    )
+    ))
 }
 
 /// The verdict of each pair `(partner, variant)` from the result's
@@ -181,13 +220,15 @@ pub(super) fn verdicts(
             ) else {
                 continue;
             };
-            let mut text = line(label, *reads, names, [a, b], d);
+            let Some(mut text) = line(label, *reads, [a, b], d) else {
+                continue;
+            };
             if metric == "p_tpk" {
                 let events = |f: &Figure| (f.estimate.value * result.trials as f64).round() as u64;
                 let (ea, eb) = (events(a), events(b));
                 if ea.min(eb) < FEW_EVENTS {
                     text.push_str(&format!(
-                        "; few events ({} and {} of {} careers): read the interval, not the point",
+                        "; few events ({} and {} of {} careers), so read the interval",
                         thousands(eb),
                         thousands(ea),
                         thousands(result.trials)
@@ -197,7 +238,7 @@ pub(super) fn verdicts(
             lines.push(text);
         }
         let mut heading = format!(
-            "{} against {} (they differ only in healing: {} against {}; {} careers each, paired {}% intervals):",
+            "{} against {} (only healing differs: {} against {}), {} careers each, paired {}% intervals:",
             names[1],
             names[0],
             variants[v].rules.healing.name(),
