@@ -102,7 +102,7 @@ pub(super) fn charts(
         if most > 0 {
             let note = if fewest < FEW_EVENTS {
                 format!(
-                    "; few events: {} to {} per variant, read the band, not the line",
+                    ", few: {} to {} a variant",
                     thousands(fewest),
                     thousands(most)
                 )
@@ -111,9 +111,9 @@ pub(super) fn charts(
             };
             curves.push((
                 "tpk".to_string(),
-                format!("careers ended by a total party kill by level{note}"),
+                format!("total party kills by level{note}"),
                 "Character level",
-                "Careers ended by a total party kill (%, band: 95% interval)",
+                "Careers ended by a TPK (%; read the band, the 95% interval)",
                 "p_tpk_by_level_",
                 true,
             ));
@@ -196,7 +196,7 @@ pub(super) fn charts(
             ),
             distribution: FESTERING_DISTRIBUTION.into(),
             x_label: format!(
-                "Max HP a PC lost to festering wounds over the career (HP, bins of {FESTERING_BIN} from the value shown); bars: PCs that lost any (%)"
+                "Max HP a PC lost to festering wounds over the career (HP, bins of {FESTERING_BIN} from the value shown)"
             ),
         });
     }
