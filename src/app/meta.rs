@@ -97,7 +97,8 @@ pub fn scenario_sha256(s: &Scenario) -> Option<String> {
 }
 
 /// The last line of a run's stdout: `wrote 13 files to reports in 1.8 s
-/// (1.23 M trials/s)`; exact solutions have no rate.
+/// (1.23 M trials/s); the report: reports/index.html`; exact solutions
+/// have no rate.
 pub fn done_line(files: usize, dir: &Path, seconds: f64, run: &RunInfo) -> String {
     let rate = run
         .trials_per_second
@@ -106,8 +107,9 @@ pub fn done_line(files: usize, dir: &Path, seconds: f64, run: &RunInfo) -> Strin
     // Two decimals for a short run, so it does not read "0.0 s".
     let digits = if seconds < 1.0 { 2 } else { 1 };
     format!(
-        "wrote {files} files to {} in {seconds:.digits$} s{rate}\n",
-        dir.display()
+        "wrote {files} files to {} in {seconds:.digits$} s{rate}; the report: {}\n",
+        dir.display(),
+        dir.join("index.html").display()
     )
 }
 
@@ -139,11 +141,11 @@ mod tests {
         };
         assert_eq!(
             done_line(13, Path::new("reports"), 1.84, &run),
-            "wrote 13 files to reports in 1.8 s (1.23 M trials/s)\n"
+            "wrote 13 files to reports in 1.8 s (1.23 M trials/s); the report: reports/index.html\n"
         );
         assert_eq!(
             done_line(2, Path::new("x"), 0.04, &RunInfo::default()),
-            "wrote 2 files to x in 0.04 s\n"
+            "wrote 2 files to x in 0.04 s; the report: x/index.html\n"
         );
     }
 }

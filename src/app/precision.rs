@@ -227,6 +227,9 @@ mod tests {
             variant_descriptions: Vec::new(),
             scan: None,
             tables: Vec::new(),
+            verdicts: Vec::new(),
+            warnings: Vec::new(),
+            headline: None,
             figures: figures
                 .iter()
                 .map(|(v, m, value, low, high)| Figure {

@@ -77,6 +77,9 @@ td { text-align: right; font-variant-numeric: tabular-nums; }
 td .ci { display: block; color: var(--muted); font-size: .8rem; }
 td.na { color: #8a1c1c; font-style: italic; }
 td.none { color: var(--muted); }
+.verdict { background: var(--band); border-left: 4px solid var(--ink); padding: .4rem .9rem; margin: .8rem 0; }
+.verdict ul { margin: .2rem 0 .6rem; padding-left: 1.2rem; }
+.warning { color: #8a1c1c; font-weight: bold; }
 details { margin: .6rem 0; }
 summary { cursor: pointer; }
 figure.chart { margin: 1rem 0; }
@@ -216,6 +219,26 @@ fn table(out: &mut String, block: &Block, rows: &[Row], caption: &str) {
     out.push_str("</tbody></table></div>\n");
 }
 
+/// The answer first: the warnings, then each verdict's paired
+/// differences in plain words.
+fn answer(out: &mut String, result: &ScenarioResult) {
+    if result.warnings.is_empty() && result.verdicts.is_empty() {
+        return;
+    }
+    out.push_str("<div class=\"verdict\">\n<h3>The answer</h3>\n");
+    for w in &result.warnings {
+        let _ = writeln!(out, "<p class=\"warning\">Warning: {}</p>", escape(w));
+    }
+    for v in &result.verdicts {
+        let _ = writeln!(out, "<p><strong>{}</strong></p>\n<ul>", escape(&v.heading));
+        for line in &v.lines {
+            let _ = writeln!(out, "<li>{}</li>", escape(line));
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str("</div>\n");
+}
+
 /// The title and file stem of a chart spec.
 fn chart_title(spec: &ChartSpec) -> (&str, &str) {
     match spec {
@@ -254,6 +277,7 @@ fn scenario_section(
         )
     };
     let _ = writeln!(out, "<p class=\"how\">{}</p>", escape(&how));
+    answer(out, result);
     let described = result.variant_descriptions.iter().any(|d| !d.is_empty());
     out.push_str("<h3>Variants</h3>\n<dl class=\"variants\">");
     for (j, v) in result.variants.iter().enumerate() {
@@ -342,6 +366,24 @@ fn scenario_section(
             "<figcaption>{} · <a href=\"{sub}/{file}.png\">PNG</a> · <a href=\"{sub}/{file}.svg\">SVG</a></figcaption>\n</figure>",
             escape(title)
         );
+    }
+    if block.hidden > 0 {
+        // Every figure, the headline and the rest, folded.
+        let every = ScenarioResult {
+            headline: None,
+            ..result.clone()
+        };
+        let all = view::block(&every, &View::default(), Items::All);
+        let _ = writeln!(
+            out,
+            "<details><summary>Every figure ({} more than above: per level, per encounter, differences)</summary>",
+            block.hidden
+        );
+        table(out, &all, &all.rows, "");
+        for list in &all.lists {
+            table(out, &all, &list.rows, &list.heading);
+        }
+        out.push_str("</details>\n");
     }
     let own: Vec<&&str> = files
         .iter()

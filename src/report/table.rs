@@ -31,6 +31,10 @@ const GAP: usize = 2;
 /// Indentation of notes.
 const INDENT: &str = "   ";
 
+/// Indentation of a verdict line's continuation (under its text, after
+/// `INDENT` and `- `).
+const VERDICT_INDENT: &str = "     ";
+
 /// The width of standard output: the terminal's columns when it is one,
 /// else [`DEFAULT_WIDTH`].
 pub fn stdout_width() -> usize {
@@ -254,9 +258,12 @@ fn layout(out: &mut String, block: &Block, summary: &Path, width: usize) {
     }
 }
 
-/// The footer lines: folded metrics, the units and the `_diff` baseline.
-fn footer(block: &Block) -> Vec<String> {
+/// The footer lines: metrics left out, the units and the `_diff` baseline.
+fn footer(block: &Block, summary: &Path) -> Vec<String> {
     let mut notes = Vec::new();
+    if let Some(note) = view::hidden_note(block, summary) {
+        notes.push(note);
+    }
     if !block.folded.is_empty() {
         notes.push(format!(
             "0 in every variant (not shown): {}",
@@ -288,6 +295,28 @@ pub fn render(result: &ScenarioResult, summary: &Path, view: &View, width: usize
     for l in wrap(&result.description, width, INDENT) {
         let _ = writeln!(out, "{l}");
     }
+    for w in &result.warnings {
+        for l in wrap(&format!("warning: {w}"), width, INDENT) {
+            let _ = writeln!(out, "{l}");
+        }
+    }
+    for v in &result.verdicts {
+        for l in wrap(&v.heading, width, INDENT) {
+            let _ = writeln!(out, "{l}");
+        }
+        for line in &v.lines {
+            // A hanging indent: the continuation under the text.
+            let wrapped = wrap(line, width, VERDICT_INDENT);
+            for (k, l) in wrapped.iter().enumerate() {
+                let l = if k == 0 {
+                    format!("{INDENT}- {}", l.trim_start())
+                } else {
+                    l.clone()
+                };
+                let _ = writeln!(out, "{l}");
+            }
+        }
+    }
     if block.variants.is_empty() {
         let _ = writeln!(out, "{INDENT}no variant matches --variants");
     } else if block.rows.is_empty() && block.lists.is_empty() {
@@ -295,7 +324,7 @@ pub fn render(result: &ScenarioResult, summary: &Path, view: &View, width: usize
     } else {
         layout(&mut out, &block, summary, width);
     }
-    for note in footer(&block) {
+    for note in footer(&block, summary) {
         for l in wrap(&note, width, INDENT) {
             let _ = writeln!(out, "{l}");
         }
@@ -353,6 +382,16 @@ pub fn markdown(result: &ScenarioResult, summary: &Path, view: &View) -> String 
     if !result.description.is_empty() {
         let _ = writeln!(out, "{}\n", md(&result.description));
     }
+    for w in &result.warnings {
+        let _ = writeln!(out, "**Warning:** {}\n", md(w));
+    }
+    for v in &result.verdicts {
+        let _ = writeln!(out, "{}\n", md(&v.heading));
+        for line in &v.lines {
+            let _ = writeln!(out, "- {}", md(line));
+        }
+        out.push('\n');
+    }
     if block.variants.is_empty() {
         let _ = writeln!(out, "No variant matches --variants.\n");
         return out;
@@ -373,6 +412,9 @@ pub fn markdown(result: &ScenarioResult, summary: &Path, view: &View) -> String 
                 summary.display()
             );
         }
+    }
+    if let Some(note) = view::hidden_note(&block, summary) {
+        let _ = writeln!(out, "{}\n", md(&note));
     }
     if !block.folded.is_empty() {
         let names: Vec<String> = block.folded.iter().map(|m| format!("`{m}`")).collect();

@@ -97,6 +97,10 @@ pub struct Block {
     pub lists: Vec<ItemBlock>,
     /// Metrics left out for being 0 in every shown variant.
     pub folded: Vec<String>,
+    /// Metrics left out for not being among the type's headline metrics
+    /// ([`ScenarioResult::headline`]): in `summary.csv`, the charts and
+    /// the HTML report's folded table.
+    pub hidden: usize,
     /// The baseline of `_diff` metrics (the first variant, shown or not).
     pub baseline: String,
     /// The first rows that are constants of each variant (a
@@ -248,15 +252,30 @@ pub fn block(result: &ScenarioResult, view: &View, items: Items) -> Block {
         .filter(|v| view.variants.as_ref().is_none_or(|f| f.matches(v)))
         .cloned()
         .collect();
+    let asked = view.metrics.is_some();
+    // The type's headline metrics unless the reader asked for some.
+    let headline = |m: &str| {
+        asked
+            || result
+                .headline
+                .as_ref()
+                .is_none_or(|h| h.iter().any(|x| x == m))
+    };
     let mut metrics: Vec<&str> = Vec::new();
+    let mut hidden: Vec<&str> = Vec::new();
     for f in &result.figures {
-        if !metrics.contains(&f.metric.as_str())
-            && view.metrics.as_ref().is_none_or(|m| m.matches(&f.metric))
-        {
+        if metrics.contains(&f.metric.as_str()) || hidden.contains(&f.metric.as_str()) {
+            continue;
+        }
+        if !view.metrics.as_ref().is_none_or(|m| m.matches(&f.metric)) {
+            continue;
+        }
+        if headline(&f.metric) {
             metrics.push(&f.metric);
+        } else {
+            hidden.push(&f.metric);
         }
     }
-    let asked = view.metrics.is_some();
     let mut folded = Vec::new();
     let mut row = |metric: &str| -> Option<Row> {
         if !asked && all_zero(result, &variants, metric) {
@@ -365,6 +384,7 @@ pub fn block(result: &ScenarioResult, view: &View, items: Items) -> Block {
         rows,
         lists,
         folded,
+        hidden: hidden.len(),
         baseline: result.variants.first().cloned().unwrap_or_default(),
     }
 }
@@ -382,6 +402,20 @@ pub fn how(result: &ScenarioResult) -> String {
             result.confidence * 100.0
         )
     }
+}
+
+/// The note on the metrics `block` leaves out for not being headline
+/// metrics, if any: where they are and how to print them.
+pub fn hidden_note(block: &Block, summary: &std::path::Path) -> Option<String> {
+    (block.hidden > 0).then(|| {
+        let index = summary.with_file_name("index.html");
+        format!(
+            "{} more figures in {} and {} (charts, a folded table); --metrics GLOB prints them",
+            block.hidden,
+            summary.display(),
+            index.display()
+        )
+    })
 }
 
 /// The note on the constant rows of `block`, if any: ``encounter_xp`,
@@ -462,6 +496,27 @@ mod tests {
         let metrics: Vec<&str> = b.rows.iter().map(|r| r.metric.as_str()).collect();
         assert_eq!(metrics, ["p_x", "p_zero"]);
         assert!(b.folded.is_empty());
+    }
+
+    #[test]
+    fn only_the_headline_metrics_show_unless_metrics_are_asked_for() {
+        let mut r = result();
+        r.headline = Some(vec!["mean_y".into()]);
+        let b = block(&r, &View::default(), Items::Shortened);
+        let metrics: Vec<&str> = b.rows.iter().map(|r| r.metric.as_str()).collect();
+        assert_eq!(metrics, ["mean_y"]);
+        assert_eq!(b.hidden, 2, "p_x and p_zero left out");
+        assert!(b.folded.is_empty());
+        let note = super::hidden_note(&b, std::path::Path::new("d/summary.csv")).unwrap();
+        assert!(note.starts_with("2 more figures in d/summary.csv and d/index.html"));
+        let asked = View {
+            metrics: Some(Filter::new(&["p_*"])),
+            variants: None,
+        };
+        let b = block(&r, &asked, Items::Shortened);
+        let metrics: Vec<&str> = b.rows.iter().map(|r| r.metric.as_str()).collect();
+        assert_eq!(metrics, ["p_x", "p_zero"]);
+        assert_eq!(b.hidden, 0);
     }
 
     #[test]

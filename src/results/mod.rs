@@ -46,6 +46,28 @@ pub struct ScenarioResult {
     /// written as `DIR/<scenario>/<file>.csv`: e.g. a combat encounter's
     /// XP and the party's XP budgets.
     pub tables: Vec<ConstantTable>,
+    /// The answer to the scenario's question, before any table: paired
+    /// differences in plain words (a campaign's standard against harsh).
+    pub verdicts: Vec<Verdict>,
+    /// Why some figures cannot mean what they seem to (two settings that
+    /// cannot differ here), printed before the figures.
+    pub warnings: Vec<String>,
+    /// The metrics the human-readable reports show by default, where the
+    /// type names them (`None`: every metric). The others stay in
+    /// `summary.csv`, the charts and the HTML report's folded table;
+    /// `--metrics` prints them.
+    pub headline: Option<Vec<String>>,
+}
+
+/// One paired comparison in plain words: what the reports print first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    /// What is compared: `harsh against standard (they differ only in
+    /// healing)`.
+    pub heading: String,
+    /// One line per figure: the two values and their paired difference
+    /// with its interval.
+    pub lines: Vec<String>,
 }
 
 /// A table of values each variant has by its definition, not by
@@ -274,6 +296,9 @@ impl ScenarioResult {
             variant_descriptions: Vec::new(),
             scan: None,
             tables: Vec::new(),
+            verdicts: Vec::new(),
+            warnings: Vec::new(),
+            headline: None,
         }
     }
 

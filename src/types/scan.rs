@@ -8,7 +8,9 @@
 //! Headline metrics: every metric of the first variant except paired
 //! differences (`_diff`), quantiles (`q50_...`), the per-item lists the
 //! table shortens (the 23 injury-table entries) and metrics that are the
-//! same in every variant of each base variant (a flat line says nothing); at most
+//! same in every variant of each base variant (a flat line says nothing);
+//! where the type names its headline metrics
+//! ([`ScenarioResult::headline`]), only those; at most
 //! [`MAX_SCAN_CHARTS`], in figure order.
 
 use crate::results::{ChartSpec, Kind, LinePoints, ScanTable, ScenarioResult};
@@ -32,6 +34,13 @@ pub fn headline_metrics(result: &ScenarioResult) -> Vec<String> {
         let m = f.metric.as_str();
         let skipped = matches!(f.kind, Kind::Difference | Kind::Quantile);
         if skipped || listed(m) || out.iter().any(|o| o == m) {
+            continue;
+        }
+        if result
+            .headline
+            .as_ref()
+            .is_some_and(|h| !h.iter().any(|x| x == m))
+        {
             continue;
         }
         if flat(result, m) {

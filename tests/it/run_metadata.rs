@@ -51,7 +51,13 @@ fn run_json_records_the_build_the_run_and_each_scenario() {
     let last = stdout.lines().last().unwrap();
     let prefix = format!("wrote 14 files to {} in ", dir.path().display());
     assert!(last.starts_with(&prefix), "{last}");
-    assert!(last.ends_with(" trials/s)"), "{last}");
+    assert!(
+        last.ends_with(&format!(
+            " trials/s); the report: {}",
+            dir.path().join("index.html").display()
+        )),
+        "the last line names index.html: {last}"
+    );
     assert!(last.contains(" s ("), "{last}");
 
     let m = manifest(dir.path());
@@ -133,7 +139,12 @@ fn quiet_prints_nothing_and_exact_runs_have_no_rate() {
         .arg(dir.path())
         .assert()
         .success()
-        .stdout(predicates::str::is_match("\nwrote 9 files to .* in [0-9.]+ s\n$").unwrap());
+        .stdout(
+            predicates::str::is_match(
+                "\nwrote 9 files to .* in [0-9.]+ s; the report: .*index.html\n$",
+            )
+            .unwrap(),
+        );
     let m = manifest(dir.path());
     assert!(m.get("threads").is_none() && m.get("trials_per_second").is_none());
     let s = &m["scenarios"][0];

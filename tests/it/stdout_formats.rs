@@ -22,10 +22,45 @@ fn the_default_suite_fits_120_columns_and_names_the_folded_rows() {
         !death_saves.contains("\np_wound_minor "),
         "a zero row is printed"
     );
-    // The report and its manifest entry.
+    // The report and its manifest entry; the last line names it.
     assert!(dir.path().join("index.html").is_file());
     let manifest = std::fs::read_to_string(dir.path().join("run.json")).unwrap();
     assert!(manifest.contains("\"index.html\""), "{manifest}");
+    let last = text.lines().last().unwrap();
+    assert!(last.ends_with("index.html"), "{last}");
+    // Each campaign leads with its verdict, prints its headline figures
+    // only, and the HTML report's campaign sections reach their first
+    // chart within 40 table rows.
+    let html = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+    for campaign in ["campaign-healing-settings", "campaign-career"] {
+        let block = text
+            .split(&format!("\n== {campaign} "))
+            .nth(1)
+            .unwrap()
+            .split("\n== ")
+            .next()
+            .unwrap();
+        let verdict = block
+            .find("harsh against standard (only healing differs")
+            .unwrap();
+        let table = block.find("\nmetric ").unwrap();
+        assert!(verdict < table, "the verdict comes first:\n{block}");
+        assert!(block.lines().count() <= 80, "{campaign}: {block}");
+        assert!(!block.contains("_level_1 "), "no per-level row:\n{block}");
+        let section = html
+            .split(&format!(
+                "<section class=\"scenario\" id=\"sc-{campaign}\">"
+            ))
+            .nth(1)
+            .unwrap();
+        let before_chart = section.split("<figure").next().unwrap();
+        let rows = before_chart.matches("<tr>").count();
+        assert!(
+            rows <= 40,
+            "{campaign}: {rows} table rows before the first chart"
+        );
+        assert!(before_chart.contains("<h3>The answer</h3>"));
+    }
 }
 
 #[test]

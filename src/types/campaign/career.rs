@@ -99,10 +99,13 @@ pub struct CareerOutcome {
     /// Per level: PCs of the starting party alive (never replaced) after it.
     pub originals: Vec<u8>,
     /// Per level: PCs alive carrying a permanent wound, a lingering injury
-    /// or a lost limb after it.
+    /// or a lost limb after it (a character-level played maimed: the level
+    /// ends with the PC still carrying it after the level's downtime).
     pub maimed: Vec<u8>,
     /// Per level: PCs alive carrying a lingering injury after it.
     pub injured: Vec<u8>,
+    /// Per level: PC deaths by the end of it (cumulative).
+    pub deaths_by: Vec<u32>,
     /// Per level: the party died by then.
     pub tpk_by: Vec<bool>,
     /// Per level: gold spent by then (every purpose).
@@ -138,6 +141,7 @@ impl CareerOutcome {
         let spent = self.spent_total();
         for later in level..self.tpk_by.len() {
             self.tpk_by[later] = true;
+            self.deaths_by[later] = self.deaths;
             self.spent[later] = spent;
             self.states[later] = [0, 0, 0, 0, pcs];
         }
@@ -158,6 +162,7 @@ impl CareerOutcome {
             std::mem::take(&mut self.spent),
             std::mem::take(&mut self.spent_by_day),
             std::mem::take(&mut self.states),
+            std::mem::take(&mut self.deaths_by),
         );
         for v in [&mut keep.0, &mut keep.1, &mut keep.2, &mut keep.3] {
             v.clear();
@@ -171,7 +176,10 @@ impl CareerOutcome {
         keep.6.resize(days, 0);
         keep.7.clear();
         keep.7.resize(levels, [0; 5]);
+        keep.8.clear();
+        keep.8.resize(levels, 0);
         *self = CareerOutcome {
+            deaths_by: keep.8,
             alive: keep.0,
             originals: keep.1,
             maimed: keep.2,
@@ -573,6 +581,7 @@ impl<R: Rng + Clone + PartialEq> Career<'_, '_, R> {
         out.maimed[li] = maimed;
         out.injured[li] = injured;
         out.spent[li] = out.spent_total();
+        out.deaths_by[li] = out.deaths;
         out.states[li] = states;
     }
 }

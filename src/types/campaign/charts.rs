@@ -1,9 +1,14 @@
 //! The campaign's charts and its table of constants (`encounters.csv`):
-//! survival and gold over the levels, wound states, gold by purpose, the
-//! festering distribution.
+//! deaths, original PCs and total party kills over the levels (the last
+//! only where there are any, with a note when they are few), gold over
+//! the encounters, wound states, gold by purpose, the festering
+//! distribution as bars.
 
 use super::CampaignVariant;
-use super::metrics::{END_STATES, FESTERING_BIN, FESTERING_DISTRIBUTION, Shown, encounters_by_day};
+use super::metrics::{
+    END_STATES, FESTERING_BIN, FESTERING_DISTRIBUTION, ORIGINALS_BY_LEVEL, Shown, encounters_by_day,
+};
+use super::verdict::FEW_EVENTS;
 use crate::model::{ScenarioHeader, Variant};
 use crate::results::{ChartSpec, ConstantTable, LinePoints, thousands};
 
@@ -58,6 +63,7 @@ pub(super) fn charts(
     variants: &[Variant<CampaignVariant>],
     shown: Shown,
     festered: &[String],
+    tpks: &[u64],
 ) -> Vec<ChartSpec> {
     let how = format!("{} careers per variant", thousands(header.trials));
     let names = Variant::names(variants);
@@ -71,43 +77,50 @@ pub(super) fn charts(
     if let (true, Some(levels)) = (same_levels, levels) {
         let after = "Character level (after its adventures and downtime)";
         // (file, title, y label, metric of level L as `{prefix}L`, percent)
-        let curves = [
+        let mut curves = vec![
             (
-                "survival",
-                "PCs alive after each level",
+                "deaths-by-level".to_string(),
+                "deaths per PC by level, cumulative".to_string(),
                 after,
-                "PCs alive, raised or replaced included (% of the party)",
-                "share_alive_level_",
-                true,
+                "PC deaths per PC slot so far (a PC raised and killed again dies twice)",
+                "deaths_per_pc_by_level_",
+                false,
             ),
             (
-                "original-pcs",
-                "starting PCs still playing",
+                "original-pcs".to_string(),
+                "original PCs still playing".to_string(),
                 after,
                 "Starting PCs alive and never replaced (% of the party)",
-                "share_original_level_",
-                true,
-            ),
-            (
-                "maimed",
-                "PCs maimed after each level",
-                after,
-                "PCs alive with an uncured wound or injury (% of the party)",
-                "share_maimed_level_",
-                true,
-            ),
-            (
-                "tpk",
-                "total party kills by level",
-                "Character level",
-                "Careers ended by a total party kill (%)",
-                "p_tpk_by_level_",
+                ORIGINALS_BY_LEVEL,
                 true,
             ),
         ];
+        // The total party kills, only where there are any, with a note
+        // when they are few (the band is the curve's interval).
+        let most = tpks.iter().copied().max().unwrap_or(0);
+        let fewest = tpks.iter().copied().min().unwrap_or(0);
+        if most > 0 {
+            let note = if fewest < FEW_EVENTS {
+                format!(
+                    ", few: {} to {} a variant",
+                    thousands(fewest),
+                    thousands(most)
+                )
+            } else {
+                String::new()
+            };
+            curves.push((
+                "tpk".to_string(),
+                format!("total party kills by level{note}"),
+                "Character level",
+                "Careers ended by a TPK (%; read the band, the 95% interval)",
+                "p_tpk_by_level_",
+                true,
+            ));
+        }
         for (file, title, x_label, y_label, prefix, percent) in curves {
             charts.push(ChartSpec::Lines {
-                file: file.into(),
+                file,
                 title: format!("{}: {title} ({how})", header.name),
                 x_label: x_label.into(),
                 y_label: y_label.into(),
@@ -175,19 +188,16 @@ pub(super) fn charts(
         });
     }
     if !festered.is_empty() {
-        charts.push(ChartSpec::Lines {
+        charts.push(ChartSpec::Distribution {
             file: "festering-max-hp".into(),
             title: format!(
                 "{}: max HP lost to festering wounds, PCs that lost any ({how})",
                 header.name
             ),
+            distribution: FESTERING_DISTRIBUTION.into(),
             x_label: format!(
                 "Max HP a PC lost to festering wounds over the career (HP, bins of {FESTERING_BIN} from the value shown)"
             ),
-            y_label: "PCs that lost any (%)".into(),
-            variants: festered.to_vec(),
-            points: LinePoints::Distribution(FESTERING_DISTRIBUTION.into()),
-            percent: true,
         });
     }
     charts.push(ChartSpec::Bars {

@@ -18,9 +18,11 @@ use super::CampaignVariant;
 use super::career::{CareerOutcome, career};
 use super::charts::{charts, encounters_table};
 use super::metrics::{
-    FESTERING_BIN, FESTERING_BINS, FESTERING_DISTRIBUTION, Reads, Shown, metric_defs,
+    FESTERING_BIN, FESTERING_BINS, FESTERING_DISTRIBUTION, MAIMED_LEVELS, Measure,
+    ORIGINALS_BY_LEVEL, Reads, SHARE_LEVELS_MAIMED, Shown, metric_defs,
 };
 use super::shared_fights::{FightLog, Sharing};
+use super::verdict::{self, HEALING_DIFF};
 use crate::combat::encounter::Arena;
 use crate::engine::Stop;
 use crate::engine::accum::{Histogram, IntMoments};
@@ -46,6 +48,15 @@ mergeable! {
         /// Per variant: max HP each PC lost to festering wounds, over the
         /// PCs that lost any, in bins of [`FESTERING_BIN`] HP.
         festering: Vec<Histogram>,
+        /// Per variant: character-levels played maimed and played, with
+        /// the first variant's on the same careers.
+        maimed_share: Vec<PairedRatio>,
+        /// Per variant with a healing partner: the differences of the
+        /// verdict's metrics to the partner on the same careers.
+        pair_diffs: Vec<Vec<IntMoments>>,
+        /// Per variant with a healing partner: character-levels played
+        /// maimed and played, with the partner's.
+        pair_maimed: Vec<PairedRatio>,
     }
 }
 
@@ -61,7 +72,15 @@ pub struct Prepared<'a> {
     fights_from: Vec<Option<usize>>,
     /// Per variant: a later variant takes over its fights.
     fights_shared: Vec<bool>,
+    /// Per variant: the earlier variant that differs only in `healing`.
+    partners: Vec<Option<usize>>,
+    /// Per variant: the verdict's metrics ([`verdict::paired_metrics`])
+    /// and their indices in its metric list.
+    stated: Vec<Vec<(Stated, usize)>>,
 }
+
+/// A metric a verdict states: name, label, how it reads.
+type Stated = (String, &'static str, verdict::Reads);
 
 impl<'a> Prepared<'a> {
     /// Compiles the variants.
@@ -108,12 +127,29 @@ impl<'a> Prepared<'a> {
         let fights_shared = (0..variants.len())
             .map(|v| fights_from.contains(&Some(v)))
             .collect();
+        let partners = verdict::healing_partners(variants);
+        let stated = variants
+            .iter()
+            .zip(&defs)
+            .map(|(v, defs): (_, &Vec<MetricDef<Reads>>)| {
+                let last = v.rules.levels.last().map_or(0, |l| l.level);
+                verdict::paired_metrics(last, shown)
+                    .into_iter()
+                    .filter_map(|m| {
+                        let i = defs.iter().position(|d| d.name == m.0)?;
+                        Some((m, i))
+                    })
+                    .collect()
+            })
+            .collect();
         Prepared {
             variants,
             defs,
             shown,
             fights_from,
             fights_shared,
+            partners,
+            stated,
         }
     }
 
@@ -126,6 +162,13 @@ impl<'a> Prepared<'a> {
             diffs: vec![vec![IntMoments::default(); widest]; n],
             share_of_treasure: vec![PairedRatio::default(); n],
             festering: vec![Histogram::new(0, FESTERING_BINS); n],
+            maimed_share: vec![PairedRatio::default(); n],
+            pair_diffs: self
+                .stated
+                .iter()
+                .map(|s| vec![IntMoments::default(); s.len()])
+                .collect(),
+            pair_maimed: vec![PairedRatio::default(); n],
         }
     }
 }
@@ -144,6 +187,10 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
     let mut outcome = CareerOutcome::default();
     let mut vals: Vec<i64> = Vec::new();
     let mut first_gold = [0; 2];
+    let mut first_maimed = [0; 2];
+    // This trial's values and character-levels of each variant so far.
+    let mut trial_vals: Vec<Vec<i64>> = vec![Vec::new(); prepared.variants.len()];
+    let mut trial_maimed: Vec<[i64; 2]> = vec![[0; 2]; prepared.variants.len()];
     let mut logs: Vec<FightLog<Xoshiro256PlusPlus>> =
         vec![FightLog::default(); prepared.variants.len()];
     for _ in 0..count {
@@ -180,6 +227,20 @@ pub fn simulate_chunk<R: Rng + ?Sized>(
                 first_gold = gold;
             }
             acc.share_of_treasure[v].push(gold, first_gold);
+            let sum = |xs: &[u8]| xs.iter().map(|&x| i64::from(x)).sum::<i64>();
+            let maimed = [sum(&outcome.maimed), sum(&outcome.alive)];
+            if v == 0 {
+                first_maimed = maimed;
+            }
+            acc.maimed_share[v].push(maimed, first_maimed);
+            if let Some(u) = prepared.partners[v] {
+                for (m, &(_, i)) in acc.pair_diffs[v].iter_mut().zip(&prepared.stated[v]) {
+                    m.push(vals[i] - trial_vals[u][i]);
+                }
+                acc.pair_maimed[v].push(maimed, trial_maimed[u]);
+            }
+            trial_vals[v].clone_from(&vals);
+            trial_maimed[v] = maimed;
             if prepared.shown.injuries {
                 for &hp in &outcome.festering_by_pc[..variant.rules.pc_names.len()] {
                     if hp > 0 {
@@ -227,6 +288,61 @@ pub fn finish(
         read,
         read,
     ));
+    // Character-levels played maimed, of those played: a ratio of means
+    // over the careers, with its paired difference.
+    let maimed = MetricDef::new(SHARE_LEVELS_MAIMED, Kind::Ratio, Unit::Share, ()).with_diff();
+    let read = |v: usize, _: usize, _: &MetricDef<()>| {
+        Observed::of_trials(Reading::Ratio(&acc.maimed_share[v]))
+    };
+    figures.extend(figures_of(
+        &names,
+        &Catalogue::same_for_all(variants.len(), vec![maimed]).diffs_after_each_variant(),
+        z,
+        read,
+        read,
+    ));
+    // The verdict's paired differences to each variant's healing partner.
+    let pair_defs: Vec<Vec<MetricDef<Option<usize>>>> = (0..variants.len())
+        .map(|v| {
+            if prepared.partners[v].is_none() {
+                return Vec::new();
+            }
+            let mut list: Vec<MetricDef<Option<usize>>> = prepared.stated[v]
+                .iter()
+                .enumerate()
+                .map(|(k, ((name, _, _), i))| {
+                    let def = &defs[v][*i];
+                    MetricDef::new(
+                        format!("{name}{HEALING_DIFF}"),
+                        Kind::Difference,
+                        def.unit,
+                        Some(k),
+                    )
+                })
+                .collect();
+            list.push(MetricDef::new(
+                format!("{SHARE_LEVELS_MAIMED}{HEALING_DIFF}"),
+                Kind::Difference,
+                Unit::Share,
+                None,
+            ));
+            list
+        })
+        .collect();
+    let read_pair = |v: usize, _: usize, def: &MetricDef<Option<usize>>| match def.measure {
+        Some(k) => {
+            let per = defs[v][prepared.stated[v][k].1].measure.per;
+            Observed::of_trials(Reading::IntMoments(&acc.pair_diffs[v][k])).per(per)
+        }
+        None => Observed::of_trials(Reading::Ratio(&acc.pair_maimed[v])),
+    };
+    figures.extend(figures_of(
+        &names,
+        &Catalogue::new(pair_defs),
+        z,
+        read_pair,
+        read_pair,
+    ));
     // The festering distribution of the variants whose PCs lost max HP to
     // festering wounds, up to the last bin any of them reached (a variant
     // without any has no distribution, not one of zeros).
@@ -259,13 +375,76 @@ pub fn finish(
         );
     }
     let festered_names: Vec<String> = festered.iter().map(|&v| variants[v].name.clone()).collect();
-    ScenarioResult {
+    let tpks: Vec<u64> = acc
+        .metrics
+        .iter()
+        .zip(defs)
+        .map(|(m, d)| {
+            d.iter()
+                .position(|d| d.measure.measure == Measure::Tpk)
+                .map_or(0, |i| m[i].sum().max(0) as u64)
+        })
+        .collect();
+    let mut result = ScenarioResult {
         figures,
         distributions,
         tables: vec![encounters_table(variants)],
-        charts: charts(header, variants, prepared.shown, &festered_names),
+        charts: charts(header, variants, prepared.shown, &festered_names, &tpks),
+        headline: Some(headline(variants, prepared.shown)),
         ..ScenarioResult::for_header(header, names)
+    };
+    let warned = verdict::warnings(variants);
+    let cannot_differ: Vec<bool> = warned.iter().map(Option::is_some).collect();
+    let mut stated: Vec<_> = prepared
+        .stated
+        .iter()
+        .find(|s| !s.is_empty())
+        .map(|s| s.iter().map(|(m, _)| m.clone()).collect())
+        .unwrap_or_default();
+    stated.push(verdict::paired_ratio());
+    result.verdicts = verdict::verdicts(
+        &result,
+        variants,
+        &prepared.partners,
+        &stated,
+        &cannot_differ,
+    );
+    result.warnings = warned.into_iter().flatten().collect();
+    result
+}
+
+/// The metrics the reports show by default: the figures behind the
+/// verdict and what they come from (every variant's last level's name for
+/// the original PCs).
+fn headline(variants: &[Variant<CampaignVariant>], shown: Shown) -> Vec<String> {
+    let mut h: Vec<String> = [
+        "p_tpk",
+        "p_pc_death",
+        "deaths_per_pc",
+        "raises_per_pc",
+        "replacements_per_pc",
+        MAIMED_LEVELS,
+        SHARE_LEVELS_MAIMED,
+        "treasure_per_pc",
+        "gold_wounds_per_pc",
+        "gold_raising_per_pc",
+    ]
+    .iter()
+    .map(|m| m.to_string())
+    .collect();
+    if shown.injuries {
+        h.push("gold_injuries_per_pc".into());
+        h.push("downtime_days_per_pc".into());
     }
+    for v in variants {
+        if let Some(l) = v.rules.levels.last() {
+            let m = format!("{ORIGINALS_BY_LEVEL}{}", l.level);
+            if !h.contains(&m) {
+                h.insert(5, m);
+            }
+        }
+    }
+    h
 }
 
 /// The metric of gold spent as a share of treasure found.

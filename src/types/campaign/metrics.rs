@@ -34,9 +34,9 @@ pub(super) enum Measure {
     LimbsLost,
     LimbsRegrown,
     GoldSpent,
-    Alive(usize),
+    MaimedLevels,
+    DeathsBy(usize),
     Originals(usize),
-    Maimed(usize),
     Injured(usize),
     TpkBy(usize),
     SpentBy(usize),
@@ -77,9 +77,9 @@ impl Measure {
             }
             Measure::LimbsRegrown => i64::from(o.limbs_regrown),
             Measure::GoldSpent => o.spent_total() as i64,
-            Measure::Alive(l) => i64::from(o.alive[l]),
+            Measure::MaimedLevels => o.maimed.iter().map(|&m| i64::from(m)).sum(),
+            Measure::DeathsBy(l) => i64::from(o.deaths_by[l]),
             Measure::Originals(l) => i64::from(o.originals[l]),
-            Measure::Maimed(l) => i64::from(o.maimed[l]),
             Measure::Injured(l) => i64::from(o.injured[l]),
             Measure::TpkBy(l) => i64::from(o.tpk_by[l]),
             Measure::SpentBy(l) => o.spent[l] as i64,
@@ -98,6 +98,19 @@ pub(super) struct Reads {
     pub(super) measure: Measure,
     pub(super) per: f64,
 }
+
+/// Character-levels each PC slot played maimed: the levels at whose end
+/// (after their downtime) the PC was alive carrying a permanent wound, a
+/// lingering injury or a lost limb, summed over the slot's PCs.
+pub(super) const MAIMED_LEVELS: &str = "maimed_levels_per_pc";
+
+/// The share of the character-levels played (PC slots alive at a level's
+/// end) that were played maimed: a ratio of means over the careers.
+pub(super) const SHARE_LEVELS_MAIMED: &str = "share_pc_levels_maimed";
+
+/// The prefix of the share of the starting party still playing after a
+/// level (alive and never replaced).
+pub(super) const ORIGINALS_BY_LEVEL: &str = "share_original_level_";
 
 /// Width of a bin of the festering distribution, HP.
 pub(super) const FESTERING_BIN: u64 = 5;
@@ -207,22 +220,19 @@ pub(super) fn metric_defs(
             defs.push(count(name, measure));
         }
     }
+    defs.push(count(MAIMED_LEVELS, Measure::MaimedLevels));
     for (k, (state, _)) in END_STATES.iter().enumerate() {
         defs.push(of_party(format!("share_end_{state}"), Measure::EndState(k)));
     }
     defs.push(of_party("share_end_injured".into(), Measure::EndInjured));
     for (l, level) in levels.iter().enumerate() {
-        defs.push(of_party(
-            format!("share_alive_level_{level}"),
-            Measure::Alive(l),
+        defs.push(count(
+            &format!("deaths_per_pc_by_level_{level}"),
+            Measure::DeathsBy(l),
         ));
         defs.push(of_party(
-            format!("share_original_level_{level}"),
+            format!("{ORIGINALS_BY_LEVEL}{level}"),
             Measure::Originals(l),
-        ));
-        defs.push(of_party(
-            format!("share_maimed_level_{level}"),
-            Measure::Maimed(l),
         ));
         if injuries {
             defs.push(of_party(

@@ -17,6 +17,7 @@ mod metrics;
 pub mod schema;
 pub mod shared_fights;
 pub mod spending;
+mod verdict;
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 

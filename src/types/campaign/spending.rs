@@ -132,6 +132,14 @@ impl HealingCache {
         cache
     }
 
+    /// The gold of the cheapest castings that heal some set of permanent
+    /// wounds with every caster alive: `Some(None)` when nobody can heal
+    /// any wound, `None` when the level is not tabulated.
+    pub fn cheapest_heal(&self) -> Option<Option<u64>> {
+        let row = self.heal.last()?;
+        Some(row.iter().flatten().map(gold).min())
+    }
+
     /// The row of the casters of `v` living in `party`, if tabulated.
     fn row(&self, v: &CampaignVariant, party: &PartyState) -> Option<usize> {
         let mask = v

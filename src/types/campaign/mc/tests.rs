@@ -56,8 +56,8 @@ fn a_one_fight_career_is_the_combat_trial_on_the_same_dice() {
     assert!(c("p_pc_death") > 0.05, "the case must have deaths");
     assert_eq!(k("p_pc_death"), c("p_pc_death"));
     assert_eq!(k("deaths_per_pc") * 2.0, c("mean_pc_deaths"));
-    // A PC alive after the level: not dead in the fight.
-    assert!((k("share_alive_level_3") * 2.0 - (2.0 - c("mean_pc_deaths"))).abs() < 1e-12);
+    // Deaths by the end of the only level: the fight's.
+    assert_eq!(k("deaths_per_pc_by_level_3") * 2.0, c("mean_pc_deaths"));
     // Treasure: 7 gp per fight won, shared by 2 PCs.
     assert!((k("treasure_per_pc") - 3.5 * c("p_party_win")).abs() < 1e-12);
     // Wounds taken: the fight's.
@@ -84,7 +84,7 @@ fn the_same_careers_on_any_thread_count() {
     // Standard and harsh see the same dice until healing differs: the
     // first level's deaths are the same.
     assert_eq!(
-        figure(&one, "harsh", "share_alive_level_1_diff"),
+        figure(&one, "harsh", "deaths_per_pc_by_level_1_diff"),
         0.0,
         "no healing decision before the first level ends"
     );
@@ -104,7 +104,8 @@ fn a_party_that_never_dies_or_is_wounded_spends_nothing() {
     let k = |m: &str| figure(&r, "base", m);
     assert_eq!(k("p_pc_death"), 0.0);
     assert_eq!(k("gold_spent_per_pc"), 0.0);
-    assert_eq!(k("share_alive_level_10"), 1.0);
+    assert_eq!(k("deaths_per_pc_by_level_10"), 0.0);
+    assert_eq!(k("maimed_levels_per_pc"), 0.0);
     assert_eq!(k("share_end_healthy"), 1.0);
     // 2 days of 2 fights, all won, at 500 gp a fight (the default table at level 10), 2 PCs.
     assert_eq!(k("treasure_per_pc"), 4.0 * 500.0 / 2.0);
@@ -219,12 +220,11 @@ fn wound_states_by_level_partition_the_party_and_gold_by_encounter_adds_up() {
                 .map(|s| k(&format!("share_{s}_level_{level}")))
                 .sum();
             assert!((sum - 1.0).abs() < 1e-12, "{v} level {level}: {sum}");
-            // The living by state are the survival curve.
+            // Without replacements, a dead slot stays dead: the dead
+            // by level are at most the deaths by then.
             assert!(
-                (1.0 - k(&format!("share_dead_level_{level}"))
-                    - k(&format!("share_alive_level_{level}")))
-                .abs()
-                    < 1e-12
+                k(&format!("share_dead_level_{level}"))
+                    <= k(&format!("deaths_per_pc_by_level_{level}")) + 1e-12
             );
             // A total party kill leaves every slot dead.
             assert!(
@@ -338,7 +338,7 @@ fn the_festering_distribution_counts_each_pc_that_lost_max_hp() {
         "{low} ≤ {mean} < {low} + 5"
     );
     assert!(r.charts.iter().any(|c| matches!(c,
-        crate::results::ChartSpec::Lines { file, .. } if file == "festering-max-hp")));
+        crate::results::ChartSpec::Distribution { file, .. } if file == "festering-max-hp")));
     // Its bins end at the last one any PC reached (no trailing empty bins).
     let last = rows.iter().map(|d| d.bin).max().unwrap();
     assert!(rows.iter().any(|d| d.bin == last && d.count > 0));
@@ -346,7 +346,7 @@ fn the_festering_distribution_counts_each_pc_that_lost_max_hp() {
     let r = three_levels("");
     assert!(r.distributions.is_empty());
     assert!(!r.charts.iter().any(|c| matches!(c,
-        crate::results::ChartSpec::Lines { file, .. } if file == "festering-max-hp")));
+        crate::results::ChartSpec::Distribution { file, .. } if file == "festering-max-hp")));
 }
 
 /// The return penalty changes nothing where nobody is raised, and
@@ -522,6 +522,19 @@ fn a_career_of_scripted_drops_follows_the_exact_death_save_chain() {
         close(variant, "wounds_taken_per_pc_moderate", taken[1]);
         close(variant, "wounds_taken_per_pc_severe", taken[2]);
         close(variant, "share_severe_level_1", carried[4..].iter().sum());
+        close(variant, "deaths_per_pc_by_level_1", dead);
+        // The one level was played maimed when the PC ends it alive with
+        // a wound; among the careers the PC was there to play it.
+        let maimed: f64 = carried[1..].iter().sum();
+        close(variant, "maimed_levels_per_pc", maimed);
+        let share = estimate(&r, variant, "share_pc_levels_maimed");
+        let exact = maimed / (1.0 - dead);
+        let sigma = (share.high - share.low) / 2.0 / 1.96;
+        assert!(
+            (share.value - exact).abs() < 4.5 * sigma,
+            "{variant} share of levels maimed {} against exact {exact} ± {sigma}",
+            share.value
+        );
         if !healed {
             assert_eq!(figure(&r, variant, "gold_wounds_per_pc"), 0.0, "no gold");
             continue;
@@ -638,7 +651,7 @@ fn wyvern_venom_costs_limbs_that_the_party_cuts_off_and_puts_back() {
             .abs()
             < 1e-12
     );
-    assert!(k("no-reattaching", "share_maimed_level_7") > k("cut", "share_maimed_level_7"));
+    assert!(k("no-reattaching", "maimed_levels_per_pc") > k("cut", "maimed_levels_per_pc"));
     // Nobody casts regenerate at level 7.
     assert_eq!(k("no-reattaching", "limbs_regrown_per_pc"), 0.0);
 }
@@ -728,4 +741,141 @@ fn a_variant_that_shares_fights_has_the_figures_it_has_alone() {
     }
     // The case has divergences to find: the settings' deaths differ.
     assert!(figure(&together, "harsh", "deaths_per_pc_diff") > 0.05);
+}
+
+/// Three levels of a fighter and a cleric under `options`, and `variants`.
+fn career_of(options: &str, variants: &str) -> ScenarioResult {
+    run(
+        &format!(
+            "{HEADER}type = \"campaign\"\n[options]\n\
+             party = [{{ class = \"fighter\", name = \"a\" }}, {{ class = \"cleric\", name = \"b\" }}]\n\
+             start_level = 1\nend_level = 3\n\
+             days_per_level = 2\nfights_per_day = 1\ndifficulty = \"high\"\n\
+             monster_pool = [\"ogre\", \"goblin-warrior\", \"bugbear-warrior\"]\n{options}\n\
+             [options.fights]\nwound_policy = \"accept_least_severe\"\n{variants}"
+        ),
+        1,
+    )
+}
+
+/// Variants that differ only in `healing` are paired: the later one has
+/// `_healing_diff` figures (its values minus its partner's on the same
+/// careers) and the result a verdict for the pair; a variant that differs
+/// in something else has neither.
+#[test]
+fn variants_that_differ_only_in_healing_are_paired_in_a_verdict() {
+    let r = career_of(
+        "starting_gold = 2000",
+        "[[variant]]\nname = \"standard\"\n\
+         [[variant]]\nname = \"harsh\"\nhealing = \"harsh\"\n\
+         [[variant]]\nname = \"standard-poor\"\nstarting_gold = 0\n\
+         [[variant]]\nname = \"harsh-poor\"\nhealing = \"harsh\"\nstarting_gold = 0\n\
+         [[variant]]\nname = \"harsh-no-temple\"\nhealing = \"harsh\"\ntemple_spell_level = 0\n",
+    );
+    let has = |v: &str, m: &str| r.figure(v, m).is_some();
+    for v in ["standard", "standard-poor", "harsh-no-temple"] {
+        assert!(!has(v, "deaths_per_pc_healing_diff"), "{v} has no partner");
+    }
+    // The first pair's partner is the baseline: the same as `_diff`.
+    for m in [
+        "deaths_per_pc",
+        "gold_wounds_per_pc",
+        "share_pc_levels_maimed",
+    ] {
+        assert_eq!(
+            r.figure("harsh", &format!("{m}_healing_diff"))
+                .unwrap()
+                .estimate,
+            r.figure("harsh", &format!("{m}_diff")).unwrap().estimate,
+            "{m}"
+        );
+    }
+    // The second pair: its own partner, not the baseline.
+    for m in [
+        "deaths_per_pc",
+        "p_tpk",
+        "maimed_levels_per_pc",
+        "share_original_level_3",
+    ] {
+        let d = figure(&r, "harsh-poor", &format!("{m}_healing_diff"));
+        let by_means = figure(&r, "harsh-poor", m) - figure(&r, "standard-poor", m);
+        assert!((d - by_means).abs() < 1e-9, "{m}: {d} against {by_means}");
+    }
+    assert!(
+        (figure(&r, "harsh-poor", "deaths_per_pc_healing_diff")
+            - figure(&r, "harsh-poor", "deaths_per_pc_diff"))
+        .abs()
+            > 1e-6,
+        "the baseline's difference is another figure"
+    );
+    let headings: Vec<&str> = r.verdicts.iter().map(|v| v.heading.as_str()).collect();
+    assert_eq!(headings.len(), 2, "{headings:?}");
+    assert!(headings[0].starts_with("harsh against standard (only healing differs"));
+    assert!(headings[1].starts_with("harsh-poor against standard-poor"));
+    assert!(r.verdicts[0].lines[0].starts_with("deaths per PC: "));
+    // Every line has the interval of its difference.
+    assert!(
+        r.verdicts
+            .iter()
+            .flat_map(|v| &v.lines)
+            .all(|l| l.contains(" to "))
+    );
+    // A cleric of levels 1 to 3 casts no 5th-level spell, and without the
+    // temple nothing heals a wound under the harsh setting.
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert!(r.warnings[0].starts_with("`harsh-no-temple`: no caster in the party and no temple"));
+    // The reports lead with the headline metrics; the per-level ones are
+    // folded away.
+    let headline = r.headline.as_ref().unwrap();
+    assert!(headline.contains(&"deaths_per_pc".to_string()));
+    assert!(headline.contains(&"share_original_level_3".to_string()));
+    assert!(
+        !headline
+            .iter()
+            .any(|m| m.contains("_by_level_") || m.ends_with("_diff"))
+    );
+}
+
+/// A campaign whose healing setting can change nothing gets a warning
+/// naming the reason: nobody can cast the spells, or the purse never holds
+/// their price; the paired figures are then 0.
+#[test]
+fn settings_that_cannot_differ_are_warned_about() {
+    let pair =
+        "[[variant]]\nname = \"standard\"\n[[variant]]\nname = \"harsh\"\nhealing = \"harsh\"\n";
+    // No caster (a fighter and a rogue) and no temple.
+    let r = run(
+        &format!(
+            "{HEADER}type = \"campaign\"\n[options]\n{PARTY}\nstart_level = 1\nend_level = 3\n\
+             difficulty = \"high\"\nmonster_pool = [\"ogre\", \"goblin-warrior\"]\ntemple_spell_level = 0\nstarting_gold = 100000\n\
+             [options.fights]\nwound_policy = \"accept_least_severe\"\n{pair}"
+        ),
+        1,
+    );
+    assert_eq!(r.warnings.len(), 2, "{:?}", r.warnings);
+    assert!(
+        r.warnings[0].contains("no caster in the party and no temple"),
+        "{}",
+        r.warnings[0]
+    );
+    assert!(r.verdicts[0].heading.contains("cannot differ here"));
+    assert_eq!(figure(&r, "harsh", "gold_wounds_per_pc_healing_diff"), 0.0);
+    assert_eq!(
+        figure(&r, "harsh", "maimed_levels_per_pc_healing_diff"),
+        0.0
+    );
+    // A cleric and a temple, but no gold and no treasure.
+    let zeros = ["0"; 20].join(", ");
+    let r = career_of(&format!("treasure = [{zeros}]"), pair);
+    assert_eq!(r.warnings.len(), 2, "{:?}", r.warnings);
+    assert!(
+        r.warnings[1].starts_with("`harsh`: the purse never holds the price"),
+        "{}",
+        r.warnings[1]
+    );
+    assert!(r.warnings[1].contains("at most 0 gp"), "{}", r.warnings[1]);
+    assert_eq!(figure(&r, "harsh", "gold_wounds_per_pc"), 0.0);
+    // The same with gold to spend: no warning.
+    let r = career_of("starting_gold = 2000", pair);
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
 }
