@@ -178,6 +178,7 @@ pub fn check(
         ))
         .into());
     }
+    crate::gate::untested::refuse_nothing_tested(&comparison)?;
     if let Some(path) = &args.junit {
         write_file(
             path,

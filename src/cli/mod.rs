@@ -171,7 +171,7 @@ pub struct RunArgs {
     /// Worker threads.
     #[command(flatten)]
     pub threads: Threads,
-    /// Confidence level of every interval, strictly between 0 and 1
+    /// Confidence level of every interval, from 0.5 to 0.999999
     /// [default: the scenario's, else 0.95].
     #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
     pub confidence: Option<f64>,
@@ -446,10 +446,12 @@ pub fn parse_trials(text: &str) -> Result<u64, String> {
 }
 
 fn parse_level(text: &str) -> Result<f64, String> {
+    use crate::engine::stats::{accepted_levels, level_accepted};
     match text.parse::<f64>() {
-        Ok(level) if level > 0.0 && level < 1.0 => Ok(level),
+        Ok(level) if level_accepted(level) => Ok(level),
         _ => Err(format!(
-            "`{text}` is not a confidence level strictly between 0 and 1 (e.g. 0.95)"
+            "`{text}` is not a confidence level {} (e.g. 0.95): a lower level says next to nothing, a higher one has infinite intervals",
+            accepted_levels()
         )),
     }
 }

@@ -1,5 +1,53 @@
-//! Interval estimates: Wilson intervals for proportions, normal intervals for
-//! means and paired differences, and the normal quantile they need.
+//! Interval estimates: Wilson intervals for proportions, Wilson intervals
+//! at the effective sample size for mean shares (a share of a party per
+//! trial), normal intervals for means and paired differences, the normal
+//! quantile they need, and the confidence levels they accept.
+
+/// The lowest confidence level a run accepts (`--confidence`, a
+/// scenario's `confidence`): below it an interval says next to nothing,
+/// and at a level near 0 every interval collapses onto its estimate, from
+/// which `woundsim check` can read no standard error.
+pub const MIN_LEVEL: f64 = 0.5;
+
+/// The highest confidence level a run accepts: its normal quantile is
+/// 4.89, and every interval is finite. (At 0.9999999999999999 the level's
+/// upper tail rounds to 0 and the quantile is infinite.)
+pub const MAX_LEVEL: f64 = 0.999_999;
+
+/// Whether `level` is a confidence level a run accepts: from
+/// [`MIN_LEVEL`] to [`MAX_LEVEL`].
+///
+/// ```
+/// use woundsim::engine::stats::level_accepted;
+/// assert!(level_accepted(0.95) && level_accepted(0.5) && level_accepted(0.999_999));
+/// assert!(!level_accepted(1e-300) && !level_accepted(0.999_999_9) && !level_accepted(f64::NAN));
+/// ```
+pub fn level_accepted(level: f64) -> bool {
+    (MIN_LEVEL..=MAX_LEVEL).contains(&level)
+}
+
+/// The accepted levels in words, for messages: `from 0.5 to 0.999999`.
+pub fn accepted_levels() -> String {
+    format!("from {MIN_LEVEL} to {MAX_LEVEL}")
+}
+
+/// A level as a message shows it: as written where short (`0.95`, `3`),
+/// in scientific notation where that would run to hundreds of digits
+/// (`1e-300`).
+///
+/// ```
+/// use woundsim::engine::stats::shown_level;
+/// assert_eq!(shown_level(0.95), "0.95");
+/// assert_eq!(shown_level(1e-300), "1e-300");
+/// ```
+pub fn shown_level(level: f64) -> String {
+    let plain = format!("{level}");
+    if plain.len() > 20 {
+        format!("{level:e}")
+    } else {
+        plain
+    }
+}
 
 /// The two-sided standard-normal quantile for a confidence level, e.g.
 /// 1.959964 for 0.95 (Acklam's rational approximation refined by one
@@ -176,6 +224,66 @@ pub fn mean_interval(mean: f64, variance: f64, n: u64, z: f64) -> Estimate {
     }
 }
 
+/// The interval of a **mean share**: the mean `mean` of `n` observations
+/// that each lie in `[0, 1]` (the share of a party's PCs dead at the end
+/// of a career), with sample variance `variance` (over `n - 1`).
+///
+/// The Wilson score interval at the effective sample size
+/// `n_eff = mean·(1 - mean) / (variance / n)` — the trials a proportion
+/// with the same estimate and standard error would have (Kish's effective
+/// sample size; the design-effect-adjusted Wilson interval for a
+/// proportion from clustered observations). It lies inside `[0, 1]`, and
+/// its two ends give back `n_eff`, so the standard error, exactly.
+///
+/// At an estimate of 0 or 1 the variance is 0 and says nothing of the
+/// spread: every observation is then counted as one trial (`n_eff = n`),
+/// the most a mean of values in `[0, 1]` can vary at a given mean, so the
+/// interval is the widest one the data allow. With fewer than two
+/// observations the interval is undefined (NaN ends), as for any mean.
+///
+/// ```
+/// use woundsim::engine::stats::{share_interval, wilson, wilson_bounds, z_for_level};
+/// let z = z_for_level(0.95);
+/// // 0/1 observations: the mean share is a proportion, and its interval
+/// // Wilson's (at n − 1 trials: the sample variance divides by n − 1).
+/// let (n, k) = (400u64, 37u64);
+/// let p = k as f64 / n as f64;
+/// let variance = p * (1.0 - p) * n as f64 / (n - 1) as f64;
+/// let e = share_interval(p, variance, n, z);
+/// let (low, high) = wilson_bounds(p, (n - 1) as f64, z);
+/// assert!((e.low - low).abs() < 1e-12 && (e.high - high).abs() < 1e-12);
+/// // No PC ever died: the interval still says how few deaths that rules out.
+/// let none = share_interval(0.0, 0.0, 1_000, z);
+/// assert_eq!((none.low, none.value), (0.0, 0.0));
+/// assert_eq!(none.high, wilson(0, 1_000, z).high);
+/// ```
+pub fn share_interval(mean: f64, variance: f64, n: u64, z: f64) -> Estimate {
+    if n < 2 || mean.is_nan() {
+        return Estimate {
+            value: mean,
+            low: f64::NAN,
+            high: f64::NAN,
+        };
+    }
+    let se2 = variance.max(0.0) / n as f64;
+    let spread = mean * (1.0 - mean);
+    let n_eff = if spread <= 0.0 {
+        n as f64
+    } else if se2 > 0.0 {
+        spread / se2
+    } else {
+        return Estimate::exact(mean);
+    };
+    let (low, high) = wilson_bounds(mean, n_eff, z);
+    // The score interval holds its estimate; rounding must not put an
+    // end a hair past it.
+    Estimate {
+        value: mean,
+        low: low.min(mean),
+        high: high.max(mean),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,5 +313,71 @@ mod tests {
         assert!(all.low > 0.9 && all.low < 1.0);
         let none = wilson(0, 50, z);
         assert_eq!(none.low, 0.0);
+    }
+
+    /// Coverage of [`share_interval`], measured: `K` replications of a
+    /// mean share of `N` parties of four, where a party-wide blow kills
+    /// all four at once (rate `whole`) and otherwise each PC dies alone
+    /// (rate `alone`) — deaths cluster, as in a campaign. Returns the
+    /// misses of the 95% interval, and the misses and the intervals
+    /// leaving `[0, 1]` of the normal interval of the same means.
+    fn coverage(whole: f64, alone: f64, seed: u64) -> (u64, u64, u64) {
+        use rand::RngExt;
+        const K: u64 = 2_000;
+        const N: u64 = 1_000;
+        let truth = whole + (1.0 - whole) * alone;
+        let z = z_for_level(0.95);
+        let (mut missed, mut normal_missed, mut normal_outside) = (0, 0, 0);
+        for k in 0..K {
+            let mut rng = crate::engine::rng::chunk_rng(seed, k);
+            let mut m = crate::engine::accum::IntMoments::default();
+            for _ in 0..N {
+                let dead = if rng.random::<f64>() < whole {
+                    4
+                } else {
+                    (0..4).filter(|_| rng.random::<f64>() < alone).count() as i64
+                };
+                m.push(dead);
+            }
+            let (mean, variance) = (m.mean() / 4.0, m.variance() / 16.0);
+            let e = share_interval(mean, variance, N, z);
+            assert!(0.0 <= e.low && e.low <= mean && mean <= e.high && e.high <= 1.0);
+            missed += u64::from(!(e.low <= truth && truth <= e.high));
+            let n = mean_interval(mean, variance, N, z);
+            normal_missed += u64::from(!(n.low <= truth && truth <= n.high));
+            normal_outside += u64::from(n.low < 0.0 || n.high > 1.0);
+        }
+        (missed, normal_missed, normal_outside)
+    }
+
+    /// The 95% interval of a mean share misses the true share in at most
+    /// `K·0.05 + 4.5·√(K·0.05·0.95)` = 144 of `K` = 2,000 replications at
+    /// every setting, and in at least 56 where events are not rare (not
+    /// needlessly wide); the seed is fixed, so the test is deterministic.
+    /// Measured at seed 7 (misses of 2,000; normal interval's misses and
+    /// intervals leaving [0, 1] in brackets): 97 (93, 0) at a share of
+    /// 0.24; 109 (138, 0) at 0.012; 90 (506, 1,616) at 0.001; 36 (1,596,
+    /// 404) at 0.0002 in party-wide blows only, where most replications
+    /// see no death and the interval is conservative by design; 113 (105,
+    /// 0) at 0.995. The normal interval fails the bound (the test would
+    /// fail with it) and leaves [0, 1].
+    #[test]
+    fn share_intervals_cover_as_promised() {
+        // (whole, alone, events not rare)
+        let settings = [
+            (0.05, 0.2, true),
+            (0.002, 0.01, true),
+            (0.0005, 0.0005, true),
+            (0.0002, 0.0, false),
+            (0.9, 0.95, true),
+        ];
+        let mut normal_failed = false;
+        for (whole, alone, common) in settings {
+            let (missed, normal_missed, normal_outside) = coverage(whole, alone, 7);
+            assert!(missed <= 144, "{whole}/{alone}: {missed} misses of 2,000");
+            assert!(!common || missed >= 56, "{whole}/{alone}: {missed} misses");
+            normal_failed |= normal_missed > 144 && normal_outside > 0;
+        }
+        assert!(normal_failed, "the normal interval should fail somewhere");
     }
 }

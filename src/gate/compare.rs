@@ -6,10 +6,9 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::folder::{Folder, Row, Side};
-use super::stats::{self, Normal, Share, Test};
-use crate::engine::stats::z_for_level;
+use super::rule::{self, How};
+use super::stats;
 use crate::report::run_info::ScenarioRun;
-use crate::results::Kind;
 
 /// The level assumed for a folder without run metadata: woundsim's default.
 pub const ASSUMED_LEVEL: f64 = 0.95;
@@ -224,61 +223,6 @@ impl Comparison {
     }
 }
 
-/// How a figure is tested, by its kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Rule {
-    /// A proportion: two Wilson intervals.
-    Proportion,
-    /// A count, mean, ratio or difference: two normal intervals.
-    Normal,
-    /// A quantile of integer outcomes: no standard error.
-    Quantile,
-    /// No kind recorded and none by name.
-    Unknown,
-}
-
-impl Rule {
-    fn of(kind: Kind) -> Rule {
-        match kind {
-            Kind::Proportion => Rule::Proportion,
-            Kind::Count | Kind::Mean | Kind::Ratio | Kind::Difference => Rule::Normal,
-            Kind::Quantile => Rule::Quantile,
-        }
-    }
-}
-
-/// The test of a metric whose kind no folder records (one written before
-/// `metrics.csv` existed), by the naming convention: `p_` a proportion,
-/// `mean_` and `_diff` normal, `q50_` and the like a quantile.
-fn test_by_name(metric: &str) -> Rule {
-    let quantile = metric
-        .strip_prefix('q')
-        .and_then(|rest| rest.split_once('_'))
-        .is_some_and(|(digits, _)| {
-            !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-        });
-    if metric.ends_with("_diff") {
-        Rule::Normal
-    } else if metric.starts_with("p_") {
-        Rule::Proportion
-    } else if metric.starts_with("mean_") {
-        Rule::Normal
-    } else if quantile {
-        Rule::Quantile
-    } else {
-        Rule::Unknown
-    }
-}
-
-/// The test of `metric` of `scenario`: by the kind the current run
-/// records, else the baseline's, else by its name.
-fn test_of(baseline: &Folder, current: &Folder, scenario: &str, metric: &str) -> Rule {
-    current
-        .kind_of(scenario, metric)
-        .or_else(|| baseline.kind_of(scenario, metric))
-        .map_or_else(|| test_by_name(metric), Rule::of)
-}
-
 /// One side's metadata for a scenario.
 struct Meta<'a> {
     level: f64,
@@ -326,72 +270,8 @@ fn compare_exactly(check: &mut MetricCheck, b: &Row, c: &Row, same_level: bool) 
     }
 }
 
-/// The trials behind a proportion (`∞` for an exact figure).
-fn share(r: &Row, level: f64) -> Option<Share> {
-    let n = if r.trials == 0 {
-        f64::INFINITY
-    } else {
-        let e = r.estimate;
-        stats::wilson_trials(e.value, e.low, e.high, z_for_level(level))?
-    };
-    Some(Share {
-        p: r.estimate.value,
-        n,
-    })
-}
-
-/// A normal estimate (standard error 0 for an exact figure).
-fn normal(r: &Row, level: f64) -> Option<Normal> {
-    if r.trials == 0 {
-        return Some(Normal {
-            mean: r.estimate.value,
-            se: 0.0,
-        });
-    }
-    let e = r.estimate;
-    let n = Normal::from_interval(e.value, e.low, e.high, z_for_level(level));
-    n.se.is_finite().then_some(n)
-}
-
-/// Tests a figure statistically, or says why not.
-fn test(b: &Row, c: &Row, bm: &Meta, cm: &Meta, how: Rule) -> Result<(Method, Test), String> {
-    let (bv, cv) = (b.estimate.value, c.estimate.value);
-    if bv.is_nan() || cv.is_nan() {
-        let side = if bv.is_nan() {
-            "baseline"
-        } else {
-            "current run"
-        };
-        return Err(format!("undefined in the {side}"));
-    }
-    let z = z_for_level(cm.level);
-    let no_interval = "no interval (fewer than two observations) in one run";
-    match how {
-        Rule::Proportion => {
-            let (Some(bs), Some(cs)) = (share(b, bm.level), share(c, cm.level)) else {
-                return Err(no_interval.into());
-            };
-            Ok((Method::TwoProportions, stats::two_proportions(bs, cs, z)))
-        }
-        Rule::Normal => {
-            let (Some(bn), Some(cn)) = (normal(b, bm.level), normal(c, cm.level)) else {
-                return Err(no_interval.into());
-            };
-            Ok((Method::Welch, stats::welch(bn, cn, z)))
-        }
-        Rule::Quantile => Err(
-            "a quantile of integer outcomes has no standard error: compared only between identical runs"
-                .into(),
-        ),
-        Rule::Unknown => Err(
-            "no kind recorded (no metrics.csv) and no rule for this metric's name (p_, mean_, _diff, q)"
-                .into(),
-        ),
-    }
-}
-
 /// Judges one figure present on both sides (Holm comes later).
-fn judge(b: &Row, c: &Row, bm: &Meta, cm: &Meta, how: Rule) -> MetricCheck {
+fn judge(b: &Row, c: &Row, bm: &Meta, cm: &Meta, how: How) -> MetricCheck {
     let mut check = MetricCheck {
         scenario: c.scenario.clone(),
         variant: c.variant.clone(),
@@ -431,7 +311,7 @@ fn judge(b: &Row, c: &Row, bm: &Meta, cm: &Meta, how: Rule) -> MetricCheck {
         check.verdict = Verdict::NoChange;
         check.note = Some("undefined in both runs".into());
     } else {
-        match test(b, c, bm, cm, how) {
+        match rule::test(b, c, (bm.level, cm.level), how) {
             Ok((method, t)) => {
                 check.method = method;
                 check.z = Some(t.z);
@@ -536,7 +416,7 @@ pub fn compare(baseline: &Folder, current: &Folder, options: &Options) -> Compar
                 let (bm, cm) = metas
                     .entry(c.scenario.as_str())
                     .or_insert_with(|| (meta(baseline, &c.scenario), meta(current, &c.scenario)));
-                let how = test_of(baseline, current, &c.scenario, &c.metric);
+                let how = How::of(baseline, current, &c.scenario, &c.metric);
                 metrics.push(judge(b, c, bm, cm, how));
             }
         }
@@ -697,7 +577,7 @@ fn throughput(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::stats::{Estimate, mean_interval, wilson};
+    use crate::engine::stats::{Estimate, mean_interval, wilson, z_for_level};
     use crate::report::run_info::RunInfo;
 
     fn row(metric: &str, estimate: Estimate, trials: u64, seed: u64) -> Row {
@@ -741,16 +621,6 @@ mod tests {
 
     fn z() -> f64 {
         z_for_level(0.95)
-    }
-
-    #[test]
-    fn metric_kinds_follow_the_naming_contract() {
-        assert_eq!(test_by_name("p_dead"), Rule::Proportion);
-        assert_eq!(test_by_name("p_dead_diff"), Rule::Normal);
-        assert_eq!(test_by_name("mean_rolls"), Rule::Normal);
-        assert_eq!(test_by_name("q50_days_until_closed"), Rule::Quantile);
-        assert_eq!(test_by_name("q_x"), Rule::Unknown);
-        assert_eq!(test_by_name("rolls"), Rule::Unknown);
     }
 
     #[test]

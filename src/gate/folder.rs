@@ -119,11 +119,6 @@ impl Folder {
                 dir: dir.display().to_string(),
             });
         }
-        let summary = dir.join("summary.csv");
-        let rows = parse_summary(
-            &summary.display().to_string(),
-            &read_limited(&summary, MAX_SUMMARY_BYTES)?,
-        )?;
         let metrics = dir.join(crate::report::METRICS_FILE);
         let kinds = if metrics.exists() {
             parse_metrics(
@@ -133,6 +128,12 @@ impl Folder {
         } else {
             HashMap::new()
         };
+        let summary = dir.join("summary.csv");
+        let rows = parse_summary(
+            &summary.display().to_string(),
+            &read_limited(&summary, MAX_SUMMARY_BYTES)?,
+            &kinds,
+        )?;
         let manifest = dir.join(manifest::FILE);
         let run = if manifest.exists() {
             let bytes = read_limited(&manifest, MAX_MANIFEST_BYTES)?;
@@ -141,6 +142,7 @@ impl Folder {
                     file: manifest.display().to_string(),
                     reason: e.to_string(),
                 })?;
+            check_levels(&manifest.display().to_string(), &m.run)?;
             Some(m.run)
         } else {
             None
@@ -193,8 +195,89 @@ impl Folder {
     }
 }
 
-/// The rows of a `summary.csv` (`file` names it in errors).
-pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<Vec<Row>, CheckError> {
+/// Every scenario's confidence level in a `run.json` is one a run
+/// accepts: at another the intervals say nothing a test could read (at
+/// 1e-300 they are points) or are infinite.
+fn check_levels(file: &str, run: &RunInfo) -> Result<(), CheckError> {
+    use crate::engine::stats::{accepted_levels, level_accepted, shown_level};
+    match run.scenarios.iter().find(|s| !level_accepted(s.confidence)) {
+        Some(s) => Err(CheckError::BadManifest {
+            file: file.to_string(),
+            reason: format!(
+                "scenario `{}`: field `confidence` is {}, not a level {} as a run writes",
+                s.name,
+                shown_level(s.confidence),
+                accepted_levels()
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// What is wrong with a figure of `summary.csv` whose kind is `kind`
+/// (`None`: not recorded, then by its name), if anything: a number a
+/// woundsim report never writes — not finite (an undefined figure is an
+/// empty cell), an interval inverted or not around its estimate, an exact
+/// figure (trials 0) with an interval, a proportion or a mean share
+/// outside `[0, 1]`.
+fn bad_figure(r: &SummaryRow, kind: Option<Kind>) -> Option<String> {
+    let cells = [
+        ("estimate", r.estimate),
+        ("ci_low", r.ci_low),
+        ("ci_high", r.ci_high),
+    ];
+    if let Some((name, x)) = cells
+        .iter()
+        .find_map(|(name, x)| x.filter(|x| !x.is_finite()).map(|x| (name, x)))
+    {
+        return Some(format!(
+            "`{name}` is `{x}`: a woundsim report writes only finite numbers (an empty cell for an undefined one)"
+        ));
+    }
+    if let (Some(low), Some(high)) = (r.ci_low, r.ci_high) {
+        if low > high {
+            return Some(format!(
+                "the interval is inverted: `ci_low` {low} is above `ci_high` {high}"
+            ));
+        }
+        if let Some(x) = r.estimate {
+            if x < low || x > high {
+                return Some(format!(
+                    "the estimate {x} lies outside its interval [{low}, {high}]"
+                ));
+            }
+            if r.trials == 0 && (low != x || high != x) {
+                return Some(format!(
+                    "an exact figure (trials 0) has the interval [{low}, {high}] around {x}: an exact figure's interval is its value"
+                ));
+            }
+        }
+    }
+    let share = match kind {
+        Some(k) => matches!(k, Kind::Proportion | Kind::MeanShare),
+        None => r.metric.starts_with("p_") && !r.metric.ends_with("_diff"),
+    };
+    let outside = cells
+        .iter()
+        .find_map(|(name, x)| x.filter(|x| !(0.0..=1.0).contains(x)).map(|x| (name, x)));
+    match outside {
+        Some((name, x)) if share => Some(format!(
+            "`{name}` {x} of a share (`{}`, a {}) is outside [0, 1]",
+            r.metric,
+            kind.unwrap_or(Kind::Proportion).name()
+        )),
+        _ => None,
+    }
+}
+
+/// The rows of a `summary.csv` (`file` names it in errors), each figure
+/// checked against its kind in `kinds` (by `(scenario, metric)`; by its
+/// name where not recorded).
+pub fn parse_summary(
+    file: &str,
+    bytes: &[u8],
+    kinds: &HashMap<(String, String), Kind>,
+) -> Result<Vec<Row>, CheckError> {
     let mut reader = csv::Reader::from_reader(bytes);
     let bad = |line: u64, e: csv::Error| CheckError::BadRow {
         file: file.to_string(),
@@ -224,6 +307,17 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<Vec<Row>, CheckError> {
         let r: SummaryRow = record
             .deserialize(Some(&headers))
             .map_err(|e| bad(line, e))?;
+        let kind = kinds.get(&(r.scenario.clone(), r.metric.clone())).copied();
+        if let Some(reason) = bad_figure(&r, kind) {
+            return Err(CheckError::BadRow {
+                file: file.to_string(),
+                line,
+                reason: format!(
+                    "`{}` of variant `{}` of scenario `{}`: {reason}",
+                    r.metric, r.variant, r.scenario
+                ),
+            });
+        }
         let key = (r.scenario.clone(), r.variant.clone(), r.metric.clone());
         if let Some(first) = seen.insert(key, line) {
             return Err(CheckError::BadRow {
@@ -329,7 +423,7 @@ mod tests {
     #[test]
     fn a_summary_reads_back_with_empty_cells_as_undefined() {
         let text = format!("{HEADER}s,a,p_x,0.5,0.25,0.75,10,3\ns,a,mean_y,2.0,,,1,3\n");
-        let rows = parse_summary("f", text.as_bytes()).unwrap();
+        let rows = parse_summary("f", text.as_bytes(), &HashMap::new()).unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].estimate.high, 0.75);
         assert!(rows[1].estimate.low.is_nan());
@@ -339,16 +433,66 @@ mod tests {
     #[test]
     fn a_bad_row_names_the_file_and_line() {
         let text = format!("{HEADER}s,a,p_x,0.5,0.25,0.75,10,3\ns,a,p_y,half,0,1,10,3\n");
-        let e = parse_summary("d/summary.csv", text.as_bytes()).unwrap_err();
+        let e = parse_summary("d/summary.csv", text.as_bytes(), &HashMap::new()).unwrap_err();
         let msg = e.to_string();
         assert!(msg.starts_with("`d/summary.csv` line 3: "), "{msg}");
         let text = format!("{HEADER}s,a,p_x,0.5,0.25,0.75,10,3\ns,a,p_x,0.5,0.25,0.75,10,3\n");
-        let msg = parse_summary("f", text.as_bytes()).unwrap_err().to_string();
+        let msg = parse_summary("f", text.as_bytes(), &HashMap::new())
+            .unwrap_err()
+            .to_string();
         assert!(
             msg.contains("line 3") && msg.contains("first on line 2"),
             "{msg}"
         );
-        let msg = parse_summary("f", b"a,b\n1,2\n").unwrap_err().to_string();
+        let msg = parse_summary("f", b"a,b\n1,2\n", &HashMap::new())
+            .unwrap_err()
+            .to_string();
         assert!(msg.contains("its columns are `a,b`"), "{msg}");
+    }
+
+    /// The reason a one-row summary is refused, naming line 2.
+    fn refused(row: &str, kinds: &HashMap<(String, String), Kind>) -> String {
+        let text = format!("{HEADER}s,a,p_ok,0.5,0.25,0.75,10,3\n{row}\n");
+        let msg = parse_summary("b/summary.csv", text.as_bytes(), kinds)
+            .map(|rows| panic!("accepted: {rows:?}"))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.starts_with("`b/summary.csv` line 3: "), "{msg}");
+        msg
+    }
+
+    #[test]
+    fn numbers_no_woundsim_report_writes_are_bad_input_naming_the_line() {
+        let none = HashMap::new();
+        for (row, says) in [
+            ("s,a,mean_x,NaN,0.1,0.2,10,3", "`estimate` is `NaN`"),
+            ("s,a,mean_x,0.1,-inf,inf,10,3", "`ci_low` is `-inf`"),
+            ("s,a,mean_x,0.1,0.1,inf,10,3", "`ci_high` is `inf`"),
+            ("s,a,mean_x,0.3,0.4,0.2,10,3", "the interval is inverted"),
+            ("s,a,mean_x,0.5,0.1,0.2,10,3", "lies outside its interval"),
+            ("s,a,p_x,1.5,1.25,1.75,10,3", "`estimate` 1.5 of a share"),
+            ("s,a,p_x,0.9,0.8,1.01,10,3", "`ci_high` 1.01 of a share"),
+            ("s,a,mean_x,0.5,0.4,0.6,0,0", "an exact figure (trials 0)"),
+        ] {
+            let msg = refused(row, &none);
+            assert!(msg.contains(says), "{row}: {msg}");
+            assert!(msg.contains("of variant `a` of scenario `s`"), "{msg}");
+        }
+        // A mean share by its recorded kind; a mean, a ratio, a difference
+        // of shares may leave [0, 1].
+        let kind = |k: Kind| HashMap::from([(("s".to_string(), "share_x".to_string()), k)]);
+        let row = "s,a,share_x,0.001,-0.0002,0.0022,10,3";
+        let msg = refused(row, &kind(Kind::MeanShare));
+        assert!(msg.contains("a mean_share) is outside [0, 1]"), "{msg}");
+        for k in [Kind::Mean, Kind::Ratio, Kind::Difference] {
+            let text = format!("{HEADER}{row}\n");
+            assert!(
+                parse_summary("f", text.as_bytes(), &kind(k)).is_ok(),
+                "{k:?}"
+            );
+        }
+        // An undefined figure is an empty cell; an exact one a point.
+        let text = format!("{HEADER}s,a,p_x,,0,1,0,0\ns,a,p_y,0.25,0.25,0.25,0,0\n");
+        assert!(parse_summary("f", text.as_bytes(), &none).is_ok());
     }
 }

@@ -30,8 +30,10 @@
 pub mod compare;
 pub mod folder;
 pub mod junit;
+pub mod rule;
 pub mod stats;
 pub mod table;
+pub mod untested;
 
 pub use compare::{Comparison, Options, compare};
 pub use folder::{Folder, Side};
@@ -105,4 +107,8 @@ pub enum CheckError {
     /// `--allow-missing` was not given).
     #[error("{0}")]
     Mismatch(String),
+    /// No figure in common could be compared: the gate would pass on
+    /// nothing.
+    #[error("{0}")]
+    NothingTested(String),
 }

@@ -233,6 +233,7 @@ pub fn render(c: &Comparison) -> String {
     for note in &c.notes {
         out.push_str(&format!("note: {note}\n"));
     }
+    out.push_str(&super::untested::render(c));
     out.push_str(&summary_line(c));
     out
 }

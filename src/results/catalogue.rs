@@ -20,7 +20,7 @@ use super::Figure;
 use crate::engine::accum::{IntMoments, Moments};
 use crate::engine::quantile;
 use crate::engine::ratio::PairedRatio;
-use crate::engine::stats::{Estimate, wilson};
+use crate::engine::stats::{Estimate, share_interval, wilson};
 
 /// What kind of number a figure is: how its interval is made, and how
 /// `woundsim check` tests a change of it (docs/output.md, "metrics.csv").
@@ -33,9 +33,14 @@ pub enum Kind {
     /// The mean number of things counted per observation (deaths, rounds,
     /// injuries, hits): a normal interval of the mean.
     Count,
-    /// The mean of an amount per observation (gold, HP, days, minutes, a
-    /// share of the party): a normal interval of the mean.
+    /// The mean of an amount per observation (gold, HP, days, minutes): a
+    /// normal interval of the mean.
     Mean,
+    /// The mean of a share per observation, each in `[0, 1]` (the share of
+    /// a party's PCs alive at a level): the Wilson interval at the
+    /// effective sample size, inside `[0, 1]`
+    /// ([`crate::engine::stats::share_interval`]).
+    MeanShare,
     /// A ratio of two means over the same trials (gold spent per gold
     /// found): a delta-method normal interval.
     Ratio,
@@ -48,10 +53,11 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in the order documentation lists them.
-    pub const ALL: [Kind; 6] = [
+    pub const ALL: [Kind; 7] = [
         Kind::Proportion,
         Kind::Count,
         Kind::Mean,
+        Kind::MeanShare,
         Kind::Ratio,
         Kind::Quantile,
         Kind::Difference,
@@ -63,6 +69,7 @@ impl Kind {
             Kind::Proportion => "proportion",
             Kind::Count => "count",
             Kind::Mean => "mean",
+            Kind::MeanShare => "mean_share",
             Kind::Ratio => "ratio",
             Kind::Quantile => "quantile",
             Kind::Difference => "difference",
@@ -158,6 +165,11 @@ impl<M> MetricDef<M> {
     /// The mean of an amount per observation.
     pub fn mean(name: impl Into<String>, unit: Unit, measure: M) -> Self {
         Self::new(name, Kind::Mean, unit, measure)
+    }
+
+    /// The mean of a share per observation (unit [`Unit::Share`]).
+    pub fn mean_share(name: impl Into<String>, measure: M) -> Self {
+        Self::new(name, Kind::MeanShare, Unit::Share, measure)
     }
 
     /// A metric of any kind, without a paired difference.
@@ -308,10 +320,22 @@ impl<'a> Observed<'a> {
     }
 }
 
-/// The estimate of a reading under `kind`; `None` for [`Reading::Absent`]
-/// or a quantile of no observations.
-fn estimate(kind: Kind, reading: &Reading<'_>, z: f64) -> Option<Estimate> {
-    Some(match reading {
+/// The estimate of a reading under `kind`, divided by `per`; `None` for
+/// [`Reading::Absent`] or a quantile of no observations.
+///
+/// A [`Kind::MeanShare`] is divided before its interval is made: its
+/// observations are shares in `[0, 1]` only once divided (PCs of a
+/// party's size), and its interval is not a scaled one.
+fn estimate(kind: Kind, reading: &Reading<'_>, z: f64, per: f64) -> Option<Estimate> {
+    let moments = match reading {
+        Reading::IntMoments(m) => Some((m.mean(), m.variance(), m.count())),
+        Reading::Moments(m) => Some((m.mean(), m.variance(), m.count())),
+        _ => None,
+    };
+    if let (Kind::MeanShare, Some((mean, variance, n))) = (kind, moments) {
+        return Some(share_interval(mean / per, variance / (per * per), n, z));
+    }
+    let e = match reading {
         Reading::Absent => return None,
         Reading::Exact(x) => Estimate::exact(*x),
         Reading::Events { hits, of } => wilson(*hits, *of, z),
@@ -323,7 +347,8 @@ fn estimate(kind: Kind, reading: &Reading<'_>, z: f64) -> Option<Estimate> {
         Reading::Ratio(r) if kind == Kind::Difference => r.diff(z),
         Reading::Ratio(r) => r.ratio(z),
         Reading::Quantile { first, counts, q } => quantile::from_counts(*first, counts, *q, z)?,
-    })
+    };
+    Some(divided(e, per))
 }
 
 /// `e` divided by `per`.
@@ -353,7 +378,7 @@ pub fn figures<'a, M>(
     let mut out = Vec::new();
     let mut push = |variant: &str, def: &MetricDef<M>, diff: bool, observed: Observed<'a>| {
         let kind = if diff { Kind::Difference } else { def.kind };
-        if let Some(e) = estimate(kind, &observed.reading, z) {
+        if let Some(e) = estimate(kind, &observed.reading, z, observed.per) {
             out.push(Figure {
                 variant: variant.to_string(),
                 metric: if diff {
@@ -361,7 +386,7 @@ pub fn figures<'a, M>(
                 } else {
                     def.name.clone()
                 },
-                estimate: divided(e, observed.per),
+                estimate: e,
                 trials: observed.over,
                 kind,
                 unit: def.unit,
@@ -478,15 +503,22 @@ mod tests {
             m.push(x);
         }
         let z = 1.96;
-        let share = estimate(Kind::Proportion, &Reading::IntMoments(&m), z).unwrap();
+        let share = estimate(Kind::Proportion, &Reading::IntMoments(&m), z, 1.0).unwrap();
         assert_eq!(share, wilson(2, 4, z));
-        let mean = estimate(Kind::Count, &Reading::IntMoments(&m), z).unwrap();
+        let mean = estimate(Kind::Count, &Reading::IntMoments(&m), z, 1.0).unwrap();
         assert_eq!(mean, m.estimate(z));
-        let halved = divided(mean, 2.0);
+        let halved = estimate(Kind::Count, &Reading::IntMoments(&m), z, 2.0).unwrap();
         assert_eq!(
             (halved.value, halved.low, halved.high),
             (mean.value / 2.0, mean.low / 2.0, mean.high / 2.0)
         );
+        // A mean share: PCs of a party of 2, divided first, then Wilson's
+        // interval at the effective size — not a halved normal interval.
+        let share = estimate(Kind::MeanShare, &Reading::IntMoments(&m), z, 2.0).unwrap();
+        let expected = share_interval(0.25, m.variance() / 4.0, 4, z);
+        assert_eq!(share, expected);
+        assert!(share.low >= 0.0 && share.high <= 1.0 && share.low < 0.25);
+        assert_ne!(share, halved);
         assert_eq!(
             estimate(
                 Kind::Quantile,
@@ -495,7 +527,8 @@ mod tests {
                     counts: Cow::Borrowed(&[]),
                     q: 0.5
                 },
-                z
+                z,
+                1.0
             ),
             None
         );

@@ -450,12 +450,14 @@ impl<S: Named + Default> RawScenario<S> {
             None => 0.95,
             Some(c) => {
                 let level = *c.get_ref();
-                if !(level > 0.0 && level < 1.0) {
+                if !crate::engine::stats::level_accepted(level) {
                     errors.push(loc.error(
                         c.span().start,
                         "confidence",
                         format!(
-                            "confidence must be a probability strictly between 0 and 1, got {level}"
+                            "confidence must be a level {}, got {}",
+                            crate::engine::stats::accepted_levels(),
+                            crate::engine::stats::shown_level(level)
                         ),
                     ));
                 }

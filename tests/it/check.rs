@@ -344,15 +344,18 @@ fn bad_options_are_usage_errors() {
         .stderr(predicate::str::contains("moved beyond noise"));
 }
 
-/// The gate reads standard errors back from intervals by the naming
-/// contract (`p_*` Wilson, `mean_*` and `*_diff` normal): every shipped
+/// The gate reads standard errors back from intervals by each figure's
+/// recorded kind (Wilson for proportions and mean shares, normal for the
+/// rest), and by the naming contract (`p_*` a proportion, `*_diff` a
+/// difference) for a folder without `metrics.csv`: every shipped
 /// scenario's figures must keep it, or the gate's tests would be wrong.
+/// And no interval of a proportion or a mean share leaves `[0, 1]`.
 #[test]
 fn every_shipped_figure_has_the_interval_its_kind_promises() {
     use woundsim::engine::stats::z_for_level;
     use woundsim::gate::stats::wilson_trials;
-    use woundsim::results::Kind;
-    let mut proportions = 0;
+    use woundsim::results::{Kind, Unit};
+    let (mut proportions, mut shares) = (0, 0);
     let catalog = woundsim::scenario::data::builtin_catalog().unwrap();
     for scenario in woundsim::builtin::all(&catalog).unwrap() {
         let result = common::run(&scenario, 2_000, 2);
@@ -367,18 +370,30 @@ fn every_shipped_figure_has_the_interval_its_kind_promises() {
             } else if f.metric.starts_with("p_") {
                 assert_eq!(f.kind, Kind::Proportion, "{name}");
             }
+            if matches!(f.kind, Kind::Proportion | Kind::MeanShare) {
+                assert_eq!(f.unit, Unit::Share, "{name}");
+                let inside = |x: f64| x.is_nan() || (0.0..=1.0).contains(&x);
+                assert!(
+                    inside(e.value) && inside(e.low) && inside(e.high),
+                    "{name}: {e:?} leaves [0, 1]"
+                );
+            }
             if !e.has_interval() || e.value.is_nan() {
                 continue;
             }
+            assert!(e.low <= e.value && e.value <= e.high, "{name}: {e:?}");
             match f.kind {
-                Kind::Proportion => {
+                Kind::Proportion | Kind::MeanShare => {
                     // Both ends of a Wilson interval give the same trials.
                     let usable = |w: f64| w > 0.0 && w < 1.0 && w != e.value;
                     if usable(e.low) && usable(e.high) {
                         let lo = wilson_trials(e.value, e.low, e.low, z).unwrap();
                         let hi = wilson_trials(e.value, e.high, e.high, z).unwrap();
                         assert!((lo - hi).abs() <= 1e-6 * hi, "{name}: {lo} vs {hi}");
-                        proportions += 1;
+                        match f.kind {
+                            Kind::Proportion => proportions += 1,
+                            _ => shares += 1,
+                        }
                     }
                 }
                 Kind::Count | Kind::Mean | Kind::Ratio | Kind::Difference => {
@@ -391,4 +406,5 @@ fn every_shipped_figure_has_the_interval_its_kind_promises() {
         }
     }
     assert!(proportions > 1_000, "{proportions}");
+    assert!(shares > 100, "{shares}");
 }

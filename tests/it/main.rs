@@ -8,6 +8,7 @@ mod common;
 mod amputation;
 mod check;
 mod check_false_alarms;
+mod check_inputs;
 mod cli;
 mod cli_inputs;
 mod combat;

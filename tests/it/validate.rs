@@ -158,7 +158,7 @@ fn every_error_within_a_file_is_reported() {
         .code(2)
         .stdout(format!(
             "{f}:4:10: field `trials`: trials must be between 1 and 10000000000000, got 0\n\
-             {f}:6:14: field `confidence`: confidence must be a probability strictly between 0 and 1, got 3\n\
+             {f}:6:14: field `confidence`: confidence must be a level from 0.5 to 0.999999, got 3\n\
              {f}:8:6: field `options.dc`: expected a whole number, found the text \"ten\"\n\
              {f}:9:1: field `options.bogus`: unknown key `bogus`; the keys here are `name`, `description`, `dc`, `roll`, `save_bonus`, `start_successes`, `start_failures`, `wound_policy`, `existing_wounds`\n\
              {f}:10:14: field `options.save_bonus`: save_bonus must be between -20 and 20, got 50\n\

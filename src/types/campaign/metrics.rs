@@ -165,7 +165,7 @@ pub(super) fn metric_defs(
     };
     let count = |name: &str, measure| per_pc(name.into(), Kind::Count, Unit::Count, measure);
     let gold = |name: String, measure| per_pc(name, Kind::Mean, Unit::Gp, measure);
-    let of_party = |name: String, measure| per_pc(name, Kind::Mean, Unit::Share, measure);
+    let of_party = |name: String, measure| per_pc(name, Kind::MeanShare, Unit::Share, measure);
     let mut defs = vec![
         share("p_tpk".into(), Measure::Tpk),
         share("p_pc_death".into(), Measure::AnyDeath),
