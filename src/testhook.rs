@@ -13,7 +13,8 @@
 //!   happens (a test then sends two signals: the second exits at once);
 //! * `fail@POINT`: the I/O operation at POINT fails.
 //!
-//! Points: `simulating` (the simulations start), `simulated` (every
+//! Points: `started` (the signal handler installed, before the command
+//! line is read), `simulating` (the simulations start), `simulated` (every
 //! simulation done, before any report is drawn), `stage:N` (writing the N-th staged file, from 1), `staged`
 //! (every file staged, before the commit), `rename:N` (before the N-th
 //! rename of the commit, from 1), `renamed` (every change made, before the

@@ -176,6 +176,19 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), AppError> {
     let fail = |e: &dyn std::fmt::Display| {
         AppError::Output(format!("cannot write `{}`: {e}", path.display()))
     };
+    // `out/` or an existing folder names no file: say so, not "Not a
+    // directory" or "Is a directory" from the rename.
+    if path
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::MAIN_SEPARATOR)
+        || path.is_dir()
+    {
+        return Err(fail(&format_args!(
+            "that names a folder; give the name of a file (e.g. `{}`)",
+            path.join("FILE").display()
+        )));
+    }
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

@@ -171,7 +171,10 @@ fn toml_error(loc: &Locator, field: &str, e: &toml::de::Error) -> ScenarioError 
         return loc.error(
             offset,
             key,
-            format!("`{key}` is defined twice; a key or table may be given only once"),
+            format!(
+                "`{key}` is defined twice; a key or table may be given only once{}",
+                list_of_tables_hint(loc.text, offset)
+            ),
         );
     }
     if message.starts_with("cannot recurse further") || message == "recursion limit" {
@@ -195,5 +198,63 @@ fn toml_error(loc: &Locator, field: &str, e: &toml::de::Error) -> ScenarioError 
             field = format!("{field}.{key}");
         }
     }
-    loc.error(offset, &field, wording::humane(&message))
+    let mut message = wording::humane(&message);
+    if message.ends_with("found a table") {
+        message.push_str(&list_of_tables_hint(loc.text, offset));
+    }
+    if field.is_empty() {
+        message.push_str(&digit_group_hint(loc.text, offset));
+    }
+    loc.error(offset, &field, message)
+}
+
+/// The line of `text` that holds byte `offset`.
+fn line_at(text: &str, offset: usize) -> &str {
+    let offset = offset.min(text.len());
+    let start = text
+        .get(..offset)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    text.get(start..)
+        .unwrap_or_default()
+        .lines()
+        .next()
+        .unwrap_or_default()
+}
+
+/// ` (write `[[variant]]` ...)` where the line at `offset` is a `[variant]`
+/// table header, which a list of tables takes as `[[variant]]`.
+fn list_of_tables_hint(text: &str, offset: usize) -> String {
+    let line = line_at(text, offset).trim();
+    let Some(name) = line
+        .strip_prefix('[')
+        .filter(|l| !l.starts_with('['))
+        .and_then(|l| l.split_once(']'))
+        .map(|(name, _)| name.trim())
+    else {
+        return String::new();
+    };
+    format!(
+        " (for a list of tables write `[[{name}]]`: each `[[{name}]]` header adds one table to the list)"
+    )
+}
+
+/// `; write `100_000`` where the syntax error at `offset` is a comma
+/// between the digit groups of a number (`trials = 100,000`), which TOML
+/// separates with `_`.
+fn digit_group_hint(text: &str, offset: usize) -> String {
+    let line = line_at(text, offset);
+    let Some((_, value)) = line.split_once('=') else {
+        return String::new();
+    };
+    let value = value.split('#').next().unwrap_or_default().trim();
+    let groups: Vec<&str> = value.split(',').collect();
+    let digits = |g: &str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
+    if groups.len() < 2 || !groups.iter().all(|g| digits(g)) {
+        return String::new();
+    }
+    format!(
+        "; write `{}`: TOML separates groups of digits with `_`, not `,`",
+        groups.join("_")
+    )
 }
