@@ -185,7 +185,7 @@ fn an_unknown_key_is_named_with_the_flag() {
     let stderr = String::from_utf8(out).unwrap();
     assert!(
         stderr.starts_with(
-            "woundsim: --set bogus=1:1:1: field `bogus`: unknown key `bogus`; the keys here are `name`"
+            "woundsim: --set bogus=1:1:1: field `bogus`: unknown key `bogus`; the nearest of the 34 keys here are `name`, `side`, `table`, `potions`, `temple`; every key: docs/injuries.md\n"
         ),
         "{stderr}"
     );
