@@ -17,7 +17,8 @@
 //! * `kill@POINT`: print the same line, then die at once by SIGKILL (an
 //!   out-of-memory kill, a power loss), for the recovery tests.
 //!
-//! Points: `simulating` (the simulations start), `simulated` (every
+//! Points: `started` (the signal handler installed, before the command
+//! line is read), `simulating` (the simulations start), `simulated` (every
 //! simulation done, before any report is drawn), `stage:N` (writing the N-th staged file, from 1), `staged`
 //! (every file staged, before the commit), `rename:N` (before the N-th
 //! rename of the commit, from 1), `renamed` (every change made, before the

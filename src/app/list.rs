@@ -75,7 +75,12 @@ pub(super) fn list(catalog: &Catalog, out: &mut dyn Write) -> Result<(), AppErro
     for line in injuries.describe() {
         text.push_str(&format!("    {line}\n"));
     }
-    print(out, &text)
+    // The bestiary and the rule tables are long lines: wrapped to the
+    // terminal (120 columns off one).
+    print(
+        out,
+        &crate::report::table::wrap_hanging(&text, crate::report::table::stdout_width()),
+    )
 }
 
 /// The seed's limb-HP table and damage-type effects (docs/rules.md, limb damage), from the rule data.

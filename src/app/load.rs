@@ -40,8 +40,8 @@ pub fn load_scenarios(
 }
 
 /// One scenario argument: a readable regular file is read; anything else
-/// (no such file, a folder, an unreadable file) is the built-in scenario
-/// of that name if there is one — so a report folder named like a
+/// (no such file, a folder, an unreadable file, `-`, a pipe or a device)
+/// is the built-in scenario of that name if there is one — so a report folder named like a
 /// built-in (after `--out .`) does not shadow it — and an error otherwise.
 pub(super) fn load_one(
     catalog: &Catalog,
@@ -66,6 +66,13 @@ pub(super) fn load_one(
             return Err(ScenarioError::NotAFile {
                 file: arg.to_string(),
             });
+        }
+        None if arg == "-" => {
+            "standard input is not read: give the scenario file's path (or a built-in name, see `woundsim list`)".into()
+        }
+        // There, but not a file: a pipe, a device, a socket.
+        None if std::fs::metadata(path).is_ok() => {
+            "not a regular file (a pipe, a device or a socket): a scenario is read from a TOML file".into()
         }
         None => {
             let names: Vec<&str> = builtin::BUILTIN

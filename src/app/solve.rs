@@ -23,6 +23,7 @@ use crate::cli::SolveArgs;
 use crate::engine::stats::Estimate;
 use crate::engine::{Engine, Stop};
 use crate::model::Catalog;
+use crate::results::Kind;
 use crate::scenario::command::CommandLayers;
 use crate::scenario::scan::ScanAxis;
 use crate::types;
@@ -244,7 +245,7 @@ pub fn solve(
         .map(|s| s.to_string())
         .collect();
     let variant = match &args.variant {
-        None => names[0].clone(),
+        None => first_with_effect(catalog, &args, &vary, &names[0])?,
         Some(v) if names.contains(v) => v.clone(),
         Some(v) => {
             let all: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -297,6 +298,15 @@ pub fn solve(
             .map(|(&x, point)| {
                 let name = format!("{variant}@{}={}", vary.key, point.label);
                 match result.figure(&name, &args.metric) {
+                    Some(f) if f.kind == Kind::Proportion && !(0.0..=1.0).contains(&args.target) => {
+                        Err(AppError::Usage(format!(
+                            "--target {}: `{}` is a share from 0 to 1, not a percentage; for {}% write --target {}",
+                            args.target,
+                            args.metric,
+                            args.target,
+                            args.target / 100.0
+                        )))
+                    }
                     Some(f) => Ok(Point {
                         x,
                         estimate: f.estimate,
@@ -347,6 +357,38 @@ pub fn solve(
         total = crate::results::thousands(header.trials * solution.points.len() as u64),
     );
     print(out, &text)
+}
+
+/// The variant `solve` varies when `--variant` is not given: the first
+/// where `--vary`'s key has an effect (a scan leaves out the variants where
+/// no rule reads it), with a note on stderr when that is not `first`.
+fn first_with_effect(
+    catalog: &Catalog,
+    args: &SolveArgs,
+    vary: &Vary,
+    first: &str,
+) -> Result<String, AppError> {
+    let source = format!("--vary {}", args.vary);
+    let ends = format!("{},{}", vary.label(vary.from), vary.label(vary.to));
+    let axis = ScanAxis::from_spec(&source, &vary.key, &ends)
+        .map_err(|e| AppError::Usage(format!("{source}: {e}")))?;
+    let layers = CommandLayers {
+        sets: args.set.clone(),
+        scans: vec![axis],
+    };
+    let probe = load_one(catalog, &args.scenario, &layers)?;
+    let base = probe
+        .scan
+        .as_ref()
+        .and_then(|t| t.rows.first())
+        .map_or_else(|| first.to_string(), |r| r.base.clone());
+    if base != first {
+        eprintln!(
+            "woundsim: note: `{}` has no effect in variant `{first}`: solving for `{base}`, the first variant where it has (--variant picks another)",
+            vary.key
+        );
+    }
+    Ok(base)
 }
 
 #[cfg(test)]

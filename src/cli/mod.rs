@@ -403,46 +403,10 @@ pub struct ExactArgs {
     pub view: ViewArgs,
 }
 
-/// Most trials a run may ask for (10^13).
-const MAX_TRIALS: u64 = crate::scenario::MAX_TRIALS;
-
-/// A trial count: digits with optional `_` separators (`100_000`), or a
-/// decimal in scientific notation whose value is a whole number (`1e5`,
-/// `1.5e5`), 1 to 10^13.
+/// A trial count as `--trials` and a scenario's `trials` read it
+/// ([`crate::scenario::values::trials_text`]).
 pub fn parse_trials(text: &str) -> Result<u64, String> {
-    let bad = || {
-        format!(
-            "`{text}` is not a whole number of trials from 1 to {MAX_TRIALS} (e.g. 100000, 100_000 or 1e5)"
-        )
-    };
-    let plain = text.replace('_', "");
-    let digits_ok = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
-    if text.starts_with('_') || text.ends_with('_') || text.contains("__") {
-        return Err(bad());
-    }
-    let (mantissa, exponent) = match plain.split_once(['e', 'E']) {
-        Some((m, e)) => (m, e.strip_prefix('+').unwrap_or(e)),
-        None => (plain.as_str(), "0"),
-    };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    if !digits_ok(int) || !(frac.is_empty() || digits_ok(frac)) || !digits_ok(exponent) {
-        return Err(bad());
-    }
-    // value = int.frac × 10^exponent, whole only if the fraction's digits
-    // are covered by the exponent (trailing zeros aside).
-    let frac = frac.trim_end_matches('0');
-    let exponent: u32 = exponent.parse().map_err(|_| bad())?;
-    let shift = exponent.checked_sub(frac.len() as u32).ok_or_else(bad)?;
-    let digits = format!("{int}{frac}");
-    let value = digits
-        .parse::<u128>()
-        .ok()
-        .and_then(|d| 10u128.checked_pow(shift).and_then(|p| d.checked_mul(p)))
-        .ok_or_else(bad)?;
-    if value < 1 || value > u128::from(MAX_TRIALS) {
-        return Err(bad());
-    }
-    Ok(value as u64)
+    crate::scenario::values::trials_text(text)
 }
 
 fn parse_level(text: &str) -> Result<f64, String> {

@@ -68,6 +68,17 @@ fn through(t: std::fs::FileType) -> bool {
 
 /// How `path` would be written, or why it is refused.
 pub fn check(path: &Path) -> Result<Way, WriteError> {
+    let example = || path.join("FILE").display().to_string();
+    if path
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::MAIN_SEPARATOR)
+    {
+        return Err(refused(format!(
+            "names a folder; give the name of a file (e.g. `{}`)",
+            example()
+        )));
+    }
     let t = match std::fs::symlink_metadata(path) {
         Ok(m) => m.file_type(),
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Way::Replace),
@@ -88,6 +99,12 @@ pub fn check(path: &Path) -> Result<Way, WriteError> {
     }
     if through(t) {
         return Ok(Way::Through);
+    }
+    if t.is_dir() {
+        return Err(refused(format!(
+            "is a directory, not a file; give the name of a file (e.g. `{}`)",
+            example()
+        )));
     }
     Err(refused(format!("is {}, not a file", super::kind(t))))
 }
@@ -190,7 +207,7 @@ mod tests {
     fn a_folder_a_link_to_a_file_and_a_dangling_link_are_refused() {
         let dir = tempfile::tempdir().unwrap();
         let e = write(dir.path(), b"x").unwrap_err();
-        assert_eq!(e.to_string(), "it is a directory, not a file");
+        assert!(e.to_string().starts_with("it is a directory, not a file; give the name of a file"), "{e}");
         let target = dir.path().join("target");
         std::fs::write(&target, "keep").unwrap();
         let link = dir.path().join("link");

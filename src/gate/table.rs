@@ -142,6 +142,82 @@ fn columns(rows: &[Vec<String>]) -> String {
     out
 }
 
+/// The widest the table of moved figures may be.
+pub const TABLE_WIDTH: usize = 120;
+
+/// The widest line of `text`, in characters.
+fn widest(text: &str) -> usize {
+    text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+}
+
+/// The moved figures in at most [`TABLE_WIDTH`] columns: one table with
+/// every column if it fits; else one table whose rows are grouped under
+/// a line naming their scenario and variant; else each figure on lines of
+/// its own, wrapped.
+fn moved_table(moved: &[&MetricCheck]) -> String {
+    let level = moved[0].level * 100.0;
+    let heading = [
+        "metric",
+        "baseline",
+        "current",
+        &format!("difference [{level}% interval]"),
+        "p (Holm)",
+        "verdict",
+    ]
+    .map(String::from);
+    let figures = |m: &MetricCheck| {
+        vec![
+            m.metric.clone(),
+            number(m.baseline),
+            number(m.current),
+            difference(m),
+            evidence(m),
+            m.verdict.text().to_string(),
+        ]
+    };
+    let place = |m: &MetricCheck| vec![m.scenario.clone(), m.variant.clone()];
+    let mut rows = vec![
+        ["scenario".to_string(), "variant".to_string()]
+            .into_iter()
+            .chain(heading.clone())
+            .collect::<Vec<_>>(),
+    ];
+    rows.extend(moved.iter().map(|m| [place(m), figures(m)].concat()));
+    let table = columns(&rows);
+    if widest(&table) <= TABLE_WIDTH {
+        return table;
+    }
+    let mut rows = vec![heading.to_vec()];
+    rows.extend(moved.iter().map(|m| figures(m)));
+    let table = columns(&rows);
+    if widest(&table) <= TABLE_WIDTH {
+        let mut lines = table.lines();
+        let mut out = format!("{}\n", lines.next().unwrap_or_default());
+        let mut group: Option<Vec<String>> = None;
+        for (m, line) in moved.iter().zip(lines) {
+            if group.as_ref() != Some(&place(m)) {
+                out.push_str(&format!("  {} / {}:\n", m.scenario, m.variant));
+                group = Some(place(m));
+            }
+            out.push_str(&format!("  {line}\n"));
+        }
+        if widest(&out) <= TABLE_WIDTH {
+            return out;
+        }
+    }
+    let mut text = String::new();
+    for m in moved {
+        text.push_str(&format!(
+            "  {} / {} / {}: {}\n",
+            m.scenario,
+            m.variant,
+            m.metric,
+            describe(m)
+        ));
+    }
+    crate::report::table::wrap_hanging(&text, TABLE_WIDTH)
+}
+
 /// The summary line: `3 of 1,234 metrics moved (1,180 tested at alpha
 /// 0.001 with Holm, 5 compared exactly, 49 untested) against baseline `b``.
 pub fn summary_line(c: &Comparison) -> String {
@@ -175,35 +251,8 @@ pub fn render(c: &Comparison) -> String {
     let mut out = String::new();
     let moved: Vec<&MetricCheck> = c.moved().collect();
     if !moved.is_empty() {
-        let level = moved[0].level * 100.0;
-        let mut rows = vec![
-            [
-                "scenario",
-                "variant",
-                "metric",
-                "baseline",
-                "current",
-                &format!("difference [{level}% interval]"),
-                "p (Holm)",
-                "verdict",
-            ]
-            .map(String::from)
-            .to_vec(),
-        ];
-        for m in &moved {
-            rows.push(vec![
-                m.scenario.clone(),
-                m.variant.clone(),
-                m.metric.clone(),
-                number(m.baseline),
-                number(m.current),
-                difference(m),
-                evidence(m),
-                m.verdict.text().to_string(),
-            ]);
-        }
         out.push_str("moved beyond noise:\n");
-        out.push_str(&columns(&rows));
+        out.push_str(&moved_table(&moved));
     }
     for m in &c.missing {
         out.push_str(&format!("missing: {}\n", m.describe()));
@@ -241,6 +290,52 @@ pub fn render(c: &Comparison) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn moved(scenario: &str, variant: &str, metric: &str) -> MetricCheck {
+        MetricCheck {
+            scenario: scenario.into(),
+            variant: variant.into(),
+            metric: metric.into(),
+            baseline: 0.404875,
+            current: 0.450010,
+            difference: 0.0451,
+            interval: Some((0.0438, 0.0465)),
+            level: 0.95,
+            method: Method::TwoProportions,
+            z: Some(10.0),
+            p: Some(4e-41),
+            p_holm: Some(1.2e-40),
+            verdict: Verdict::MovedUp,
+            note: None,
+        }
+    }
+
+    #[test]
+    fn the_moved_table_fits_120_columns() {
+        let short = [moved("death-saves", "raw", "p_dead")];
+        let table = moved_table(&short.iter().collect::<Vec<_>>());
+        assert!(table.starts_with("  scenario"), "{table}");
+        let long = [
+            moved(
+                "campaign-healing-settings",
+                "standard-temple-5",
+                "share_severe_wound_by_level_20",
+            ),
+            moved(
+                "campaign-healing-settings",
+                "standard-temple-5",
+                "gold_raising_per_pc_level_20",
+            ),
+            moved("campaign-career", "harsh", "deaths_per_pc_by_level_20"),
+        ];
+        let table = moved_table(&long.iter().collect::<Vec<_>>());
+        assert!(widest(&table) <= TABLE_WIDTH, "{table}");
+        assert!(table.contains("  campaign-career / harsh:\n"), "{table}");
+        let longest = [moved(&"s".repeat(60), &"v".repeat(60), &"m".repeat(60))];
+        let text = moved_table(&longest.iter().collect::<Vec<_>>());
+        assert!(widest(&text) <= TABLE_WIDTH, "{text}");
+        assert!(text.contains("moved up"), "{text}");
+    }
 
     #[test]
     fn numbers_keep_six_significant_digits() {

@@ -55,6 +55,54 @@ fn chars(s: &str) -> usize {
     s.chars().count()
 }
 
+/// Each line of `text` longer than `width` columns wrapped at its last
+/// space that fits (the spacing within a line kept), its continuation
+/// lines indented four columns deeper than it; a word longer than a line
+/// is cut.
+///
+/// ```
+/// use woundsim::report::table::wrap_hanging;
+/// assert_eq!(wrap_hanging("  a  bb cc dd\nx\n", 11), "  a  bb cc\n      dd\nx\n");
+/// ```
+pub fn wrap_hanging(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let lead = &line[..line.len() - line.trim_start().len()];
+        let deeper = format!("{lead}    ");
+        let mut rest: Vec<char> = line.chars().collect();
+        let mut indent = "";
+        loop {
+            let room = width.saturating_sub(chars(indent)).max(1);
+            if rest.len() <= room {
+                out.push_str(indent);
+                out.extend(rest.iter());
+                out.push('\n');
+                break;
+            }
+            // The last space within the room that has text before it.
+            let cut = (1..=room)
+                .rev()
+                .find(|&i| rest[i] == ' ' && rest[..i].iter().any(|c| *c != ' '))
+                .unwrap_or(room);
+            out.push_str(indent);
+            out.extend(rest[..cut].iter());
+            let trimmed = out.trim_end_matches(' ').len();
+            out.truncate(trimmed);
+            out.push('\n');
+            rest = rest[cut..]
+                .iter()
+                .copied()
+                .skip_while(|c| *c == ' ')
+                .collect();
+            indent = &deeper;
+            if rest.is_empty() {
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// `text` wrapped between words to lines of at most `width` columns, each
 /// starting with `indent`; a word longer than a line is cut into pieces.
 fn wrap(text: &str, width: usize, indent: &str) -> Vec<String> {

@@ -301,7 +301,7 @@ struct RawScenario<S> {
     #[allow(dead_code)]
     kind: String,
     description: Option<Spanned<String>>,
-    trials: Spanned<i64>,
+    trials: Spanned<toml::Value>,
     seed: u64,
     confidence: Option<Spanned<f64>>,
     /// Read by [`Document::probe`]; only its presence matters here.
@@ -438,14 +438,9 @@ impl<S: Named + Default> RawScenario<S> {
         )
         .map_err(|e| errors.push(e))
         .unwrap_or_default();
-        let trials = *self.trials.get_ref();
-        if trials < 1 || trials as u64 > MAX_TRIALS {
-            errors.push(loc.error(
-                self.trials.span().start,
-                "trials",
-                format!("trials must be between 1 and {MAX_TRIALS}, got {trials}"),
-            ));
-        }
+        let trials = values::trials_value(self.trials.get_ref())
+            .map_err(|e| errors.push(loc.error(self.trials.span().start, "trials", e)))
+            .unwrap_or(1);
         let confidence = match &self.confidence {
             None => 0.95,
             Some(c) => {
@@ -470,7 +465,7 @@ impl<S: Named + Default> RawScenario<S> {
         Ok(ScenarioHeader {
             name: name.clone(),
             description: description.to_string(),
-            trials: trials as u64,
+            trials,
             seed: self.seed,
             confidence,
         })

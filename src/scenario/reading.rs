@@ -171,13 +171,22 @@ fn toml_error(loc: &Locator, field: &str, e: &toml::de::Error) -> ScenarioError 
         return loc.error(
             offset,
             key,
-            format!("`{key}` is defined twice; a key or table may be given only once"),
+            format!(
+                "`{key}` is defined twice; a key or table may be given only once{}",
+                list_of_tables_hint(loc.text, offset)
+            ),
         );
     }
+    let mut offset = offset;
     if message.starts_with("cannot recurse further") || message == "recursion limit" {
         message = format!(
             "values are nested too deeply: at most {MAX_NESTING} levels of arrays, inline tables or dotted keys"
         );
+        // A parser that gives no place (a dotted key of 5,000 parts): the
+        // first line that nests too deeply.
+        if e.span().is_none_or(|s| s.start == 0) {
+            offset = too_deep_at(loc.text).unwrap_or(offset);
+        }
     }
     // `Spanned` values show up as a private wrapper segment: drop it.
     let mut field = field
@@ -195,5 +204,127 @@ fn toml_error(loc: &Locator, field: &str, e: &toml::de::Error) -> ScenarioError 
             field = format!("{field}.{key}");
         }
     }
-    loc.error(offset, &field, wording::humane(&message))
+    let mut message = wording::humane(&message);
+    if message.ends_with("found a table") {
+        message.push_str(&list_of_tables_hint(loc.text, offset));
+    }
+    if field.is_empty() {
+        message.push_str(&digit_group_hint(loc.text, offset));
+    }
+    loc.error(offset, &field, message)
+}
+
+/// The start of the first line of `text` whose key has more than
+/// [`MAX_NESTING`] dotted parts, or where arrays and inline tables open
+/// more than [`MAX_NESTING`] deep (quoted text aside, roughly: it only
+/// places an error the parser found).
+fn too_deep_at(text: &str) -> Option<usize> {
+    let mut depth: usize = 0;
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let mut quoted: Option<char> = None;
+        let mut dots = 0;
+        let mut in_key = !line.trim_start().starts_with('[');
+        for c in line.chars() {
+            match (quoted, c) {
+                (Some(q), c) if c == q => quoted = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quoted = Some(c),
+                (None, '#') => break,
+                (None, '=') => in_key = false,
+                (None, '.') if in_key => dots += 1,
+                (None, '[' | '{') if !in_key => depth += 1,
+                (None, ']' | '}') if !in_key => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if dots >= MAX_NESTING || depth > MAX_NESTING {
+                return Some(start);
+            }
+        }
+        start += line.len();
+    }
+    None
+}
+
+/// The line of `text` that holds byte `offset`.
+fn line_at(text: &str, offset: usize) -> &str {
+    let offset = offset.min(text.len());
+    let start = text
+        .get(..offset)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    text.get(start..)
+        .unwrap_or_default()
+        .lines()
+        .next()
+        .unwrap_or_default()
+}
+
+/// ` (write `[[variant]]` ...)` where the line at `offset` is a `[variant]`
+/// table header, which a list of tables takes as `[[variant]]`.
+fn list_of_tables_hint(text: &str, offset: usize) -> String {
+    let line = line_at(text, offset).trim();
+    let Some(name) = line
+        .strip_prefix('[')
+        .filter(|l| !l.starts_with('['))
+        .and_then(|l| l.split_once(']'))
+        .map(|(name, _)| name.trim())
+    else {
+        return String::new();
+    };
+    format!(
+        " (for a list of tables write `[[{name}]]`: each `[[{name}]]` header adds one table to the list)"
+    )
+}
+
+/// `; write `100_000`` where the syntax error at `offset` is a comma
+/// between the digit groups of a number (`trials = 100,000`), which TOML
+/// separates with `_`.
+fn digit_group_hint(text: &str, offset: usize) -> String {
+    let line = line_at(text, offset);
+    let Some((_, value)) = line.split_once('=') else {
+        return String::new();
+    };
+    let value = value.split('#').next().unwrap_or_default().trim();
+    let groups: Vec<&str> = value.split(',').collect();
+    let digits = |g: &str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
+    if groups.len() < 2 || !groups.iter().all(|g| digits(g)) {
+        return String::new();
+    }
+    format!(
+        "; write `{}`: TOML separates groups of digits with `_`, not `,`",
+        groups.join("_")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dotted_key_too_deep_is_placed_on_its_line() {
+        let text = format!("a = 1\n{}c = 1\n", "b.".repeat(5000));
+        let loc = Locator {
+            file: "b.toml",
+            text: &text,
+        };
+        let e = deserialize::<toml::Table>(&loc, &text)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("b.toml:2:1: "), "{e}");
+        assert!(e.contains("nested too deeply"), "{e}");
+        let inline = format!(
+            "a = 1\nb = 2\nc = {}1{}\n",
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        let loc = Locator {
+            file: "b.toml",
+            text: &inline,
+        };
+        let e = deserialize::<toml::Table>(&loc, &inline)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("b.toml:3:"), "{e}");
+    }
 }

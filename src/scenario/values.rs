@@ -10,6 +10,69 @@ use super::layers::Setting;
 use super::{Locator, ScenarioError};
 use crate::dice::{Chance, DiceExpr};
 
+/// Most trials a run may ask for (10^13).
+const MAX_TRIALS: u64 = super::MAX_TRIALS;
+
+/// A trial count: digits with optional `_` separators (`100_000`), or a
+/// decimal in scientific notation whose value is a whole number (`1e5`,
+/// `1.5e5`), 1 to 10^13: what `--trials` reads, and a scenario's `trials`
+/// written as text or as a TOML float (`trials = 1e6`).
+pub fn trials_text(text: &str) -> Result<u64, String> {
+    let bad = || {
+        format!(
+            "`{text}` is not a whole number of trials from 1 to {MAX_TRIALS} (e.g. 100000, 100_000 or 1e5)"
+        )
+    };
+    let plain = text.replace('_', "");
+    let digits_ok = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    if text.starts_with('_') || text.ends_with('_') || text.contains("__") {
+        return Err(bad());
+    }
+    let (mantissa, exponent) = match plain.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.strip_prefix('+').unwrap_or(e)),
+        None => (plain.as_str(), "0"),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if !digits_ok(int) || !(frac.is_empty() || digits_ok(frac)) || !digits_ok(exponent) {
+        return Err(bad());
+    }
+    // value = int.frac × 10^exponent, whole only if the fraction's digits
+    // are covered by the exponent (trailing zeros aside).
+    let frac = frac.trim_end_matches('0');
+    let exponent: u32 = exponent.parse().map_err(|_| bad())?;
+    let shift = exponent.checked_sub(frac.len() as u32).ok_or_else(bad)?;
+    let digits = format!("{int}{frac}");
+    let value = digits
+        .parse::<u128>()
+        .ok()
+        .and_then(|d| 10u128.checked_pow(shift).and_then(|p| d.checked_mul(p)))
+        .ok_or_else(bad)?;
+    if value < 1 || value > u128::from(MAX_TRIALS) {
+        return Err(bad());
+    }
+    Ok(value as u64)
+}
+
+/// A scenario's `trials` as written: a whole number, a TOML float whose
+/// value is whole (`1e6`, read as `--trials 1e6` reads it), or the text
+/// `--trials` takes (`"1e6"`).
+pub fn trials_value(value: &toml::Value) -> Result<u64, String> {
+    match value {
+        toml::Value::Integer(n) => u64::try_from(*n)
+            .ok()
+            .filter(|n| (1..=MAX_TRIALS).contains(n))
+            .ok_or_else(|| format!("trials must be between 1 and {MAX_TRIALS}, got {n}")),
+        // A float's shortest decimal form (`1000000`, `1e20`) read as text.
+        toml::Value::Float(x) if x.is_finite() => trials_text(&format!("{x:?}"))
+            .map_err(|_| format!("trials must be a whole number from 1 to {MAX_TRIALS}, got {x}")),
+        toml::Value::String(text) => trials_text(text),
+        other => Err(format!(
+            "expected a whole number of trials (e.g. 100_000 or 1e5), found {}",
+            other.type_str()
+        )),
+    }
+}
+
 /// An optional spanned setting.
 pub type Opt<T> = Option<Spanned<T>>;
 

@@ -164,7 +164,9 @@ impl<S: Named + Default> RawScenario<S> {
         let generic = GenericTables::of(loc.text);
         let mut failures: Vec<ScenarioError> = Vec::new();
         let mut unread = Unread::default();
+        let mut skipped: Vec<(String, Vec<&ScanAxis>)> = Vec::new();
         for base in &bases {
+            let mut made = Vec::with_capacity(combinations.len());
             for combination in &combinations {
                 let layers = self.layers(loc, over, scan, base, combination);
                 let Some(rules) = build_reporting(&layers, &build, &mut failures) else {
@@ -173,8 +175,26 @@ impl<S: Named + Default> RawScenario<S> {
                 // Without a scan: the base name itself.
                 let points = scan.points(combination);
                 let name = scan::variant_name(&base.name, scan.axes, &points);
+                let read = layers.keys_read();
+                made.push((name, read, points, rules));
+            }
+            // A scanned key no rule of this variant reads would give one
+            // figure at every value: the variant is left out of the scan.
+            let idle: Vec<&ScanAxis> = scan
+                .axes
+                .iter()
+                .filter(|a| {
+                    let key = top_key(&a.key);
+                    !made.is_empty() && made.iter().all(|(_, read, _, _)| !read.contains(&key))
+                })
+                .collect();
+            if !idle.is_empty() {
+                skipped.push((base.name.clone(), idle));
+                continue;
+            }
+            for (name, read, points, rules) in made {
                 let given = given_keys(&generic, base, over, scan.axes);
-                unread.note(given, &layers.keys_read(), &name);
+                unread.note(given, &read, &name);
                 let (variant, row) = scanned(base, name, scan.axes, &points, rules);
                 out.push(variant);
                 rows.extend(row);
@@ -187,7 +207,33 @@ impl<S: Named + Default> RawScenario<S> {
         if let Some(e) = ScenarioError::from_all(failures) {
             return Err(e);
         }
-        let warnings = unread.warnings(out.len());
+        if out.is_empty() {
+            if let Some((_, idle)) = skipped.first() {
+                let axis = idle[0];
+                let at = Locator {
+                    file: &axis.source,
+                    text: "",
+                };
+                return Err(at.error(
+                    0,
+                    &axis.key,
+                    format!(
+                        "`{}` has no effect in any variant: no rule there reads it (is the rule it belongs to turned off?)",
+                        axis.key
+                    ),
+                ));
+            }
+        }
+        let mut warnings = unread.warnings(out.len());
+        warnings.extend(skipped.into_iter().map(|(base, idle)| {
+            let keys: Vec<String> = idle.iter().map(|a| format!("`{}`", a.key)).collect();
+            format!(
+                "variant `{base}` is left out of the scan: {} {} no effect in it (no rule there reads {})",
+                keys.join(" and "),
+                if keys.len() == 1 { "has" } else { "have" },
+                if keys.len() == 1 { "it" } else { "them" },
+            )
+        }));
         Ok((out, table, warnings))
     }
 
@@ -236,15 +282,11 @@ impl<S: Named + Default> RawScenario<S> {
             Some(o) => layers.under(Layer::spanned(*loc, "options", o)),
             None => layers,
         };
-        let layers = combination
-            .iter()
-            .enumerate()
-            .fold(layers, |l, (axis, &point)| {
-                let (at, table) = &scan.tables[axis][point];
-                l.over(Layer::new(*at, "", table))
-            });
-        over.iter()
-            .fold(layers, |l, (at, table)| l.over(Layer::new(*at, "", table)))
+        let layers = layers.over_all(combination.iter().enumerate().map(|(axis, &point)| {
+            let (at, table) = &scan.tables[axis][point];
+            Layer::new(*at, "", table)
+        }));
+        layers.over_all(over.iter().map(|(at, table)| Layer::new(*at, "", table)))
     }
 }
 

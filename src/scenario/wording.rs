@@ -23,6 +23,35 @@ pub fn nearest<'a>(found: &str, candidates: &[&'a str]) -> Option<&'a str> {
         .map(|(_, c)| c)
 }
 
+/// Most keys an unknown-key message lists in full; a table with more
+/// gets its [`NEAREST_KEYS`] nearest.
+const MAX_KEYS_LISTED: usize = 16;
+
+/// How an unknown-key message that names only the nearest keys says so
+/// (the scenario's type then adds the page that lists them all).
+pub const NEAREST_OF: &str = "the nearest of the";
+
+/// Keys an unknown-key message names when the table has too many to list.
+const NEAREST_KEYS: usize = 5;
+
+/// The `count` candidates nearest to `found` by edit distance, nearest
+/// first (ties in the candidates' order).
+///
+/// ```
+/// use woundsim::scenario::wording::nearest_few;
+/// assert_eq!(nearest_few("dcc", &["roll", "dc", "name", "dcs"], 2), ["dc", "dcs"]);
+/// ```
+pub fn nearest_few<'a>(found: &str, candidates: &[&'a str], count: usize) -> Vec<&'a str> {
+    let found = found.to_lowercase();
+    let mut ranked: Vec<(usize, usize, &str)> = candidates
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (strsim::damerau_levenshtein(&found, c), i, *c))
+        .collect();
+    ranked.sort();
+    ranked.into_iter().take(count).map(|(_, _, c)| c).collect()
+}
+
 fn backticked(names: &[&str]) -> String {
     names
         .iter()
@@ -98,10 +127,18 @@ pub fn humane(message: &str) -> String {
     if let Some(rest) = message.strip_prefix("unknown field `") {
         if let Some((found, expected)) = rest.split_once("`, expected ") {
             let names = quoted(expected);
+            let listed = if names.len() <= MAX_KEYS_LISTED {
+                format!("the keys here are {}", backticked(&names))
+            } else {
+                format!(
+                    "{NEAREST_OF} {} keys here are {}",
+                    names.len(),
+                    backticked(&nearest_few(found, &names, NEAREST_KEYS))
+                )
+            };
             return format!(
-                "unknown key `{found}`{}; the keys here are {}",
-                did_you_mean(found, &names),
-                backticked(&names)
+                "unknown key `{found}`{}; {listed}",
+                did_you_mean(found, &names)
             );
         }
         if let Some((found, _)) = rest.split_once("`, there are no fields") {
@@ -156,6 +193,20 @@ mod tests {
         assert_eq!(
             humane("missing field `party`"),
             "the key `party` is required here"
+        );
+    }
+
+    #[test]
+    fn a_table_with_many_keys_lists_the_nearest_few() {
+        let keys: Vec<String> = (0..52).map(|i| format!("`key_{i}`")).collect();
+        let message = format!(
+            "unknown field `starting_gld`, expected one of {}, `starting_gold`",
+            keys.join(", ")
+        );
+        let text = humane(&message);
+        assert_eq!(
+            text,
+            "unknown key `starting_gld` (did you mean `starting_gold`?); the nearest of the 53 keys here are `starting_gold`, `key_0`, `key_1`, `key_2`, `key_3`"
         );
     }
 

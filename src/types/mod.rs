@@ -425,7 +425,7 @@ pub fn parse_with(
             &own
         }
     };
-    let p = Variants::parse(&doc, catalog, layers)?;
+    let p = Variants::parse(&doc, catalog, layers).map_err(|e| with_page(e, doc.kind()))?;
     Ok(Scenario {
         source: file.to_string(),
         text: text.to_string(),
@@ -437,6 +437,38 @@ pub fn parse_with(
         warnings: p.warnings,
         inputs,
     })
+}
+
+/// The page of `docs/` that lists every key of each scenario type.
+pub const PAGES: &[(&str, &str)] = &[
+    ("death_saves", "docs/death-saves.md"),
+    ("injuries", "docs/injuries.md"),
+    ("festering", "docs/injuries.md"),
+    ("amputation", "docs/amputation.md"),
+    ("combat", "docs/combat.md"),
+    ("campaign", "docs/campaign.md"),
+];
+
+/// `error` with the type's page named after each unknown-key message that
+/// lists only the nearest keys of a long table.
+fn with_page(error: ScenarioError, kind: &str) -> ScenarioError {
+    let Some((_, page)) = PAGES.iter().find(|(k, _)| *k == kind) else {
+        return error;
+    };
+    let errors = error
+        .into_all()
+        .into_iter()
+        .map(|e| match e {
+            ScenarioError::Invalid(mut l)
+                if l.message.contains(crate::scenario::wording::NEAREST_OF) =>
+            {
+                l.message.push_str(&format!("; every key: {page}"));
+                ScenarioError::Invalid(l)
+            }
+            e => e,
+        })
+        .collect();
+    ScenarioError::from_all(errors).expect("an error stays an error")
 }
 
 /// Reads and validates a scenario file.
@@ -486,4 +518,21 @@ pub fn solve(scenario: &Scenario) -> Result<ScenarioResult, NoExactSolution> {
 /// Number of sequences a scenario simulates (trials × variants), for progress bars.
 pub fn work(scenario: &Scenario) -> u64 {
     scenario.header.trials
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_type_has_a_page_that_exists() {
+        for kind in TYPES {
+            let (_, page) = PAGES
+                .iter()
+                .find(|(k, _)| k == kind)
+                .unwrap_or_else(|| panic!("type `{kind}` has no page"));
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(page);
+            assert!(path.is_file(), "{page}");
+        }
+    }
 }

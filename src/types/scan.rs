@@ -18,7 +18,8 @@ use crate::results::{ChartSpec, Kind, LinePoints, ScanTable, ScenarioResult};
 /// Most charts a scan draws.
 pub const MAX_SCAN_CHARTS: usize = 24;
 
-/// The metrics a scan charts, in figure order.
+/// The metrics a scan would chart, in figure order, before the cap of
+/// [`MAX_SCAN_CHARTS`].
 pub fn headline_metrics(result: &ScenarioResult) -> Vec<String> {
     let Some(first) = result.variants.first() else {
         return Vec::new();
@@ -47,9 +48,6 @@ pub fn headline_metrics(result: &ScenarioResult) -> Vec<String> {
             continue;
         }
         out.push(m.to_string());
-        if out.len() == MAX_SCAN_CHARTS {
-            break;
-        }
     }
     out
 }
@@ -86,14 +84,37 @@ fn curves(scan: &ScanTable) -> Option<(Vec<(String, Vec<(f64, String)>)>, bool)>
         }
         b
     };
+    // Each key's values as the legend shows them: a list only where the
+    // values differ.
+    let shown: Vec<Vec<(String, String)>> = (0..scan.keys.len())
+        .map(|i| {
+            let mut labels: Vec<String> = Vec::new();
+            for r in &scan.rows {
+                if let Some((l, _)) = r.values.get(i) {
+                    if !labels.contains(l) {
+                        labels.push(l.clone());
+                    }
+                }
+            }
+            let parts = differing(&labels);
+            labels.into_iter().zip(parts).collect()
+        })
+        .collect();
     for row in &scan.rows {
         let x = row.values.first()?.1?;
         let rest: Vec<String> = scan
             .keys
             .iter()
             .zip(&row.values)
+            .zip(&shown)
             .skip(1)
-            .map(|(k, (label, _))| format!("{k} = {label}"))
+            .map(|((k, (label, _)), shown)| {
+                let part = shown
+                    .iter()
+                    .find(|(l, _)| l == label)
+                    .map_or(label, |(_, p)| p);
+                format!("{k} = {part}")
+            })
             .collect();
         let label = match (bases.len(), rest.is_empty()) {
             (_, true) => row.base.clone(),
@@ -115,6 +136,51 @@ fn curves(scan: &ScanTable) -> Option<(Vec<(String, Vec<(f64, String)>)>, bool)>
     Some((curves, ordered))
 }
 
+/// List values (`[a, b, c]`) shortened to the items where they differ
+/// from each other (`[…, b, …]`), for a legend; other values as they are.
+///
+/// ```
+/// use woundsim::types::scan::differing;
+/// let values = ["[fighter-5, cleric-5, rogue-5]".to_string(), "[fighter-5, wizard-5, rogue-5]".to_string()];
+/// assert_eq!(differing(&values), ["[…, cleric-5, …]", "[…, wizard-5, …]"]);
+/// assert_eq!(differing(&["1".to_string(), "2".to_string()]), ["1", "2"]);
+/// ```
+pub fn differing(values: &[String]) -> Vec<String> {
+    let items = |v: &str| -> Option<Vec<String>> {
+        let inner = v.strip_prefix('[')?.strip_suffix(']')?;
+        Some(inner.split(", ").map(str::to_string).collect())
+    };
+    let Some(lists) = values.iter().map(|v| items(v)).collect::<Option<Vec<_>>>() else {
+        return values.to_vec();
+    };
+    if lists.len() < 2 {
+        return values.to_vec();
+    }
+    let shortest = lists.iter().map(Vec::len).min().unwrap_or(0);
+    let same = |at: &dyn Fn(&Vec<String>) -> &String| lists.iter().all(|l| at(l) == at(&lists[0]));
+    let head = (0..shortest).take_while(|&i| same(&|l| &l[i])).count();
+    let tail = (0..shortest - head)
+        .take_while(|&i| same(&|l| &l[l.len() - 1 - i]))
+        .count();
+    if head + tail == 0 {
+        return values.to_vec();
+    }
+    lists
+        .iter()
+        .map(|l| {
+            let mut parts: Vec<&str> = Vec::new();
+            if head > 0 {
+                parts.push("…");
+            }
+            parts.extend(l[head..l.len() - tail].iter().map(String::as_str));
+            if tail > 0 {
+                parts.push("…");
+            }
+            format!("[{}]", parts.join(", "))
+        })
+        .collect()
+}
+
 /// The scan's charts of `result`, or `None` to keep the type's own (no
 /// scan, or a first key whose values are not numbers).
 pub fn charts(result: &ScenarioResult) -> Option<Vec<ChartSpec>> {
@@ -130,8 +196,17 @@ pub fn charts(result: &ScenarioResult) -> Option<Vec<ChartSpec>> {
         )
     };
     let (labels, series): (Vec<String>, Vec<Vec<(f64, String)>>) = curves.into_iter().unzip();
+    let mut metrics = headline_metrics(result);
+    // A capped scan says so on each chart: the others are in scan.csv.
+    let capped = match metrics.len() {
+        n if n > MAX_SCAN_CHARTS => {
+            format!("; {MAX_SCAN_CHARTS} of {n} metrics charted, all in scan.csv")
+        }
+        _ => String::new(),
+    };
+    metrics.truncate(MAX_SCAN_CHARTS);
     Some(
-        headline_metrics(result)
+        metrics
             .into_iter()
             .map(|metric| {
                 let percent = result
@@ -140,7 +215,10 @@ pub fn charts(result: &ScenarioResult) -> Option<Vec<ChartSpec>> {
                     .any(|f| f.metric == metric && f.kind == Kind::Proportion);
                 ChartSpec::Lines {
                     file: file_of(&metric),
-                    title: format!("{}: {metric} against {key} ({how})", result.scenario),
+                    title: format!(
+                        "{}: {metric} against {key} ({how}{capped})",
+                        result.scenario
+                    ),
                     x_label: format!("{key} (scanned value)"),
                     y_label: if percent {
                         format!("{metric} (%)")

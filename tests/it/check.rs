@@ -155,9 +155,19 @@ fn a_harder_death_save_dc_moves_the_death_rate_at_another_seed() {
         .clone();
     let stdout = String::from_utf8(out).unwrap();
     assert!(stdout.starts_with("moved beyond noise:\n"), "{stdout}");
+    // The table fits 120 columns: its rows under a line naming the
+    // scenario and variant where a row with them would not.
+    let widest = stdout.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(widest <= 120, "{stdout}");
+    let mut group = "";
     let p_dead = stdout
         .lines()
-        .find(|l| l.contains(" raw ") && l.contains(" p_dead "))
+        .find(|l| {
+            if l.trim_end().ends_with(':') {
+                group = l;
+            }
+            (l.contains(" raw ") || group.ends_with("/ raw:")) && l.contains(" p_dead ")
+        })
         .unwrap_or_else(|| panic!("{stdout}"));
     assert!(p_dead.trim_end().ends_with("moved up"), "{p_dead}");
     let report = json(&s.path("r.json"));
@@ -407,4 +417,25 @@ fn every_shipped_figure_has_the_interval_its_kind_promises() {
     }
     assert!(proportions > 1_000, "{proportions}");
     assert!(shares > 100, "{shares}");
+}
+
+#[test]
+fn a_report_file_that_names_a_folder_says_so() {
+    let s = Setup::new();
+    std::fs::create_dir(s.path("reports")).unwrap();
+    for (flag, path) in [
+        ("--junit", "out/"),
+        ("--junit", "reports"),
+        ("--json", "reports/"),
+    ] {
+        let out = s.check(&["base.toml", flag, path]).failure();
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(
+            err.contains(&format!("cannot write `{path}`: it "))
+                && err.contains("; give the name of a file (e.g. `"),
+            "{flag} {path}: {err}"
+        );
+        assert!(!err.contains("os error"), "{err}");
+    }
+    assert!(!s.path("out").exists());
 }

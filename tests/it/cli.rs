@@ -241,6 +241,35 @@ fn list_names_the_builtin_scenarios() {
 }
 
 #[test]
+fn list_wraps_to_120_columns_off_a_terminal() {
+    let out = woundsim().arg("list").assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(widest <= 120, "a line of {widest} columns");
+    assert!(
+        text.contains("goblin-warrior"),
+        "the bestiary is still listed"
+    );
+}
+
+#[test]
+fn help_wraps_to_the_terminal_width() {
+    for columns in ["60", "100"] {
+        let out = woundsim()
+            .args(["run", "--help"])
+            .env("COLUMNS", columns)
+            .assert()
+            .success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(
+            widest <= columns.parse().unwrap(),
+            "COLUMNS={columns}: a line of {widest} columns"
+        );
+    }
+}
+
+#[test]
 fn help_explains_every_option_with_defaults() {
     woundsim()
         .args(["run", "--help"])

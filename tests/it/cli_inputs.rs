@@ -244,3 +244,42 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     files
 }
+
+#[cfg(unix)]
+#[test]
+fn a_scenario_argument_that_is_not_a_regular_file_says_what_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.toml");
+    let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    let fifo = fifo.display().to_string();
+    for (arg, reason) in [
+        (
+            fifo.as_str(),
+            "not a regular file (a pipe, a device or a socket)",
+        ),
+        (
+            "/dev/zero",
+            "not a regular file (a pipe, a device or a socket)",
+        ),
+        (
+            "-",
+            "standard input is not read: give the scenario file's path",
+        ),
+    ] {
+        let output = plain()
+            .current_dir(dir.path())
+            .args(["validate", arg])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{arg}");
+        let text = String::from_utf8_lossy(&output.stdout).to_string()
+            + &String::from_utf8_lossy(&output.stderr);
+        assert!(
+            text.contains(&format!("{arg}: cannot read scenario: {reason}")),
+            "{arg}: {text}"
+        );
+        assert!(!text.contains("no such file"), "{arg}: {text}");
+    }
+}

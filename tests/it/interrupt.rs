@@ -187,7 +187,16 @@ fn sigint_at_any_point_of_a_run_exits_130_and_changes_nothing() {
 
 #[test]
 fn sigterm_at_any_point_of_a_run_exits_143_and_changes_nothing() {
-    for point in ["simulated", "stage:7", "staged", "rename:3", "renamed"] {
+    // `started`: the first moment of the process, before the command line
+    // is read (the signal used to end it silently, by the default action).
+    for point in [
+        "started",
+        "simulated",
+        "stage:7",
+        "staged",
+        "rename:3",
+        "renamed",
+    ] {
         signalled(point, SIGTERM, false);
     }
 }

@@ -185,7 +185,7 @@ fn an_unknown_key_is_named_with_the_flag() {
     let stderr = String::from_utf8(out).unwrap();
     assert!(
         stderr.starts_with(
-            "woundsim: --set bogus=1:1:1: field `bogus`: unknown key `bogus`; the keys here are `name`"
+            "woundsim: --set bogus=1:1:1: field `bogus`: unknown key `bogus`; the nearest of the 34 keys here are `name`, `side`, `table`, `potions`, `temple`; every key: docs/injuries.md\n"
         ),
         "{stderr}"
     );
@@ -229,5 +229,35 @@ fn trials_accept_separators_and_whole_scientific_notation() {
     fails(
         &["run", "FILE", "--trials", "1.23456e2"],
         "invalid value '1.23456e2' for '--trials <N>': `1.23456e2` is not a whole number of trials from 1 to 10000000000000 (e.g. 100000, 100_000 or 1e5) (see --help)",
+    );
+}
+
+/// `--set` repeated 50,000 times costs about ten times 5,000 (it was
+/// quadratic: each flag moved every layer below it, in every variant).
+#[test]
+fn many_sets_cost_in_proportion_to_their_number() {
+    use woundsim::scenario::command::CommandLayers;
+    use woundsim::scenario::overrides::Override;
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/death-saves.toml"),
+    )
+    .unwrap();
+    let time = |n: usize| {
+        let sets = vec![Override::parse("dc=11").unwrap(); n];
+        let start = std::time::Instant::now();
+        let s = woundsim::types::parse_with(
+            common::catalog(),
+            "death-saves.toml",
+            &text,
+            &CommandLayers::sets(&sets),
+        )
+        .unwrap();
+        assert_eq!(s.variant_names().len(), 6);
+        start.elapsed().as_secs_f64()
+    };
+    let (small, large) = (time(5_000), time(50_000));
+    assert!(
+        large < 30.0 * small.max(1e-3),
+        "5,000 sets: {small:.3} s; 50,000: {large:.3} s"
     );
 }

@@ -236,3 +236,90 @@ fn bad_scans_are_one_line_errors_and_write_nothing() {
         "{stderr}"
     );
 }
+
+/// A combat scenario whose variant `off` has no lingering injuries: no
+/// rule there reads `injury_chance`.
+const HALF_OFF: &str = "version = 1\nname = \"w\"\ntype = \"combat\"\ntrials = 200\nseed = 1\n\
+    [options]\ninjury_chance = 0.2\nparty = [{ template = \"fighter-3\" }]\n\
+    monsters = [{ creature = \"goblin\" }]\n\
+    [[variant]]\nname = \"off\"\n[[variant]]\nname = \"on\"\nlingering_injuries = true\n";
+
+#[test]
+fn a_scanned_key_without_effect_in_a_variant_leaves_that_variant_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(tmp.path(), "w.toml", HALF_OFF);
+    woundsim()
+        .args(["validate", &file, "--scan", "injury_chance=0.1,0.2"])
+        .assert()
+        .success()
+        .stdout(format!(
+            "{file}: ok (type combat, 2 variants)\n{file}: warning: variant `off` is left out of the scan: `injury_chance` has no effect in it (no rule there reads it)\n"
+        ));
+    // In no variant: an error naming the flag, not a scan of flat lines.
+    let out = woundsim()
+        .args([
+            "validate",
+            &file,
+            "--scan",
+            "injury_chance=0.1,0.2",
+            "--set",
+            "lingering_injuries=false",
+        ])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stdout).to_string()
+        + &String::from_utf8_lossy(&out.get_output().stderr);
+    assert!(
+        err.contains("--scan injury_chance=0.1,0.2:1:1: field `injury_chance`: `injury_chance` has no effect in any variant"),
+        "{err}"
+    );
+}
+
+#[test]
+fn solve_varies_the_first_variant_where_the_key_has_an_effect() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(tmp.path(), "w.toml", HALF_OFF);
+    let out = woundsim()
+        .args([
+            "solve",
+            &file,
+            "--vary",
+            "injury_chance=0.05:0.9",
+            "--metric",
+            "nope",
+            "--target",
+            "1",
+        ])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("`injury_chance` has no effect in variant `off`: solving for `on`"),
+        "{err}"
+    );
+    assert!(err.contains("no such figure for variant `on`"), "{err}");
+}
+
+#[test]
+fn solve_says_a_share_is_not_a_percentage() {
+    let out = woundsim()
+        .args([
+            "solve",
+            "death-saves",
+            "--vary",
+            "dc=5:20",
+            "--metric",
+            "p_dead",
+            "--target",
+            "50",
+            "--trials",
+            "2000",
+        ])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("--target 50: `p_dead` is a share from 0 to 1, not a percentage; for 50% write --target 0.5"),
+        "{err}"
+    );
+}

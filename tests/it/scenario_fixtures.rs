@@ -236,3 +236,25 @@ proptest! {
         parses_or_names_the_file(&mutate(VALID_AMPUTATION, at, cut, &insert))?;
     }
 }
+
+#[test]
+fn trials_written_as_a_float_or_text_are_read_as_the_flag_reads_them() {
+    let file = |trials: &str| {
+        format!("version = 1\nname = \"t\"\ntype = \"death_saves\"\ntrials = {trials}\nseed = 1\n")
+    };
+    for (written, read) in [
+        ("1e6", 1_000_000),
+        ("1.5e5", 150_000),
+        ("\"1e6\"", 1_000_000),
+        ("\"100_000\"", 100_000),
+        ("100_000", 100_000),
+    ] {
+        let s = woundsim::types::parse(common::catalog(), "t.toml", &file(written))
+            .unwrap_or_else(|e| panic!("trials = {written}: {e}"));
+        assert_eq!(s.header.trials, read, "trials = {written}");
+    }
+    for bad in ["1e14", "0.0", "-1e3", "\"ten\""] {
+        let e = woundsim::types::parse(common::catalog(), "t.toml", &file(bad)).unwrap_err();
+        assert_eq!(e.field(), Some("trials"), "trials = {bad}: {e}");
+    }
+}

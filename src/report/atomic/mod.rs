@@ -59,7 +59,7 @@ pub enum CommitError {
     #[error("interrupted")]
     Interrupted,
     /// A file or folder could not be written; nothing changed.
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}: {source}{}", path.display(), why(source))]
     Io {
         /// The file or folder.
         path: PathBuf,
@@ -76,6 +76,20 @@ pub enum CommitError {
         /// The cause.
         source: io::Error,
     },
+}
+
+/// What an operating system's reason means for a run's output, where it
+/// is not plain: files are staged inside the output folder and moved into
+/// place by rename, which cannot cross filesystems.
+fn why(source: &io::Error) -> &'static str {
+    match source.kind() {
+        io::ErrorKind::CrossesDevices => {
+            "; a folder of the report (the scenario's folder, or a folder in it) is on another \
+             filesystem than the output folder, and a run moves its files into place from \
+             there by rename: give --out a folder whose report folders are on its filesystem"
+        }
+        _ => "",
+    }
 }
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> CommitError + '_ {
@@ -323,6 +337,17 @@ impl<'a> Transaction<'a> {
                         io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
                     ) =>
                 {
+                    // A link to nothing is there, but cannot be created.
+                    if let Ok(target) = fs::read_link(at) {
+                        let e = io::Error::new(
+                            io::ErrorKind::NotFound,
+                            format!(
+                                "it is a symbolic link to `{}`, which does not exist: create that folder, or remove the link",
+                                target.display()
+                            ),
+                        );
+                        return Err(io_error(at)(e));
+                    }
                     missing.push(at)
                 }
                 Err(e) => return Err(io_error(at)(e)),
@@ -612,6 +637,44 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn a_move_across_filesystems_is_explained() {
+        let e = io_error(Path::new("reports/death-saves/summary.csv"))(io::Error::from(
+            io::ErrorKind::CrossesDevices,
+        ));
+        let text = e.to_string();
+        assert!(
+            text.starts_with("cannot write reports/death-saves/summary.csv: "),
+            "{text}"
+        );
+        assert!(text.contains("on another filesystem"), "{text}");
+        assert!(text.contains("--out"), "{text}");
+        let e = io_error(Path::new("x"))(io::Error::from(io::ErrorKind::PermissionDenied));
+        assert!(!e.to_string().contains("filesystem"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_output_folder_that_is_a_link_to_nothing_is_named() {
+        let root = tempfile::tempdir().unwrap();
+        let link = root.path().join("reports");
+        std::os::unix::fs::symlink(root.path().join("gone"), &link).unwrap();
+        let Err(err) = Transaction::begin(&link.join("death-saves"), Stop::never()) else {
+            panic!("a dangling link is no folder");
+        };
+        let text = err.to_string();
+        assert!(text.contains("is a symbolic link to"), "{text}");
+        assert!(text.contains("gone`, which does not exist"), "{text}");
+        assert!(!text.contains("os error"), "{text}");
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert!(!root.path().join("gone").exists());
     }
 
     /// A folder with a previous run's files and a user's file.

@@ -222,7 +222,8 @@ fn dice(loc: &Locator, at: usize, field: &str, text: &str) -> Result<DiceExpr, S
 ///     unknown(&catalog.templates, "fighter-21"),
 ///     "no PC template `fighter-21`: fighter templates have levels 1 to 20, got 21"
 /// );
-/// assert!(unknown(&catalog.templates, "figter-3").contains("did you mean `fighter`?"));
+/// assert!(unknown(&catalog.templates, "figter-3").contains("did you mean `fighter-3`?"));
+/// assert!(unknown(&catalog.templates, "clerc-3").contains("did you mean `cleric-3`?"));
 /// ```
 pub fn unknown(templates: &Templates, name: &str) -> String {
     if let Some((class, level)) = name.rsplit_once('-') {
@@ -235,7 +236,15 @@ pub fn unknown(templates: &Templates, name: &str) -> String {
     }
     let classes = templates.classes();
     let class = name.rsplit_once('-').map_or(name, |(c, _)| c);
-    let hint = crate::scenario::wording::did_you_mean(class, &classes);
+    // The hint is a whole template name: `clerc-3` gets `cleric-3`.
+    let hint = match (
+        crate::scenario::wording::nearest(class, &classes),
+        name.rsplit_once('-'),
+    ) {
+        (Some(near), Some((_, level))) => format!(" (did you mean `{near}-{level}`?)"),
+        (Some(near), None) => format!(" (did you mean `{near}`?)"),
+        (None, _) => String::new(),
+    };
     format!(
         "unknown PC template `{name}`{hint}; templates are CLASS-LEVEL with CLASS one of {} and LEVEL 1 to {}",
         classes.join(", "),

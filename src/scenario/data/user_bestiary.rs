@@ -146,7 +146,7 @@ fn parse_json(file: &str, text: &str, catalog: &Catalog) -> Result<Bestiary, Sce
             "a JSON bestiary is one object of monsters, keyed by name".into(),
         ));
     };
-    if let Some((name, offset)) = json::duplicate_top_key(text) {
+    if let Some((name, offset)) = json::duplicate_key(text) {
         return Err(located(
             crate::scenario::error::line_column(text, offset),
             &name,
@@ -327,6 +327,73 @@ mod json {
             }
         }
 
+        /// The first key given twice in the value at the cursor or in
+        /// any value inside it (`path` is the value's), as for
+        /// [`duplicate_key`]; the cursor ends after the value.
+        fn duplicate(&mut self, path: &str) -> Option<(String, usize)> {
+            self.ws();
+            match self.peek() {
+                b'{' => {
+                    self.i += 1;
+                    let mut seen = std::collections::HashSet::new();
+                    loop {
+                        self.ws();
+                        match self.peek() {
+                            b'"' => {
+                                let at = self.i;
+                                let key = self.string();
+                                let here = match path {
+                                    "" => key.clone(),
+                                    _ => format!("{path}.{key}"),
+                                };
+                                if !seen.insert(key) {
+                                    return Some((here, at));
+                                }
+                                self.ws();
+                                self.i += 1; // ':'
+                                if let Some(found) = self.duplicate(&here) {
+                                    return Some(found);
+                                }
+                            }
+                            b',' => self.i += 1,
+                            b'}' => {
+                                self.i += 1;
+                                return None;
+                            }
+                            _ => return None,
+                        }
+                    }
+                }
+                b'[' => {
+                    self.i += 1;
+                    let mut index = 0;
+                    loop {
+                        self.ws();
+                        match self.peek() {
+                            0 => return None,
+                            b']' => {
+                                self.i += 1;
+                                return None;
+                            }
+                            b',' => {
+                                self.i += 1;
+                                index += 1;
+                            }
+                            _ => {
+                                if let Some(found) = self.duplicate(&format!("{path}[{index}]")) {
+                                    return Some(found);
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    self.skip();
+                    None
+                }
+            }
+        }
+
         /// The offset of the deepest value along `steps`.
         fn find(&mut self, steps: &[Step]) -> usize {
             self.ws();
@@ -386,14 +453,11 @@ mod json {
         out
     }
 
-    /// The first top-level key given twice, with the offset of its
+    /// The first key given twice in any object of `text` (valid JSON):
+    /// its path (`imp`, `ogre.attacks[0].name`) and the offset of its
     /// second place.
-    pub(super) fn duplicate_top_key(text: &str) -> Option<(String, usize)> {
-        let keys = top_keys(text);
-        keys.iter()
-            .enumerate()
-            .find(|(i, (k, _))| keys[..*i].iter().any(|(e, _)| e == k))
-            .map(|(_, (k, at))| (k.clone(), *at))
+    pub(super) fn duplicate_key(text: &str) -> Option<(String, usize)> {
+        walker(text).duplicate("")
     }
 
     /// The offset of the value at `path` (or of its deepest part there).
@@ -427,9 +491,22 @@ mod json {
 
         #[test]
         fn a_twice_given_name_is_found() {
-            let (k, at) = duplicate_top_key(TEXT).unwrap();
+            let (k, at) = duplicate_key(TEXT).unwrap();
             assert_eq!(k, "imp");
             assert!(TEXT[at..].starts_with("\"imp\": {}"));
+        }
+
+        #[test]
+        fn a_key_twice_inside_an_entry_is_found() {
+            let text = r#"{ "imp": { "hp": 18, "hp": 20 }, "ogre": { "hp": 1 } }"#;
+            let (k, at) = duplicate_key(text).unwrap();
+            assert_eq!(k, "imp.hp");
+            assert!(text[at..].starts_with("\"hp\": 20"));
+            let text =
+                r#"{ "ogre": { "attacks": [ { "name": "a" }, { "name": "b", "name": "c" } ] } }"#;
+            assert_eq!(duplicate_key(text).unwrap().0, "ogre.attacks[1].name");
+            let text = r#"{ "ogre": { "hp": 1, "attacks": [ { "hp": 1 } ] }, "imp": { "hp": 1 } }"#;
+            assert_eq!(duplicate_key(text), None);
         }
     }
 }
