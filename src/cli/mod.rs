@@ -445,7 +445,7 @@ pub fn parse_trials(text: &str) -> Result<u64, String> {
     Ok(value as u64)
 }
 
-fn parse_level(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_level(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(level) if level > 0.0 && level < 1.0 => Ok(level),
         _ => Err(format!(

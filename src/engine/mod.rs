@@ -22,6 +22,7 @@
 //! polling never changes what a completed run computes.
 
 pub mod accum;
+pub mod checked;
 pub mod frontier;
 pub mod merge;
 pub mod paired;

@@ -28,6 +28,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::checked::{Checked, Misfit};
 use super::merge::Merge;
 use super::stats::Estimate;
 
@@ -131,6 +132,44 @@ impl Merge for PairedRatio {
         for (a, b) in self.products.iter_mut().zip(later.products) {
             *a += b;
         }
+    }
+}
+
+impl Checked for PairedRatio {
+    fn layout(out: &mut String) {
+        out.push_str("PairedRatio{count:u64,sums:[i128;4],products:[i128;10]}");
+    }
+
+    /// The sums must be those of some integers: all zero without trials,
+    /// squares not negative, `n·Σx² ≥ (Σx)²`, and every product the
+    /// covariances compute must fit.
+    fn check_like(&self, _fresh: &Self) -> Result<(), Misfit> {
+        let n = i128::from(self.count);
+        let fits = (self.count > 0 || (self.sums == [0; 4] && self.products == [0; 10]))
+            && (0..4).all(|i| {
+                (i..4).all(|j| {
+                    let p = self.products[product_index(i, j)];
+                    match (n.checked_mul(p), self.sums[i].checked_mul(self.sums[j])) {
+                        (Some(a), Some(b)) => a.checked_sub(b).is_some() && (i != j || a >= b),
+                        _ => false,
+                    }
+                })
+            })
+            && n.checked_mul(n - 1).is_some();
+        if fits {
+            Ok(())
+        } else {
+            Err(Misfit::new(format!(
+                "{} trials whose sums and products no integers have",
+                self.count
+            )))
+        }
+    }
+
+    fn try_merge(&mut self, later: Self) -> Result<(), Misfit> {
+        self.count.try_merge(later.count)?;
+        self.sums.try_merge(later.sums)?;
+        self.products.try_merge(later.products)
     }
 }
 
