@@ -106,7 +106,7 @@ pub fn merge_states(catalog: &Catalog, files: Vec<(&Path, StateFile)>) -> Result
                 parsed.insert(key.clone(), scenario);
             }
             parsed[&key]
-                .check_state(&s.state)
+                .check_state(&s.state, s.trials)
                 .map_err(|misfit| StateError {
                     file: path.display().to_string(),
                     problem: format!(

@@ -36,6 +36,7 @@ use super::{AppError, write_file};
 use crate::engine::RunShape;
 use crate::report::run_info::sha256_hex;
 use crate::scenario::MAX_TRIALS;
+use crate::scenario::limits::MAX_NAME_CHARS;
 use crate::types::{Scenario, State};
 
 /// First bytes of every state file.
@@ -49,7 +50,7 @@ pub const FORMAT: u32 = 4;
 pub const MAX_STATE_BYTES: u64 = 256 << 20;
 
 /// One scenario's part of a state file.
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 pub struct ScenarioState {
     /// Scenario name.
     pub name: String,
@@ -135,7 +136,45 @@ impl ScenarioState {
     }
 }
 
+/// Longest `source` a state may name (a path).
+const MAX_SOURCE_BYTES: usize = 4096;
+
 impl ScenarioState {
+    /// `Ok` when the words a message may repeat are words a run writes:
+    /// the name a scenario name (as `run` holds it), the source, the
+    /// arguments and the input files' names without control characters.
+    fn check_words(&self) -> Result<(), String> {
+        let name_ok = (1..=MAX_NAME_CHARS).contains(&self.name.len())
+            && self
+                .name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !name_ok {
+            return Err(format!(
+                "field `name`: {:?} is not a scenario name (1 to {MAX_NAME_CHARS} letters, digits, `-` and `_`)",
+                self.name
+            ));
+        }
+        let plain = |text: &str| !text.chars().any(char::is_control);
+        if !(plain(&self.source) && self.source.len() <= MAX_SOURCE_BYTES) {
+            return Err(format!(
+                "scenario `{}`, field `source`: not a file name (control characters, or over {MAX_SOURCE_BYTES} bytes)",
+                self.name
+            ));
+        }
+        let words = self
+            .layers
+            .iter()
+            .chain(self.inputs.iter().map(|i| &i.file));
+        if !words.into_iter().all(|w| plain(w)) {
+            return Err(format!(
+                "scenario `{}`, field `layers` or `inputs`: an argument or a file name holds a control character",
+                self.name
+            ));
+        }
+        Ok(())
+    }
+
     /// `Ok` when every field but the accumulators holds what a run of
     /// this build writes; otherwise the field and the problem.
     fn check_header(&self) -> Result<(), (&'static str, String)> {
@@ -328,6 +367,7 @@ impl StateFile {
             .map_err(|e| error(path, format!("corrupt: cannot decode it ({e})")))?;
         let mut seen = std::collections::HashSet::new();
         for s in &file.scenarios {
+            s.check_words().map_err(|problem| error(path, problem))?;
             if !seen.insert(s.name.as_str()) {
                 return Err(error(
                     path,
@@ -627,6 +667,19 @@ mod tests {
                 "{field}: {e}"
             );
         }
+    }
+
+    #[test]
+    fn words_a_message_repeats_are_held_to_what_a_run_writes() {
+        let mut s = one_state();
+        s.name = "a\nb".into();
+        assert!(refusal(&[s]).contains("field `name`: \"a\\nb\""));
+        let mut s = one_state();
+        s.source = "x\u{1b}[31m".into();
+        assert!(refusal(&[s]).contains("field `source`"));
+        let mut s = one_state();
+        s.layers = vec!["dc=1\n".into()];
+        assert!(refusal(&[s]).contains("field `layers`"));
     }
 
     #[test]

@@ -462,6 +462,86 @@ mod tests {
     }
 
     #[test]
+    fn moments_no_observations_give_are_misfits() {
+        let fresh = Moments::default();
+        let mut ok = Moments::default();
+        [1.0, 2.5].iter().for_each(|&x| ok.push(x));
+        assert!(ok.check_like(&fresh).is_ok());
+        let bad = |count, mean, m2| Moments { count, mean, m2 }.check_like(&fresh).is_err();
+        assert!(bad(0, 1.0, 0.0), "a mean without observations");
+        assert!(bad(2, f64::NAN, 0.0));
+        assert!(bad(2, 1e308, 0.0), "a mean beyond 2^53");
+        assert!(bad(2, 1.0, -1.0));
+        assert!(bad(2, 1.0, f64::INFINITY));
+        assert!(bad(1, 1.0, 0.5), "spread with one observation");
+        assert!(!bad(2, MAX_ABS_MEAN, 0.0));
+        let mut huge = Moments {
+            count: 2,
+            mean: -MAX_ABS_MEAN,
+            m2: 0.0,
+        };
+        assert!(
+            huge.try_merge(Moments {
+                count: u64::MAX,
+                mean: 0.0,
+                m2: 0.0
+            })
+            .is_err(),
+            "the count wraps"
+        );
+    }
+
+    #[test]
+    fn integer_sums_no_integers_have_are_misfits() {
+        let fresh = IntMoments::default();
+        let mut ok = IntMoments::default();
+        [3, -4, 7].iter().for_each(|&x| ok.push(x));
+        assert!(ok.check_like(&fresh).is_ok());
+        let bad = |count, sum, sum_sq| {
+            IntMoments { count, sum, sum_sq }
+                .check_like(&fresh)
+                .is_err()
+        };
+        assert!(bad(0, 1, 1), "sums without observations");
+        assert!(bad(2, 0, -1), "a negative sum of squares");
+        assert!(bad(2, 10, 1), "n·Σx² < (Σx)²");
+        assert!(bad(u64::MAX, 1, i128::MAX), "n·Σx² overflows the variance");
+        let mut a = IntMoments {
+            count: 1,
+            sum: i128::MAX,
+            sum_sq: 0,
+        };
+        assert!(
+            a.try_merge(IntMoments {
+                count: 1,
+                sum: 1,
+                sum_sq: 0
+            })
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn histograms_of_other_bins_or_too_many_counts_are_misfits() {
+        let fresh = Histogram::new(0, 3);
+        let mut h = Histogram::new(0, 3);
+        h.add(1, 5);
+        assert!(h.check_like(&fresh).is_ok());
+        assert!(Histogram::new(1, 3).check_like(&fresh).is_err());
+        assert!(Histogram::new(0, 2_000_000).check_like(&fresh).is_err());
+        let mut full = Histogram::new(0, 3);
+        full.add(0, u64::MAX);
+        full.add(2, 0);
+        assert!(full.check_like(&fresh).is_ok());
+        let mut over = full.clone();
+        over.add(-1, 1);
+        assert_eq!(over.checked_total(), None);
+        assert!(over.check_like(&fresh).is_err(), "the total wraps");
+        assert!(full.clone().try_merge(h.clone()).is_err());
+        assert!(h.clone().try_merge(Histogram::new(0, 4)).is_err());
+    }
+
+    #[test]
     fn histogram_counts_and_spills() {
         let mut h = Histogram::new(1, 3);
         for v in [0, 1, 1, 2, 3, 4, 9] {

@@ -233,6 +233,28 @@ mod tests {
     }
 
     #[test]
+    fn sums_no_trials_have_are_misfits() {
+        use crate::engine::checked::Checked;
+        let fresh = PairedRatio::default();
+        let mut m = PairedRatio::default();
+        m.push([3, 4], [1, 2]);
+        m.push([5, 6], [7, 8]);
+        assert!(m.check_like(&fresh).is_ok());
+        let mut negative = m;
+        negative.products[0] = -1;
+        assert!(negative.check_like(&fresh).is_err());
+        let mut empty = PairedRatio::default();
+        empty.sums[1] = 1;
+        assert!(empty.check_like(&fresh).is_err(), "sums without trials");
+        let mut huge = m;
+        huge.products[4] = i128::MAX;
+        assert!(huge.check_like(&fresh).is_err(), "n·Σy² overflows");
+        let mut wrap = m;
+        wrap.sums[0] = i128::MAX;
+        assert!(wrap.try_merge(m).is_err());
+    }
+
+    #[test]
     fn merging_is_adding_the_trials() {
         let trials = [([1, 2], [3, 4]), ([5, 6], [7, 8]), ([9, 1], [2, 3])];
         let mut whole = PairedRatio::default();

@@ -67,6 +67,11 @@ pub trait ScenarioType {
     /// An empty accumulator.
     fn new_acc(prepared: &Self::Prepared<'_>) -> Self::Acc;
 
+    /// Every count of trials `acc` keeps (per variant, or per variant and
+    /// metric): a state read from a file must have counted, in each, the
+    /// trials of the chunks it covers.
+    fn trials_counted(acc: &Self::Acc) -> Vec<u64>;
+
     /// Runs `count` trials of one chunk from the chunk's stream `rng` into
     /// `acc`, every variant on common random numbers; returns early (its
     /// chunk is then discarded) once `stop` is requested, which it polls at
@@ -268,14 +273,21 @@ macro_rules! registry {
                 }
             }
 
-            /// `Ok` when `state` is a state of these variants' type whose
-            /// every accumulator has the shape these variants give it and
-            /// holds values a run can produce ([`Checked::check_like`]).
-            pub fn check_state(&self, state: &State) -> Result<(), Misfit> {
+            /// `Ok` when `state` is a state of these variants' type (of a
+            /// run of `trials`) whose every accumulator has the shape these
+            /// variants give it, holds values a run can produce
+            /// ([`Checked::check_like`]) and counted the trials of its
+            /// chunks.
+            pub fn check_state(&self, state: &State, trials: u64) -> Result<(), Misfit> {
                 match (self, state) {
                     $((Variants::$variant(v), State::$variant(frontier)) => {
                         let prepared = <$ty as ScenarioType>::prepare(v);
-                        frontier.check_like(&<$ty as ScenarioType>::new_acc(&prepared))
+                        frontier.check_like(&<$ty as ScenarioType>::new_acc(&prepared))?;
+                        for node in frontier.nodes() {
+                            let counted = <$ty as ScenarioType>::trials_counted(&node.acc);
+                            check_trials(&counted, trials, node.start()..node.end())?;
+                        }
+                        Ok(())
                     })+
                     #[allow(unreachable_patterns)]
                     _ => Err(other_type()),
@@ -353,6 +365,20 @@ registry! {
     Campaign(campaign::Campaign),
 }
 
+/// `Ok` when every count of trials in `counted` is the number of trials
+/// of `chunks` in a run of `trials`.
+fn check_trials(counted: &[u64], trials: u64, chunks: std::ops::Range<u64>) -> Result<(), Misfit> {
+    let shape = RunShape { trials, seed: 0 };
+    let want = shape.trials_in(chunks.clone());
+    match counted.iter().find(|&&n| n != want) {
+        None => Ok(()),
+        Some(n) => Err(Misfit::new(format!(
+            "counted {n} trials in chunks {}..{}, which hold {want} trials of the run's {trials}",
+            chunks.start, chunks.end
+        ))),
+    }
+}
+
 fn other_type() -> Misfit {
     Misfit::new("the state is of another scenario type")
 }
@@ -413,10 +439,10 @@ impl Scenario {
         result
     }
 
-    /// `Ok` when `state` is a state of this scenario whose accumulators
-    /// fit it ([`Variants::check_state`]).
-    pub fn check_state(&self, state: &State) -> Result<(), Misfit> {
-        self.variants.check_state(state)
+    /// `Ok` when `state`, of a run of `trials`, is a state of this
+    /// scenario whose accumulators fit it ([`Variants::check_state`]).
+    pub fn check_state(&self, state: &State, trials: u64) -> Result<(), Misfit> {
+        self.variants.check_state(state, trials)
     }
 
     /// The result of the state of the whole run (an error: a state of

@@ -69,6 +69,12 @@ mergeable! {
 }
 
 /// An empty accumulator.
+/// The trials each variant counted.
+pub fn trials_counted(acc: &FesteringAcc) -> Vec<u64> {
+    acc.variants.iter().map(|a| a.n).collect()
+}
+
+/// No counts yet.
 pub fn new_acc(prepared: &Prepared<'_>) -> FesteringAcc {
     FesteringAcc {
         variants: prepared
