@@ -166,9 +166,11 @@ impl ScenarioState {
             .layers
             .iter()
             .chain(self.inputs.iter().map(|i| &i.file));
-        if !words.into_iter().all(|w| plain(w)) {
+        let hashes = self.inputs.iter().map(|i| &i.sha256);
+        let hex = |h: &String| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit());
+        if !(words.into_iter().all(|w| plain(w)) && hashes.into_iter().all(hex)) {
             return Err(format!(
-                "scenario `{}`, field `layers` or `inputs`: an argument or a file name holds a control character",
+                "scenario `{}`, field `layers` or `inputs`: an argument or a file name holds a control character, or a file's SHA-256 is not 64 hex digits",
                 self.name
             ));
         }
@@ -350,10 +352,13 @@ impl StateFile {
                 .map_err(|e| error(path, format!("corrupt: cannot decode it ({e})")))?;
         let mine = env!("CARGO_PKG_VERSION");
         if woundsim_version != mine {
+            // Repeated from the file: escaped, and cut short.
+            let theirs: String = woundsim_version.chars().take(32).collect();
             return Err(error(
                 path,
                 format!(
-                    "written by woundsim {woundsim_version}; this is woundsim {mine}: merge states with the version that wrote them"
+                    "written by woundsim {}; this is woundsim {mine}: merge states with the version that wrote them",
+                    theirs.escape_debug()
                 ),
             ));
         }
@@ -546,6 +551,19 @@ mod tests {
         let path = Path::new("s.state");
         let ok = StateFile::from_bytes(path, &StateFile::encode::<ScenarioState>(&[])).unwrap();
         assert!(ok.scenarios.is_empty());
+        // Found by the `merge` fuzz target: the version is repeated from the
+        // file, so it is escaped (one line, no control characters).
+        let e = StateFile::from_bytes(
+            path,
+            &StateFile::encode_as::<ScenarioState>(FORMAT, "0.1\n\u{1b}[31m", "x", &[]),
+        )
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(
+            e.contains("written by woundsim 0.1\\n\\u{1b}[31m; this"),
+            "{e}"
+        );
         let e = StateFile::from_bytes(
             path,
             &StateFile::encode_as::<ScenarioState>(FORMAT, "0.0.1", State::layout_hash(), &[]),
@@ -680,6 +698,12 @@ mod tests {
         let mut s = one_state();
         s.layers = vec!["dc=1\n".into()];
         assert!(refusal(&[s]).contains("field `layers`"));
+        let mut s = one_state();
+        s.inputs = vec![crate::model::InputFile {
+            file: "m.toml".into(),
+            sha256: "\n".into(),
+        }];
+        assert!(refusal(&[s]).contains("field `layers` or `inputs`"));
     }
 
     #[test]
