@@ -5,7 +5,11 @@
 # counters and the outcome. Logs go to fuzz/logs/<target>.log; a crash's
 # input to fuzz/artifacts/<target>/. Exits 1 if any target crashed.
 #
-# Usage: fuzz/run.sh [SECONDS] [TARGET ...]    (targets: scenario scenario_file dice)
+# Without a nightly toolchain it builds with the stable one and
+# RUSTC_BOOTSTRAP=1 (cargo-fuzz needs nightly's -Z flags).
+#
+# Usage: fuzz/run.sh [SECONDS] [TARGET ...]
+#   (targets: scenario scenario_file dice merge baseline bestiary)
 set -euo pipefail
 fuzz="$(cd "$(dirname "$0")" && pwd)"
 cd "$(dirname "$fuzz")"
@@ -13,14 +17,20 @@ cd "$(dirname "$fuzz")"
 seconds="${1:-600}"
 [[ $# -gt 0 ]] && shift
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(scenario scenario_file dice)
+[[ ${#targets[@]} -eq 0 ]] && targets=(scenario scenario_file dice merge baseline bestiary)
 if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
   echo "usage: $0 [SECONDS] [TARGET ...]" >&2
   exit 2
 fi
 
+toolchain=(+nightly)
+if ! rustup run nightly true > /dev/null 2>&1; then
+  toolchain=()
+  export RUSTC_BOOTSTRAP=1
+fi
+
 "$fuzz/seed-corpus.sh" > /dev/null
-cargo +nightly fuzz build
+cargo "${toolchain[@]}" fuzz build
 
 mkdir -p "$fuzz/logs"
 tmp="${TMPDIR:-/tmp}"
@@ -30,7 +40,8 @@ for target in "${targets[@]}"; do
   args=(-timeout=10 "-max_total_time=$seconds")
   [[ "$target" == scenario* ]] && args+=("-dict=$fuzz/scenario.dict")
   log="$fuzz/logs/$target.log"
-  if TMPDIR="$tmp" cargo +nightly fuzz run "$target" -- "${args[@]}" > "$log" 2>&1; then
+  # stdin closed: a crafted state's scenario may name /dev/stdin.
+  if TMPDIR="$tmp" cargo "${toolchain[@]}" fuzz run "$target" -- "${args[@]}" > "$log" 2>&1 < /dev/null; then
     outcome="no crash"
   else
     outcome="CRASH: see $log and fuzz/artifacts/$target/"

@@ -7,6 +7,15 @@
 #   fuzz/corpus/scenario_file/  the same files (the on-disk target)
 #   fuzz/corpus/dice/           every dice string written in those files and
 #                               in data/, plus edge cases of the grammar
+#   fuzz/corpus/merge/          real shards' state payloads (magic and checksum
+#                               stripped: the target adds them), one file and
+#                               two, of one scenario of each type; made with
+#                               a built woundsim (WOUNDSIM, or target/release
+#                               or target/debug), skipped without one
+#   fuzz/corpus/baseline/       the golden reports' summary.csv, metrics.csv
+#                               and a run.json, NUL-separated
+#   fuzz/corpus/bestiary/       the built-in bestiary as a user's file (TOML,
+#                               first byte 0) and a JSON one (first byte 1)
 #   fuzz/scenario.dict          libFuzzer dictionary: every key and value
 #                               name the scenario structs deserialize, the
 #                               names the files use, and TOML syntax
@@ -125,7 +134,81 @@ escape() { sed -e 's/\\/\\\\/g' -e 's/"/\\"/g'; }
   done
 } > "$fuzz/scenario.dict"
 
-for target in scenario scenario_file dice; do
+# State payloads: a state file less its 16-byte magic and 64-byte checksum.
+merge="$fuzz/corpus/merge"
+mkdir -p "$merge"
+rm -f "$merge"/seed-*
+woundsim="${WOUNDSIM:-}"
+for candidate in target/release/woundsim target/debug/woundsim; do
+  [[ -z "$woundsim" && -x "$candidate" ]] && woundsim="$candidate"
+done
+if [[ -n "$woundsim" ]]; then
+  tmp="$(mktemp -d)"
+  for name in death-saves lingering-injuries festering-wounds amputation \
+    combat-goblin-ambush campaign-healing-settings; do
+    "$woundsim" run "$name" --trials 1000 --threads 1 --shard 0/1 \
+      --state-out "$tmp/$name.state" -q
+    tail -c +81 "$tmp/$name.state" > "$merge/seed-one-$name"
+  done
+  # Two shards of two chunks: first byte odd, then the first payload's
+  # length (two bytes, big-endian), then both payloads.
+  for k in 0 1; do
+    "$woundsim" run death-saves --trials 70000 --threads 1 --shard "$k/2" \
+      --state-out "$tmp/two-$k.state" -q
+    tail -c +81 "$tmp/two-$k.state" > "$tmp/two-$k.payload"
+  done
+  size="$(stat -c %s "$tmp/two-0.payload")"
+  {
+    printf '\x01'
+    printf "\\x$(printf %02x $((size >> 8)))\\x$(printf %02x $((size & 255)))"
+    cat "$tmp/two-0.payload" "$tmp/two-1.payload"
+  } > "$merge/seed-two-death-saves"
+  for f in "$merge"/seed-one-*; do
+    { printf '\x00'; cat "$f"; } > "$f.tmp" && mv "$f.tmp" "$f"
+  done
+  rm -rf "$tmp"
+else
+  echo "no woundsim binary (cargo build, or WOUNDSIM=...): the merge corpus is empty" >&2
+fi
+
+# Baselines: summary.csv, NUL, metrics.csv, NUL, run.json.
+baseline="$fuzz/corpus/baseline"
+mkdir -p "$baseline"
+rm -f "$baseline"/seed-*
+for kind in mc exact; do
+  cp "tests/golden/$kind/summary.csv" "$baseline/seed-$kind-summary"
+done
+{
+  cat tests/golden/mc/summary.csv
+  printf '\0'
+  cat tests/golden/mc/metrics.csv
+} > "$baseline/seed-mc-both"
+if [[ -n "$woundsim" ]]; then
+  tmp="$(mktemp -d)"
+  "$woundsim" run death-saves festering-wounds --trials 1000 --threads 1 -q --out "$tmp/r"
+  {
+    cat "$tmp/r/summary.csv"
+    printf '\0'
+    cat "$tmp/r/metrics.csv"
+    printf '\0'
+    cat "$tmp/r/run.json"
+  } > "$baseline/seed-run-all"
+  rm -rf "$tmp"
+fi
+
+# Bestiaries: the target's scenario fights `cave-gremlin`.
+bestiary="$fuzz/corpus/bestiary"
+mkdir -p "$bestiary"
+rm -f "$bestiary"/seed-*
+{ printf '\x00'; sed '0,/^\[goblin\]/s//[cave-gremlin]/' data/bestiary.toml; } \
+  > "$bestiary/seed-builtin-toml"
+{
+  printf '\x01'
+  printf '{"cave-gremlin": {"hp": 18, "ac": 13, "cr": "1", "xp": 200, '
+  printf '"attacks": [{"name": "claw", "to_hit": 4, "damage": "1d6+2", "type": "slashing"}]}}'
+} > "$bestiary/seed-json"
+
+for target in scenario scenario_file dice merge baseline bestiary; do
   printf '%-14s %4d seeds\n' "$target" "$(find "$fuzz/corpus/$target" -name 'seed-*' | wc -l)"
 done
 printf '%-14s %4d entries\n' scenario.dict "$(grep -c '^"' "$fuzz/scenario.dict")"

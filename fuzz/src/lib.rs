@@ -124,6 +124,19 @@ pub fn check_message(file: &str, text: &str, message: &str) -> Result<(), String
     Ok(())
 }
 
+/// Panics unless `message` is one line without a control character that
+/// starts with one of `files` (the error names the file it is about).
+pub fn check_one_line(message: &str, files: &[&str]) {
+    if let Some(c) = message.chars().find(|c| c.is_control()) {
+        panic!("the message holds the control character {c:?}: {message:?}");
+    }
+    assert!(
+        files.iter().any(|f| message.contains(f)),
+        "the message names none of {files:?}: {message:?}"
+    );
+    assert!(!message.trim().is_empty(), "an empty message");
+}
+
 /// A decimal number of at least 1 without leading zeros at the start of
 /// `text`, and what follows it.
 fn number(text: &str) -> Option<(usize, &str)> {
@@ -271,6 +284,15 @@ mod tests {
             check_message(FILE, text, "fuzz.toml:2:7: at the end"),
             Ok(())
         );
+    }
+
+    #[test]
+    fn a_message_on_two_lines_or_naming_no_file_is_caught() {
+        check_one_line("a.state: corrupt", &["a.state"]);
+        for bad in ["a.state: two\nlines", "b.state: other file", "a.state \u{1b}[31m"] {
+            let caught = std::panic::catch_unwind(|| check_one_line(bad, &["a.state"]));
+            assert!(caught.is_err(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod exact;
 pub mod interrupt;
 mod list;
 mod load;
-mod merge;
+pub mod merge;
 pub mod meta;
 pub mod output;
 pub mod precision;

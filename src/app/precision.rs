@@ -157,9 +157,9 @@ pub fn run(
         let state = match total.take() {
             None => block,
             Some(mut so_far) => {
-                if !so_far.append(block) {
+                if let Err(e) = so_far.append(block) {
                     return Err(AppError::Usage(format!(
-                        "internal error: block {start}..{end} of `{}` does not follow on",
+                        "internal error: block {start}..{end} of `{}` does not follow on: {e}",
                         scenario.header.name
                     )));
                 }
@@ -171,15 +171,14 @@ pub fn run(
             trials,
             ..scenario.header.clone()
         };
-        let Some(result) = scenario
-            .variants
-            .finish(&header, state.clone())
-            .map(|r| scenario.scanned(r))
-        else {
-            return Err(AppError::Usage(format!(
-                "internal error: the state of `{}` is of another type",
-                scenario.header.name
-            )));
+        let result = match scenario.variants.finish(&header, state.clone()) {
+            Ok(r) => scenario.scanned(r),
+            Err(e) => {
+                return Err(AppError::Usage(format!(
+                    "internal error: the state of `{}` does not fit: {e}",
+                    scenario.header.name
+                )));
+            }
         };
         if start == 0 {
             for (t, (glob, _)) in targets.iter().zip(&globs) {

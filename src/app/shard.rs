@@ -5,12 +5,22 @@
 //!
 //! **State file.** `MAGIC`, then the SHA-256 of the payload, then the
 //! payload: a [`StateFile`] in postcard (a compact, versioned serde binary
-//! format). It carries the woundsim version, the state format, and per
+//! format). It carries the woundsim version, the state format, the hash of
+//! the accumulators' layout ([`State::layout_hash`]), and per
 //! scenario its text and the `--set`/`--scan` arguments laid over it (so a
 //! merge parses exactly what the shards ran), the text's SHA-256, seed,
 //! trials, confidence, the chunk range and the
 //! frontier of the range's merge tree ([`crate::engine::frontier`]). It is
 //! written atomically (a temporary file beside it, renamed).
+//!
+//! **Checks.** Nothing in a state file is trusted ([`StateFile::from_bytes`]):
+//! another format, version or accumulator layout is refused; every header
+//! field is held to the bounds `run` holds its options to (trials,
+//! confidence, seconds, the chunk count the trials give, the range, the
+//! text's hash), a scenario may appear once, and the merge tree must be the
+//! one a run builds. The accumulators are checked against the scenario
+//! when it is parsed again (`merge`, [`crate::types::Scenario::check_state`])
+//! and merged with checked arithmetic.
 //!
 //! **Merge.** The states must carry the same version, scenarios, texts,
 //! seeds, trials and confidence; their ranges must not overlap and, for
@@ -23,20 +33,24 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::{AppError, write_file};
+use crate::engine::RunShape;
 use crate::report::run_info::sha256_hex;
+use crate::scenario::MAX_TRIALS;
+use crate::scenario::limits::MAX_NAME_CHARS;
 use crate::types::{Scenario, State};
 
 /// First bytes of every state file.
 pub const MAGIC: &[u8; 16] = b"woundsim-state\n\0";
 
 /// The layout of [`StateFile`]; a file of another format is refused.
-pub const FORMAT: u32 = 3;
+/// Format 4 added the accumulators' layout hash.
+pub const FORMAT: u32 = 4;
 
 /// Largest state file `merge` reads (a state is a few KiB per scenario).
 pub const MAX_STATE_BYTES: u64 = 256 << 20;
 
 /// One scenario's part of a state file.
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 pub struct ScenarioState {
     /// Scenario name.
     pub name: String,
@@ -77,6 +91,8 @@ pub struct StateFile {
     pub format: u32,
     /// The woundsim version that wrote it.
     pub woundsim_version: String,
+    /// [`State::layout_hash`] of the build that wrote it (format 4).
+    pub layout: String,
     /// One entry per scenario of the run, in run order.
     pub scenarios: Vec<ScenarioState>,
 }
@@ -120,33 +136,162 @@ impl ScenarioState {
     }
 }
 
+/// Longest `source` a state may name (a path).
+const MAX_SOURCE_BYTES: usize = 4096;
+
+impl ScenarioState {
+    /// `Ok` when the words a message may repeat are words a run writes:
+    /// the name a scenario name (as `run` holds it), the source, the
+    /// arguments and the input files' names without control characters.
+    fn check_words(&self) -> Result<(), String> {
+        let name_ok = (1..=MAX_NAME_CHARS).contains(&self.name.len())
+            && self
+                .name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !name_ok {
+            return Err(format!(
+                "field `name`: {:?} is not a scenario name (1 to {MAX_NAME_CHARS} letters, digits, `-` and `_`)",
+                self.name
+            ));
+        }
+        let plain = |text: &str| !text.chars().any(char::is_control);
+        if !(plain(&self.source) && self.source.len() <= MAX_SOURCE_BYTES) {
+            return Err(format!(
+                "scenario `{}`, field `source`: not a file name (control characters, or over {MAX_SOURCE_BYTES} bytes)",
+                self.name
+            ));
+        }
+        let words = self
+            .layers
+            .iter()
+            .chain(self.inputs.iter().map(|i| &i.file));
+        let hashes = self.inputs.iter().map(|i| &i.sha256);
+        let hex = |h: &String| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit());
+        if !(words.into_iter().all(|w| plain(w)) && hashes.into_iter().all(hex)) {
+            return Err(format!(
+                "scenario `{}`, field `layers` or `inputs`: an argument or a file name holds a control character, or a file's SHA-256 is not 64 hex digits",
+                self.name
+            ));
+        }
+        Ok(())
+    }
+
+    /// `Ok` when every field but the accumulators holds what a run of
+    /// this build writes; otherwise the field and the problem.
+    fn check_header(&self) -> Result<(), (&'static str, String)> {
+        if !(1..=MAX_TRIALS).contains(&self.trials) {
+            return Err((
+                "trials",
+                format!("{} trials (a run has 1 to {MAX_TRIALS})", self.trials),
+            ));
+        }
+        crate::cli::parse_level(&self.confidence.to_string())
+            .map_err(|problem| ("confidence", problem))?;
+        if !(self.seconds.is_finite() && self.seconds >= 0.0) {
+            return Err((
+                "seconds",
+                format!(
+                    "{} seconds (a time must be a finite number, at least 0)",
+                    self.seconds
+                ),
+            ));
+        }
+        let chunks = RunShape {
+            trials: self.trials,
+            seed: self.seed,
+        }
+        .chunks();
+        if self.chunks != chunks {
+            return Err((
+                "chunks",
+                format!(
+                    "{} chunks where {} trials make {chunks}",
+                    self.chunks, self.trials
+                ),
+            ));
+        }
+        if !(self.start <= self.end && self.end <= self.chunks) {
+            return Err((
+                "end",
+                format!(
+                    "chunks {}..{} of a run of {} chunks",
+                    self.start, self.end, self.chunks
+                ),
+            ));
+        }
+        if sha256_hex(self.text.as_bytes()) != self.sha256 {
+            return Err((
+                "sha256",
+                "the scenario text does not have the SHA-256 recorded with it".into(),
+            ));
+        }
+        let (range, well_formed) = self.state.coverage();
+        let covers = if self.start == self.end {
+            range.is_empty()
+        } else {
+            range == (self.start..self.end)
+        };
+        if !(well_formed && covers) {
+            return Err((
+                "state",
+                format!(
+                    "its merge tree is not the one a run of chunks {}..{} builds",
+                    self.start, self.end
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// [`StateFile`] borrowing its scenarios, for writing (postcard encodes a
 /// slice as it encodes a `Vec`).
 #[derive(Serialize)]
-struct StateFileRef<'a> {
+struct StateFileRef<'a, S> {
     format: u32,
     woundsim_version: &'a str,
-    scenarios: &'a [ScenarioState],
+    layout: &'a str,
+    scenarios: &'a [S],
 }
 
 impl StateFile {
     /// The bytes of a state file of `scenarios` (this woundsim's version
     /// and format): magic, checksum, payload.
-    pub fn encode(scenarios: &[ScenarioState]) -> Vec<u8> {
-        Self::encode_as(FORMAT, env!("CARGO_PKG_VERSION"), scenarios)
+    pub fn encode<S: Serialize>(scenarios: &[S]) -> Vec<u8> {
+        Self::encode_as(
+            FORMAT,
+            env!("CARGO_PKG_VERSION"),
+            State::layout_hash(),
+            scenarios,
+        )
     }
 
-    fn encode_as(format: u32, woundsim_version: &str, scenarios: &[ScenarioState]) -> Vec<u8> {
+    /// The bytes of a state file of another format, version or layout
+    /// (for tests of what `merge` refuses).
+    #[doc(hidden)]
+    pub fn encode_as<S: Serialize>(
+        format: u32,
+        woundsim_version: &str,
+        layout: &str,
+        scenarios: &[S],
+    ) -> Vec<u8> {
         let file = StateFileRef {
             format,
             woundsim_version,
+            layout,
             scenarios,
         };
-        let payload = postcard::to_allocvec(&file).expect("a state serialises");
+        Self::with_header(&postcard::to_allocvec(&file).expect("a state serialises"))
+    }
+
+    /// A state file of `payload`: the magic, the payload's checksum, the
+    /// payload (so a fuzzer or a test reaches the payload's checks).
+    pub fn with_header(payload: &[u8]) -> Vec<u8> {
         let mut out = Vec::with_capacity(MAGIC.len() + 64 + payload.len());
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(sha256_hex(&payload).as_bytes());
-        out.extend_from_slice(&payload);
+        out.extend_from_slice(sha256_hex(payload).as_bytes());
+        out.extend_from_slice(payload);
         out
     }
 
@@ -194,39 +339,49 @@ impl StateFile {
                 format!("state format {format} (this woundsim reads format {FORMAT})"),
             ));
         }
-        let file: StateFile = postcard::from_bytes(payload)
-            .map_err(|e| error(path, format!("corrupt: cannot decode it ({e})")))?;
+        // Then the version and the layout: a file of another build does not
+        // decode as this one's either.
+        let ((_, woundsim_version, layout), _) =
+            postcard::take_from_bytes::<(u32, String, String)>(payload)
+                .map_err(|e| error(path, format!("corrupt: cannot decode it ({e})")))?;
         let mine = env!("CARGO_PKG_VERSION");
-        if file.woundsim_version != mine {
+        if woundsim_version != mine {
+            // Repeated from the file: escaped, and cut short.
+            let theirs: String = woundsim_version.chars().take(32).collect();
             return Err(error(
                 path,
                 format!(
                     "written by woundsim {}; this is woundsim {mine}: merge states with the version that wrote them",
-                    file.woundsim_version
+                    theirs.escape_debug()
                 ),
             ));
         }
+        if layout != State::layout_hash() {
+            return Err(error(
+                path,
+                "written by a build of woundsim whose accumulators are laid out differently (field `layout`): merge states with the build that wrote them",
+            ));
+        }
+        let file: StateFile = postcard::from_bytes(payload)
+            .map_err(|e| error(path, format!("corrupt: cannot decode it ({e})")))?;
+        let mut seen = std::collections::HashSet::new();
         for s in &file.scenarios {
-            let (range, well_formed) = s.state.coverage();
-            let empty = s.start == s.end;
-            let consistent = well_formed
-                && s.start <= s.end
-                && s.end <= s.chunks
-                && sha256_hex(s.text.as_bytes()) == s.sha256
-                && if empty {
-                    range.is_empty()
-                } else {
-                    range == (s.start..s.end)
-                };
-            if !consistent {
+            s.check_words().map_err(|problem| error(path, problem))?;
+            if !seen.insert(s.name.as_str()) {
                 return Err(error(
                     path,
                     format!(
-                        "corrupt: the state of scenario `{}` is inconsistent",
+                        "holds scenario `{}` twice: a run holds each scenario once",
                         s.name
                     ),
                 ));
             }
+            s.check_header().map_err(|(field, problem)| {
+                error(
+                    path,
+                    format!("scenario `{}`, field `{field}`: {problem}", s.name),
+                )
+            })?;
         }
         Ok(file)
     }
@@ -234,7 +389,7 @@ impl StateFile {
     /// Writes a state file of `scenarios` to `path` atomically, making its
     /// folder if need be (a shard's `--state-out
     /// states/shard-0-of-8.state` on a fresh node).
-    pub fn write(path: &Path, scenarios: &[ScenarioState]) -> Result<(), AppError> {
+    pub fn write<S: Serialize>(path: &Path, scenarios: &[S]) -> Result<(), AppError> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| {
                 AppError::Output(format!(
@@ -321,15 +476,25 @@ pub fn merge_scenario(parts: Vec<(&Path, ScenarioState)>) -> Result<ScenarioStat
                 ),
             ));
         }
-        let (end, seconds) = (s.end, s.seconds);
-        if !merged.state.append(s.state) {
+        let (end, seconds, name) = (s.end, s.seconds, s.name.clone());
+        if let Err(e) = merged.state.append(s.state) {
             return Err(error(
                 path,
-                format!("corrupt: the state of scenario `{}` does not fit", s.name),
+                format!(
+                    "the state of scenario `{name}` does not merge with the earlier shards': {e}"
+                ),
             ));
         }
         merged.end = end;
         merged.seconds += seconds;
+        if !merged.seconds.is_finite() {
+            return Err(error(
+                path,
+                format!(
+                    "scenario `{name}`, field `seconds`: the shards' times add up to more than a time can hold"
+                ),
+            ));
+        }
         last_path = path.to_path_buf();
     }
     Ok(merged)
@@ -378,20 +543,39 @@ mod tests {
     #[test]
     fn another_format_or_version_is_refused() {
         let path = Path::new("s.state");
-        let ok = StateFile::from_bytes(path, &StateFile::encode(&[])).unwrap();
+        let ok = StateFile::from_bytes(path, &StateFile::encode::<ScenarioState>(&[])).unwrap();
         assert!(ok.scenarios.is_empty());
-        let e = StateFile::from_bytes(path, &StateFile::encode_as(FORMAT, "0.0.1", &[]))
-            .err()
-            .unwrap()
-            .to_string();
+        // Found by the `merge` fuzz target: the version is repeated from the
+        // file, so it is escaped (one line, no control characters).
+        let e = StateFile::from_bytes(
+            path,
+            &StateFile::encode_as::<ScenarioState>(FORMAT, "0.1\n\u{1b}[31m", "x", &[]),
+        )
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(
+            e.contains("written by woundsim 0.1\\n\\u{1b}[31m; this"),
+            "{e}"
+        );
+        let e = StateFile::from_bytes(
+            path,
+            &StateFile::encode_as::<ScenarioState>(FORMAT, "0.0.1", State::layout_hash(), &[]),
+        )
+        .err()
+        .unwrap()
+        .to_string();
         assert!(
             e.starts_with("s.state: written by woundsim 0.0.1; this is woundsim "),
             "{e}"
         );
-        let e = StateFile::from_bytes(path, &StateFile::encode_as(FORMAT + 1, "x", &[]))
-            .err()
-            .unwrap()
-            .to_string();
+        let e = StateFile::from_bytes(
+            path,
+            &StateFile::encode_as::<ScenarioState>(FORMAT + 1, "x", "x", &[]),
+        )
+        .err()
+        .unwrap()
+        .to_string();
         assert!(
             e.contains(&format!(
                 "state format {} (this woundsim reads format {FORMAT})",
@@ -400,13 +584,138 @@ mod tests {
             "{e}"
         );
         // A file of the previous format is named as such, not as corrupt.
-        let e = StateFile::from_bytes(path, &StateFile::encode_as(2, "x", &[]))
+        let e = StateFile::from_bytes(
+            path,
+            &StateFile::encode_as::<ScenarioState>(3, "x", "x", &[]),
+        )
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(
+            e.contains("state format 3 (this woundsim reads format 4)"),
+            "{e}"
+        );
+        // This version, but accumulators laid out by another build.
+        let e = StateFile::from_bytes(
+            path,
+            &StateFile::encode_as::<ScenarioState>(
+                FORMAT,
+                env!("CARGO_PKG_VERSION"),
+                &sha256_hex(b"another layout"),
+                &[],
+            ),
+        )
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(e.contains("laid out differently (field `layout`)"), "{e}");
+    }
+
+    #[test]
+    fn the_layout_names_every_field_of_every_accumulator() {
+        let layout = State::layout();
+        for part in [
+            "death_saves=JointCounts{counts:[u64],}",
+            "festering=FesteringAcc{variants:[VariantAcc{n:u64,",
+            "curve_deaths:[u64]",
+            "Histogram{first:i64,bins:[u64],underflow:u64,overflow:u64}",
+            "PairedRatio{",
+        ] {
+            assert!(layout.contains(part), "{part} not in {layout}");
+        }
+        assert_eq!(State::layout_hash().len(), 64);
+    }
+
+    /// The state of chunks `chunks` of a death-save scenario of `trials`.
+    fn state_of(trials: u64, chunks: std::ops::Range<u64>) -> ScenarioState {
+        let catalog = crate::scenario::data::builtin_catalog().unwrap();
+        let text = format!(
+            "version = 1\ntype = \"death_saves\"\nname = \"ds\"\ntrials = {trials}\nseed = 1\n"
+        );
+        let scenario = crate::types::parse(&catalog, "ds.toml", &text).unwrap();
+        let engine = crate::engine::Engine::new(1).unwrap();
+        let (start, end) = (chunks.start, chunks.end);
+        let state = scenario
+            .simulate_chunks(&engine, chunks, &crate::engine::NoProgress)
+            .unwrap();
+        ScenarioState::new(&scenario, start, end, state, 0.5)
+    }
+
+    fn one_state() -> ScenarioState {
+        state_of(10, 0..1)
+    }
+
+    fn refusal(states: &[ScenarioState]) -> String {
+        match StateFile::from_bytes(Path::new("s.state"), &StateFile::encode(states)) {
+            Ok(_) => "accepted".into(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn every_header_field_is_held_to_what_a_run_writes() {
+        assert_eq!(refusal(&[one_state()]), "accepted");
+        type Edit = fn(&mut ScenarioState);
+        let cases: [(Edit, &str); 12] = [
+            (|s| s.confidence = 0.0, "field `confidence`"),
+            (|s| s.confidence = 1.0, "field `confidence`"),
+            (|s| s.confidence = 2.0, "field `confidence`"),
+            (|s| s.confidence = f64::NAN, "field `confidence`"),
+            (|s| s.confidence = -0.5, "field `confidence`"),
+            (|s| s.trials = 0, "field `trials`"),
+            (|s| s.trials = u64::MAX, "field `trials`"),
+            (|s| s.seconds = -1.0, "field `seconds`"),
+            (|s| s.seconds = f64::NAN, "field `seconds`"),
+            (|s| s.chunks = 2, "field `chunks`"),
+            (|s| s.sha256 = "0".repeat(64), "field `sha256`"),
+            (|s| s.end = 0, "field `state`"),
+        ];
+        for (edit, field) in cases {
+            let mut s = one_state();
+            edit(&mut s);
+            let e = refusal(&[s]);
+            assert!(
+                e.starts_with("s.state: scenario `ds`, ") && e.contains(field),
+                "{field}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn words_a_message_repeats_are_held_to_what_a_run_writes() {
+        let mut s = one_state();
+        s.name = "a\nb".into();
+        assert!(refusal(&[s]).contains("field `name`: \"a\\nb\""));
+        let mut s = one_state();
+        s.source = "x\u{1b}[31m".into();
+        assert!(refusal(&[s]).contains("field `source`"));
+        let mut s = one_state();
+        s.layers = vec!["dc=1\n".into()];
+        assert!(refusal(&[s]).contains("field `layers`"));
+        let mut s = one_state();
+        s.inputs = vec![crate::model::InputFile {
+            file: "m.toml".into(),
+            sha256: "\n".into(),
+        }];
+        assert!(refusal(&[s]).contains("field `layers` or `inputs`"));
+    }
+
+    #[test]
+    fn a_scenario_held_twice_is_refused() {
+        let e = refusal(&[one_state(), one_state()]);
+        assert!(e.contains("holds scenario `ds` twice"), "{e}");
+    }
+
+    #[test]
+    fn seconds_that_add_up_past_a_double_are_refused() {
+        let trials = 2 * crate::engine::CHUNK_TRIALS;
+        let (mut a, mut b) = (state_of(trials, 0..1), state_of(trials, 1..2));
+        a.seconds = f64::MAX;
+        b.seconds = f64::MAX;
+        let e = merge_scenario(vec![(Path::new("a"), a), (Path::new("b"), b)])
             .err()
             .unwrap()
             .to_string();
-        assert!(
-            e.contains("state format 2 (this woundsim reads format 3)"),
-            "{e}"
-        );
+        assert!(e.contains("field `seconds`"), "{e}");
     }
 }

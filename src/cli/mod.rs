@@ -409,7 +409,7 @@ pub fn parse_trials(text: &str) -> Result<u64, String> {
     crate::scenario::values::trials_text(text)
 }
 
-fn parse_level(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_level(text: &str) -> Result<f64, String> {
     use crate::engine::stats::{accepted_levels, level_accepted};
     match text.parse::<f64>() {
         Ok(level) if level_accepted(level) => Ok(level),

@@ -9,7 +9,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::checked::{Checked, Misfit};
 use super::stats::{Estimate, mean_interval, wilson};
+
+/// Largest magnitude of a mean a state file may hold: `2^53`, beyond which
+/// a double no longer holds every whole number. Every amount woundsim
+/// averages (days, HP, gold, minutes, rounds) stays far below it; a mean
+/// above it is a crafted or damaged file, not a run.
+pub const MAX_ABS_MEAN: f64 = 9_007_199_254_740_992.0;
 
 /// Running count, mean and sum of squared deviations (Welford 1962), with the
 /// pairwise merge of Chan, Golub and LeVeque (1979).
@@ -94,6 +101,46 @@ impl Moments {
     }
 }
 
+impl Checked for Moments {
+    fn layout(out: &mut String) {
+        out.push_str("Moments{count:u64,mean:f64,m2:f64}");
+    }
+
+    fn check_like(&self, _fresh: &Self) -> Result<(), Misfit> {
+        let Moments { count, mean, m2 } = *self;
+        if count == 0 {
+            if mean != 0.0 || m2 != 0.0 {
+                return Err(Misfit::new(format!(
+                    "no observations, yet a mean of {mean} and a sum of squares of {m2}"
+                )));
+            }
+        } else if !(mean.is_finite() && mean.abs() <= MAX_ABS_MEAN) {
+            return Err(Misfit::new(format!(
+                "a mean of {mean}: a mean must be a finite number of magnitude at most 2^53"
+            )));
+        } else if !(m2.is_finite() && m2 >= 0.0) || (count == 1 && m2 != 0.0) {
+            return Err(Misfit::new(format!(
+                "a sum of squared deviations of {m2} over {count} observations: it must be finite, not negative, and 0 for one observation"
+            )));
+        }
+        Ok(())
+    }
+
+    fn try_merge(&mut self, later: Self) -> Result<(), Misfit> {
+        self.count
+            .checked_add(later.count)
+            .ok_or_else(Misfit::overflow)?;
+        Moments::merge(self, &later);
+        if self.mean.is_finite() && self.m2.is_finite() {
+            Ok(())
+        } else {
+            Err(Misfit::new(
+                "the shards' moments merge into a mean or variance that is not finite",
+            ))
+        }
+    }
+}
+
 /// Exact moments of integer observations: count, sum and sum of squares in
 /// `i128`, so merging is exact addition and no rounding happens until the
 /// final estimate.
@@ -163,6 +210,44 @@ impl IntMoments {
     }
 }
 
+impl Checked for IntMoments {
+    fn layout(out: &mut String) {
+        out.push_str("IntMoments{count:u64,sum:i128,sum_sq:i128}");
+    }
+
+    fn check_like(&self, _fresh: &Self) -> Result<(), Misfit> {
+        let IntMoments { count, sum, sum_sq } = *self;
+        let n = i128::from(count);
+        // Cauchy–Schwarz: n·Σx² ≥ (Σx)², and both products must fit the
+        // variance's arithmetic.
+        let consistent = sum_sq >= 0
+            && (count > 0 || (sum == 0 && sum_sq == 0))
+            && match (n.checked_mul(sum_sq), sum.checked_mul(sum)) {
+                (Some(a), Some(b)) => a >= b,
+                _ => false,
+            };
+        if consistent {
+            Ok(())
+        } else {
+            Err(Misfit::new(format!(
+                "{count} observations with a sum of {sum} and a sum of squares of {sum_sq}: no integers have these sums"
+            )))
+        }
+    }
+
+    fn try_merge(&mut self, later: Self) -> Result<(), Misfit> {
+        let (Some(count), Some(sum), Some(sum_sq)) = (
+            self.count.checked_add(later.count),
+            self.sum.checked_add(later.sum),
+            self.sum_sq.checked_add(later.sum_sq),
+        ) else {
+            return Err(Misfit::overflow());
+        };
+        *self = IntMoments { count, sum, sum_sq };
+        Ok(())
+    }
+}
+
 /// Counts of integer observations in fixed bins `first..first + bins.len()`,
 /// with an underflow and an overflow bin.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -215,6 +300,14 @@ impl Histogram {
         self.bins.iter().sum::<u64>() + self.underflow + self.overflow
     }
 
+    /// [`Self::total`], or `None` where it does not fit a `u64`.
+    pub fn checked_total(&self) -> Option<u64> {
+        self.bins
+            .iter()
+            .chain([&self.underflow, &self.overflow])
+            .try_fold(0u64, |sum, &c| sum.checked_add(c))
+    }
+
     /// `(value, count)` for each regular bin.
     pub fn bins(&self) -> impl Iterator<Item = (i64, u64)> + '_ {
         self.bins
@@ -241,6 +334,41 @@ impl Histogram {
             m.push_repeated(v as f64, c);
         }
         m
+    }
+}
+
+impl Checked for Histogram {
+    fn layout(out: &mut String) {
+        out.push_str("Histogram{first:i64,bins:[u64],underflow:u64,overflow:u64}");
+    }
+
+    fn check_like(&self, fresh: &Self) -> Result<(), Misfit> {
+        if (self.first, self.bins.len()) != (fresh.first, fresh.bins.len()) {
+            return Err(Misfit::new(format!(
+                "{} bins from {} where the scenario's histogram has {} bins from {}",
+                self.bins.len(),
+                self.first,
+                fresh.bins.len(),
+                fresh.first
+            )));
+        }
+        self.checked_total().map(|_| ()).ok_or_else(|| {
+            Misfit::new("its bins add up to more observations than a count can hold")
+        })
+    }
+
+    fn try_merge(&mut self, later: Self) -> Result<(), Misfit> {
+        if (self.first, self.bins.len()) != (later.first, later.bins.len()) {
+            return Err(Misfit::new("the shards' histograms have other bins"));
+        }
+        for (a, b) in self.bins.iter_mut().zip(&later.bins) {
+            *a = a.checked_add(*b).ok_or_else(Misfit::overflow)?;
+        }
+        self.underflow.try_merge(later.underflow)?;
+        self.overflow.try_merge(later.overflow)?;
+        self.checked_total()
+            .map(|_| ())
+            .ok_or_else(Misfit::overflow)
     }
 }
 
@@ -331,6 +459,86 @@ mod tests {
         assert_eq!(i2, i);
         let h2: Histogram = postcard::from_bytes(&postcard::to_allocvec(&h).unwrap()).unwrap();
         assert_eq!(h2, h);
+    }
+
+    #[test]
+    fn moments_no_observations_give_are_misfits() {
+        let fresh = Moments::default();
+        let mut ok = Moments::default();
+        [1.0, 2.5].iter().for_each(|&x| ok.push(x));
+        assert!(ok.check_like(&fresh).is_ok());
+        let bad = |count, mean, m2| Moments { count, mean, m2 }.check_like(&fresh).is_err();
+        assert!(bad(0, 1.0, 0.0), "a mean without observations");
+        assert!(bad(2, f64::NAN, 0.0));
+        assert!(bad(2, 1e308, 0.0), "a mean beyond 2^53");
+        assert!(bad(2, 1.0, -1.0));
+        assert!(bad(2, 1.0, f64::INFINITY));
+        assert!(bad(1, 1.0, 0.5), "spread with one observation");
+        assert!(!bad(2, MAX_ABS_MEAN, 0.0));
+        let mut huge = Moments {
+            count: 2,
+            mean: -MAX_ABS_MEAN,
+            m2: 0.0,
+        };
+        assert!(
+            huge.try_merge(Moments {
+                count: u64::MAX,
+                mean: 0.0,
+                m2: 0.0
+            })
+            .is_err(),
+            "the count wraps"
+        );
+    }
+
+    #[test]
+    fn integer_sums_no_integers_have_are_misfits() {
+        let fresh = IntMoments::default();
+        let mut ok = IntMoments::default();
+        [3, -4, 7].iter().for_each(|&x| ok.push(x));
+        assert!(ok.check_like(&fresh).is_ok());
+        let bad = |count, sum, sum_sq| {
+            IntMoments { count, sum, sum_sq }
+                .check_like(&fresh)
+                .is_err()
+        };
+        assert!(bad(0, 1, 1), "sums without observations");
+        assert!(bad(2, 0, -1), "a negative sum of squares");
+        assert!(bad(2, 10, 1), "n·Σx² < (Σx)²");
+        assert!(bad(u64::MAX, 1, i128::MAX), "n·Σx² overflows the variance");
+        let mut a = IntMoments {
+            count: 1,
+            sum: i128::MAX,
+            sum_sq: 0,
+        };
+        assert!(
+            a.try_merge(IntMoments {
+                count: 1,
+                sum: 1,
+                sum_sq: 0
+            })
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn histograms_of_other_bins_or_too_many_counts_are_misfits() {
+        let fresh = Histogram::new(0, 3);
+        let mut h = Histogram::new(0, 3);
+        h.add(1, 5);
+        assert!(h.check_like(&fresh).is_ok());
+        assert!(Histogram::new(1, 3).check_like(&fresh).is_err());
+        assert!(Histogram::new(0, 2_000_000).check_like(&fresh).is_err());
+        let mut full = Histogram::new(0, 3);
+        full.add(0, u64::MAX);
+        full.add(2, 0);
+        assert!(full.check_like(&fresh).is_ok());
+        let mut over = full.clone();
+        over.add(-1, 1);
+        assert_eq!(over.checked_total(), None);
+        assert!(over.check_like(&fresh).is_err(), "the total wraps");
+        assert!(full.clone().try_merge(h.clone()).is_err());
+        assert!(h.clone().try_merge(Histogram::new(0, 4)).is_err());
     }
 
     #[test]

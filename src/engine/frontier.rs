@@ -32,6 +32,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Merge;
+use super::checked::{Checked, Misfit};
 
 /// One complete subtree: chunks `index << level .. (index + 1) << level`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -105,6 +106,19 @@ impl<A: Merge> Frontier<A> {
     /// Adds a complete subtree that starts where the range ends, merging
     /// siblings upwards.
     fn push(&mut self, node: Node<A>) {
+        let merged: Result<(), std::convert::Infallible> = self.push_by(node, |left, right| {
+            left.merge(right);
+            Ok(())
+        });
+        let Ok(()) = merged;
+    }
+
+    /// [`Self::push`], merging siblings with `merge`.
+    fn push_by<E>(
+        &mut self,
+        node: Node<A>,
+        mut merge: impl FnMut(&mut A, A) -> Result<(), E>,
+    ) -> Result<(), E> {
         self.nodes.push(node);
         while let [.., left, right] = self.nodes.as_slice() {
             let siblings =
@@ -114,10 +128,11 @@ impl<A: Merge> Frontier<A> {
             }
             let right = self.nodes.pop().expect("two nodes");
             let left = self.nodes.last_mut().expect("two nodes");
-            left.acc.merge(right.acc);
+            merge(&mut left.acc, right.acc)?;
             left.level += 1;
             left.index /= 2;
         }
+        Ok(())
     }
 
     /// The chunks covered, `start..end` (empty: `0..0`).
@@ -157,12 +172,28 @@ impl<A: Merge> Frontier<A> {
     }
 
     /// Whether the nodes are canonical subtrees that tile one range in
-    /// order (a state read from a file must be, before it is used).
+    /// order, exactly those a run of the range builds (a state read from a
+    /// file must be, before it is used): from the range's start, each node
+    /// is the largest aligned subtree that fits before the range's end.
+    /// A range of up to `2^40` chunks has at most 80 of them, so a file
+    /// cannot make the merge's work larger than the run's.
     pub fn is_well_formed(&self) -> bool {
-        self.nodes
+        let placed = self
+            .nodes
             .iter()
-            .all(|n| n.level <= 40 && n.index < 1 << (40 - n.level))
-            && self.nodes.windows(2).all(|w| w[0].end() == w[1].start())
+            .all(|n| n.level <= 40 && n.index < 1 << (40 - n.level));
+        if !placed {
+            return false;
+        }
+        let range = self.range();
+        let mut at = range.start;
+        for n in &self.nodes {
+            if n.start() != at || n.level != largest_subtree(at, range.end) {
+                return false;
+            }
+            at = n.end();
+        }
+        at == range.end
     }
 
     /// All chunks merged: the remaining subtrees folded from the right, the
@@ -190,6 +221,78 @@ impl<A: Merge> Frontier<A> {
                 })
                 .collect(),
         }
+    }
+}
+
+/// The level of the largest aligned subtree that starts at chunk `at` and
+/// ends at or before chunk `end` (`at < end`).
+fn largest_subtree(at: u64, end: u64) -> u8 {
+    let mut level = 0u8;
+    while level < 40 && at % (2 << level) == 0 && at + (2 << level) <= end {
+        level += 1;
+    }
+    level
+}
+
+/// Two states that cannot be appended.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AppendError {
+    /// Their ranges do not touch.
+    #[error(transparent)]
+    NotAdjacent(#[from] NotAdjacent),
+    /// A merge of their counts wraps, or their shapes differ.
+    #[error(transparent)]
+    Misfit(#[from] Misfit),
+}
+
+impl<A: Checked> Frontier<A> {
+    /// [`Self::append`] with checked arithmetic: states read from files.
+    pub fn try_append(&mut self, later: Frontier<A>) -> Result<(), AppendError> {
+        if let (false, false) = (self.is_empty(), later.is_empty()) {
+            let (left_end, right_start) = (self.range().end, later.range().start);
+            if left_end != right_start {
+                return Err(NotAdjacent {
+                    left_end,
+                    right_start,
+                }
+                .into());
+            }
+        }
+        for node in later.nodes {
+            self.push_by(node, A::try_merge)?;
+        }
+        Ok(())
+    }
+
+    /// [`Self::total`] with checked arithmetic.
+    pub fn try_total(self) -> Result<Option<A>, Misfit> {
+        let mut nodes = self.nodes.into_iter().rev();
+        let Some(last) = nodes.next() else {
+            return Ok(None);
+        };
+        let mut acc = last.acc;
+        for mut earlier in nodes {
+            earlier.acc.try_merge(acc)?;
+            acc = earlier.acc;
+        }
+        Ok(Some(acc))
+    }
+
+    /// Checks every node's accumulator against `fresh`, an empty one of
+    /// the same scenario ([`Checked::check_like`]).
+    pub fn check_like(&self, fresh: &A) -> Result<(), Misfit> {
+        for n in &self.nodes {
+            n.acc.check_like(fresh).map_err(|m| {
+                Misfit::new(format!(
+                    "{} (in the counts of chunks {}..{})",
+                    m.problem,
+                    n.start(),
+                    n.end()
+                ))
+                .with_field(m.field)
+            })?;
+        }
+        Ok(())
     }
 }
 
@@ -270,5 +373,68 @@ mod tests {
         let mut g = leaves(0..2);
         g.nodes[0].level = 41;
         assert!(!g.is_well_formed(), "a node beyond any run");
+    }
+
+    #[test]
+    fn only_the_frontier_a_run_builds_is_well_formed() {
+        for start in 0..20u64 {
+            for end in start..40 {
+                assert!(leaves(start..end).is_well_formed(), "{start}..{end}");
+            }
+        }
+        // Chunks 0..4 as four leaves tile the range but are not what a run
+        // builds (one subtree): the file could hold a leaf per chunk.
+        let f = Frontier {
+            nodes: (0..4)
+                .map(|c| Node {
+                    level: 0,
+                    index: c,
+                    acc: Tree(c.to_string()),
+                })
+                .collect(),
+        };
+        assert!(!f.is_well_formed());
+    }
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    struct Count(u64);
+    impl Merge for Count {
+        fn merge(&mut self, later: Self) {
+            self.0 += later.0;
+        }
+    }
+    impl Checked for Count {
+        fn layout(out: &mut String) {
+            out.push_str("Count");
+        }
+        fn check_like(&self, _: &Self) -> Result<(), Misfit> {
+            Ok(())
+        }
+        fn try_merge(&mut self, later: Self) -> Result<(), Misfit> {
+            self.0.try_merge(later.0)
+        }
+    }
+
+    #[test]
+    fn checked_appends_and_totals_refuse_a_wrap() {
+        let mut a = Frontier::of_chunks(0..1, |_| Count(u64::MAX));
+        assert!(matches!(
+            a.clone()
+                .try_append(Frontier::of_chunks(1..2, |_| Count(1))),
+            Err(AppendError::Misfit(_))
+        ));
+        assert!(matches!(
+            a.clone()
+                .try_append(Frontier::of_chunks(2..3, |_| Count(1))),
+            Err(AppendError::NotAdjacent(_))
+        ));
+        a.try_append(Frontier::of_chunks(1..3, |_| Count(0)))
+            .unwrap();
+        assert_eq!(a.clone().try_total(), Ok(Some(Count(u64::MAX))));
+        a.try_append(Frontier::of_chunks(3..4, |_| Count(1)))
+            .unwrap_err();
+        let b = Frontier::of_chunks(0..3, |c| Count(if c == 2 { u64::MAX } else { 1 }));
+        assert!(b.try_total().is_err(), "the last fold wraps");
+        assert_eq!(Frontier::<Count>::default().try_total(), Ok(None));
     }
 }

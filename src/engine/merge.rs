@@ -2,7 +2,7 @@
 //! for the building blocks (counters, [`Moments`], [`IntMoments`],
 //! [`Histogram`], arrays and `Vec`s of them), and [`mergeable!`], which
 //! declares an accumulator struct together with a `Merge` that merges every
-//! field. A field added to such a struct is merged without another line, so
+//! field (and its [`super::checked::Checked`], which checks every field). A field added to such a struct is merged without another line, so
 //! no figure can be dropped by a forgotten field.
 //!
 //! Merging is field by field in declaration order and element by element in
@@ -116,6 +116,34 @@ macro_rules! mergeable {
         impl $crate::engine::Merge for $name {
             fn merge(&mut self, later: Self) {
                 $( $crate::engine::Merge::merge(&mut self.$field, later.$field); )*
+            }
+        }
+
+        impl $crate::engine::checked::Checked for $name {
+            fn layout(out: &mut String) {
+                out.push_str(concat!(stringify!($name), "{"));
+                $(
+                    out.push_str(concat!(stringify!($field), ":"));
+                    <$ty as $crate::engine::checked::Checked>::layout(out);
+                    out.push(',');
+                )*
+                out.push('}');
+            }
+
+            fn check_like(&self, fresh: &Self) -> Result<(), $crate::engine::checked::Misfit> {
+                $(
+                    $crate::engine::checked::Checked::check_like(&self.$field, &fresh.$field)
+                        .map_err(|m| m.in_field(stringify!($field)))?;
+                )*
+                Ok(())
+            }
+
+            fn try_merge(&mut self, later: Self) -> Result<(), $crate::engine::checked::Misfit> {
+                $(
+                    $crate::engine::checked::Checked::try_merge(&mut self.$field, later.$field)
+                        .map_err(|m| m.in_field(stringify!($field)))?;
+                )*
+                Ok(())
             }
         }
     };

@@ -22,6 +22,7 @@
 //! polling never changes what a completed run computes.
 
 pub mod accum;
+pub mod checked;
 pub mod frontier;
 pub mod merge;
 pub mod paired;
@@ -97,6 +98,20 @@ impl RunShape {
     /// `i * CHUNK_TRIALS ..` up to the run's last trial.
     pub fn chunks(&self) -> u64 {
         self.trials.div_ceil(CHUNK_TRIALS)
+    }
+
+    /// Trials in chunks `chunks` of the run.
+    ///
+    /// ```
+    /// use woundsim::engine::{CHUNK_TRIALS, RunShape};
+    /// let run = RunShape { trials: CHUNK_TRIALS + 5, seed: 0 };
+    /// assert_eq!(run.trials_in(0..2), CHUNK_TRIALS + 5);
+    /// assert_eq!(run.trials_in(1..2), 5);
+    /// assert_eq!(run.trials_in(2..9), 0);
+    /// ```
+    pub fn trials_in(&self, chunks: std::ops::Range<u64>) -> u64 {
+        let at = |c: u64| c.saturating_mul(CHUNK_TRIALS).min(self.trials);
+        at(chunks.end).saturating_sub(at(chunks.start))
     }
 }
 

@@ -28,6 +28,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::checked::{Checked, Misfit};
 use super::merge::Merge;
 use super::stats::Estimate;
 
@@ -134,6 +135,44 @@ impl Merge for PairedRatio {
     }
 }
 
+impl Checked for PairedRatio {
+    fn layout(out: &mut String) {
+        out.push_str("PairedRatio{count:u64,sums:[i128;4],products:[i128;10]}");
+    }
+
+    /// The sums must be those of some integers: all zero without trials,
+    /// squares not negative, `n·Σx² ≥ (Σx)²`, and every product the
+    /// covariances compute must fit.
+    fn check_like(&self, _fresh: &Self) -> Result<(), Misfit> {
+        let n = i128::from(self.count);
+        let fits = (self.count > 0 || (self.sums == [0; 4] && self.products == [0; 10]))
+            && (0..4).all(|i| {
+                (i..4).all(|j| {
+                    let p = self.products[product_index(i, j)];
+                    match (n.checked_mul(p), self.sums[i].checked_mul(self.sums[j])) {
+                        (Some(a), Some(b)) => a.checked_sub(b).is_some() && (i != j || a >= b),
+                        _ => false,
+                    }
+                })
+            })
+            && n.checked_mul(n - 1).is_some();
+        if fits {
+            Ok(())
+        } else {
+            Err(Misfit::new(format!(
+                "{} trials whose sums and products no integers have",
+                self.count
+            )))
+        }
+    }
+
+    fn try_merge(&mut self, later: Self) -> Result<(), Misfit> {
+        self.count.try_merge(later.count)?;
+        self.sums.try_merge(later.sums)?;
+        self.products.try_merge(later.products)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::PairedRatio;
@@ -191,6 +230,28 @@ mod tests {
         assert!(m.ratio(1.96).value.is_nan());
         assert!(m.diff(1.96).value.is_nan());
         assert!(PairedRatio::default().ratio(1.96).value.is_nan());
+    }
+
+    #[test]
+    fn sums_no_trials_have_are_misfits() {
+        use crate::engine::checked::Checked;
+        let fresh = PairedRatio::default();
+        let mut m = PairedRatio::default();
+        m.push([3, 4], [1, 2]);
+        m.push([5, 6], [7, 8]);
+        assert!(m.check_like(&fresh).is_ok());
+        let mut negative = m;
+        negative.products[0] = -1;
+        assert!(negative.check_like(&fresh).is_err());
+        let mut empty = PairedRatio::default();
+        empty.sums[1] = 1;
+        assert!(empty.check_like(&fresh).is_err(), "sums without trials");
+        let mut huge = m;
+        huge.products[4] = i128::MAX;
+        assert!(huge.check_like(&fresh).is_err(), "n·Σy² overflows");
+        let mut wrap = m;
+        wrap.sums[0] = i128::MAX;
+        assert!(wrap.try_merge(m).is_err());
     }
 
     #[test]

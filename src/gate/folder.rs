@@ -292,7 +292,13 @@ pub fn parse_summary(
         return Err(CheckError::BadColumns {
             file: file.to_string(),
             what: "summary",
-            found: headers.iter().collect::<Vec<_>>().join(","),
+            // Repeated from the file: escaped, so the message stays one line.
+            found: headers
+                .iter()
+                .collect::<Vec<_>>()
+                .join(",")
+                .escape_debug()
+                .to_string(),
             expected: SUMMARY_COLUMNS.join(","),
         });
     }
@@ -325,7 +331,9 @@ pub fn parse_summary(
                 line,
                 reason: format!(
                     "`{}` of variant `{}` of scenario `{}` is listed twice (first on line {first})",
-                    r.metric, r.variant, r.scenario
+                    r.metric.escape_debug(),
+                    r.variant.escape_debug(),
+                    r.scenario.escape_debug()
                 ),
             });
         }
@@ -369,7 +377,13 @@ pub fn parse_metrics(
         return Err(CheckError::BadColumns {
             file: file.to_string(),
             what: "metric catalogue",
-            found: headers.iter().collect::<Vec<_>>().join(","),
+            // Repeated from the file: escaped, so the message stays one line.
+            found: headers
+                .iter()
+                .collect::<Vec<_>>()
+                .join(",")
+                .escape_debug()
+                .to_string(),
             expected: METRICS_COLUMNS.join(","),
         });
     }
@@ -385,7 +399,11 @@ pub fn parse_metrics(
             let known: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
             return Err(bad(
                 line,
-                format!("unknown kind `{}`: one of {}", r.kind, known.join(", ")),
+                format!(
+                    "unknown kind `{}`: one of {}",
+                    r.kind.escape_debug(),
+                    known.join(", ")
+                ),
             ));
         };
         if kinds.insert((r.scenario, r.metric), kind).is_some() {
@@ -419,6 +437,27 @@ mod tests {
     }
 
     const HEADER: &str = "scenario,variant,metric,estimate,ci_low,ci_high,trials,seed\n";
+
+    /// Found by the `baseline` fuzz target: a column name with a control
+    /// character was repeated raw; whatever a message repeats from the
+    /// files is escaped, so it stays one line.
+    #[test]
+    fn what_a_message_repeats_from_a_baseline_is_escaped() {
+        let one_line = |e: CheckError| {
+            let msg = e.to_string();
+            assert!(!msg.chars().any(char::is_control), "{msg:?}");
+            msg
+        };
+        let msg = one_line(parse_summary("s.csv", b"scenario,variant,\x01\n").unwrap_err());
+        assert!(msg.contains("`scenario,variant,\\u{1}`"), "{msg}");
+        one_line(parse_metrics("m.csv", b"scenario,\x1b[31m\n").unwrap_err());
+        let text = "scenario,metric,kind,unit\ns,p_x,like\x07ly,share\n";
+        one_line(parse_metrics("m.csv", text.as_bytes()).unwrap_err());
+        let row = "s\x0b,v,p,0.5,0.4,0.6,10,1\n";
+        let twice = format!("{HEADER}{row}{row}");
+        let msg = one_line(parse_summary("s.csv", twice.as_bytes()).unwrap_err());
+        assert!(msg.contains("listed twice"), "{msg}");
+    }
 
     #[test]
     fn a_summary_reads_back_with_empty_cells_as_undefined() {

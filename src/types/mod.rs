@@ -29,8 +29,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::engine::frontier::Frontier;
-use crate::engine::{Engine, EngineError, Merge, Progress, RunShape, Stop};
+use crate::engine::checked::{Checked, Misfit, layout_of};
+use crate::engine::frontier::{AppendError, Frontier};
+use crate::engine::{Engine, EngineError, Progress, RunShape, Stop};
 use crate::model::{Catalog, ScenarioHeader, Variant};
 use crate::results::ScenarioResult;
 use crate::scenario::command::CommandLayers;
@@ -50,10 +51,11 @@ pub trait ScenarioType {
     type Prepared<'a>: Sync
     where
         Self: 'a;
-    /// The counts of a range of chunks: mergeable in chunk order and
+    /// The counts of a range of chunks: mergeable in chunk order,
     /// serialisable (a shard's state, written on one machine and merged on
-    /// another).
-    type Acc: Clone + Merge + Serialize + DeserializeOwned + Send;
+    /// another) and checkable against an empty one of the same scenario
+    /// (a state read from a file).
+    type Acc: Clone + Checked + Serialize + DeserializeOwned + Send;
 
     /// Validates one variant's settings (`layers`, highest first) against
     /// the game data.
@@ -64,6 +66,11 @@ pub trait ScenarioType {
 
     /// An empty accumulator.
     fn new_acc(prepared: &Self::Prepared<'_>) -> Self::Acc;
+
+    /// Every count of trials `acc` keeps (per variant, or per variant and
+    /// metric): a state read from a file must have counted, in each, the
+    /// trials of the chunks it covers.
+    fn trials_counted(acc: &Self::Acc) -> Vec<u64>;
 
     /// Runs `count` trials of one chunk from the chunk's stream `rng` into
     /// `acc`, every variant on common random numbers; returns early (its
@@ -245,27 +252,45 @@ macro_rules! registry {
             }
 
             /// The result of the accumulated state of these variants' whole
-            /// run, or `None` for a state of another type.
-            pub fn finish(&self, header: &ScenarioHeader, state: State) -> Option<ScenarioResult> {
+            /// run; an error for a state of another type or one whose
+            /// merged counts do not fit (a sum that wraps).
+            pub fn finish(&self, header: &ScenarioHeader, state: State) -> Result<ScenarioResult, Misfit> {
                 match (self, state) {
                     $((Variants::$variant(v), State::$variant(frontier)) => {
                         let prepared = <$ty as ScenarioType>::prepare(v);
-                        let acc = frontier
-                            .total()
-                            .unwrap_or_else(|| <$ty as ScenarioType>::new_acc(&prepared));
-                        Some(<$ty as ScenarioType>::finish(header, v, &prepared, &acc))
+                        let fresh = <$ty as ScenarioType>::new_acc(&prepared);
+                        let acc = match frontier.try_total()? {
+                            Some(acc) => {
+                                acc.check_like(&fresh)?;
+                                acc
+                            }
+                            None => fresh,
+                        };
+                        Ok(<$ty as ScenarioType>::finish(header, v, &prepared, &acc))
                     })+
                     #[allow(unreachable_patterns)]
-                    _ => None,
+                    _ => Err(other_type()),
                 }
             }
 
-            /// Whether `state` is a state of these variants' type.
-            pub fn fits(&self, state: &State) -> bool {
+            /// `Ok` when `state` is a state of these variants' type (of a
+            /// run of `trials`) whose every accumulator has the shape these
+            /// variants give it, holds values a run can produce
+            /// ([`Checked::check_like`]) and counted the trials of its
+            /// chunks.
+            pub fn check_state(&self, state: &State, trials: u64) -> Result<(), Misfit> {
                 match (self, state) {
-                    $((Variants::$variant(_), State::$variant(_)) => true,)+
+                    $((Variants::$variant(v), State::$variant(frontier)) => {
+                        let prepared = <$ty as ScenarioType>::prepare(v);
+                        frontier.check_like(&<$ty as ScenarioType>::new_acc(&prepared))?;
+                        for node in frontier.nodes() {
+                            let counted = <$ty as ScenarioType>::trials_counted(&node.acc);
+                            check_trials(&counted, trials, node.start()..node.end())?;
+                        }
+                        Ok(())
+                    })+
                     #[allow(unreachable_patterns)]
-                    _ => false,
+                    _ => Err(other_type()),
                 }
             }
 
@@ -289,14 +314,29 @@ macro_rules! registry {
 
         impl State {
             /// Appends `later`, the state of the chunks right after this
-            /// one's; `false` (and nothing merged) for another type's state
-            /// or a range that does not follow on.
-            pub fn append(&mut self, later: State) -> bool {
+            /// one's, with checked arithmetic; an error for another type's
+            /// state, a range that does not follow on or a sum that wraps
+            /// (`self` is then to be discarded).
+            pub fn append(&mut self, later: State) -> Result<(), AppendError> {
                 match (self, later) {
-                    $((State::$variant(a), State::$variant(b)) => a.append(b).is_ok(),)+
+                    $((State::$variant(a), State::$variant(b)) => a.try_append(b),)+
                     #[allow(unreachable_patterns)]
-                    _ => false,
+                    _ => Err(other_type().into()),
                 }
+            }
+
+            /// A description of the serialised layout of every type's
+            /// accumulator, in registry order ([`Checked::layout`]); a
+            /// state file carries its SHA-256 ([`State::layout_hash`]).
+            pub fn layout() -> String {
+                let mut out = String::new();
+                $(
+                    out.push_str(<$ty as ScenarioType>::NAME);
+                    out.push('=');
+                    out.push_str(&layout_of::<<$ty as ScenarioType>::Acc>());
+                    out.push(';');
+                )+
+                out
             }
 
             /// The chunks the state covers, `start..end` (`0..0` when empty)
@@ -323,6 +363,36 @@ registry! {
     Combat(combat::Combat),
     /// `type = "campaign"`: a party's career under the standard or harsh healing setting.
     Campaign(campaign::Campaign),
+}
+
+/// `Ok` when every count of trials in `counted` is the number of trials
+/// of `chunks` in a run of `trials`.
+fn check_trials(counted: &[u64], trials: u64, chunks: std::ops::Range<u64>) -> Result<(), Misfit> {
+    let shape = RunShape { trials, seed: 0 };
+    let want = shape.trials_in(chunks.clone());
+    match counted.iter().find(|&&n| n != want) {
+        None => Ok(()),
+        Some(n) => Err(Misfit::new(format!(
+            "counted {n} trials in chunks {}..{}, which hold {want} trials of the run's {trials}",
+            chunks.start, chunks.end
+        ))),
+    }
+}
+
+fn other_type() -> Misfit {
+    Misfit::new("the state is of another scenario type")
+}
+
+impl State {
+    /// The SHA-256 (hex) of [`State::layout`]: two builds whose
+    /// accumulators are laid out alike have the same hash, so a state of a
+    /// build with another layout is refused before its counts are read.
+    pub fn layout_hash() -> &'static str {
+        static HASH: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+            crate::scenario::digest::sha256_hex(State::layout().as_bytes())
+        });
+        &HASH
+    }
 }
 
 /// A validated scenario.
@@ -369,13 +439,15 @@ impl Scenario {
         result
     }
 
-    /// Whether `state` is a state of this scenario's type.
-    pub fn fits(&self, state: &State) -> bool {
-        self.variants.fits(state)
+    /// `Ok` when `state`, of a run of `trials`, is a state of this
+    /// scenario whose accumulators fit it ([`Variants::check_state`]).
+    pub fn check_state(&self, state: &State, trials: u64) -> Result<(), Misfit> {
+        self.variants.check_state(state, trials)
     }
 
-    /// The result of the state of the whole run (`None`: a state of another type).
-    pub fn finish(&self, state: State) -> Option<ScenarioResult> {
+    /// The result of the state of the whole run (an error: a state of
+    /// another type, or merged counts that wrap).
+    pub fn finish(&self, state: State) -> Result<ScenarioResult, Misfit> {
         self.variants
             .finish(&self.header, state)
             .map(|r| self.scanned(r))

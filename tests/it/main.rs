@@ -14,6 +14,7 @@ mod cli_inputs;
 mod combat;
 mod combat_endings;
 mod conveniences;
+mod crafted_states;
 mod deploy;
 mod docs_links;
 mod encounter_difficulty;

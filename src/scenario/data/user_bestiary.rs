@@ -165,10 +165,20 @@ fn parse_json(file: &str, text: &str, catalog: &Catalog) -> Result<Bestiary, Sce
         table.insert(key, v);
     }
     let toml_text = table.to_string();
-    parse_bestiary(file, &toml_text, &catalog.templates).map_err(|e| match e {
-        ScenarioError::Invalid(l) => located(at(&l.field), &l.field, l.message),
-        other => other,
-    })
+    // Every error, the first and the others alike, is placed in the JSON
+    // text, not in the TOML text it was read through.
+    fn relocate(e: ScenarioError, to_json: &dyn Fn(Located) -> ScenarioError) -> ScenarioError {
+        match e {
+            ScenarioError::Invalid(l) => to_json(l),
+            ScenarioError::Several { first, rest } => ScenarioError::Several {
+                first: Box::new(relocate(*first, to_json)),
+                rest: rest.into_iter().map(|e| relocate(e, to_json)).collect(),
+            },
+            other => other,
+        }
+    }
+    parse_bestiary(file, &toml_text, &catalog.templates)
+        .map_err(|e| relocate(e, &|l| located(at(&l.field), &l.field, l.message)))
 }
 
 /// A JSON value as TOML; `Err` names the path of a `null`.
@@ -508,5 +518,31 @@ mod json {
             let text = r#"{ "ogre": { "hp": 1, "attacks": [ { "hp": 1 } ] }, "imp": { "hp": 1 } }"#;
             assert_eq!(duplicate_key(text), None);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by the `bestiary` fuzz target: with two errors, the first was
+    /// placed in the TOML text the JSON is read through (line 8 of a
+    /// one-line file), not in the JSON.
+    #[test]
+    fn every_error_of_a_json_bestiary_is_placed_in_the_json() {
+        let catalog = crate::scenario::data::builtin_catalog().unwrap();
+        let text = r#"{"cave-gremlin": {"hp": 18, "ac": 13, "cr": "1", "xp": 200, "attacks": [{"name": "claw", "to_hit": 4, "damAge": "1d6+2", "type": "slashing"}]}}"#;
+        let e = parse_json("b.json", text, &catalog).err().unwrap();
+        let ScenarioError::Several { first, rest } = &e else {
+            panic!("two errors expected: {e}");
+        };
+        for one in std::iter::once(first.as_ref()).chain(rest) {
+            let ScenarioError::Invalid(l) = one else {
+                panic!("{one}");
+            };
+            assert_eq!(l.line, 1, "{one}");
+            assert!(l.column <= text.len() + 1, "{one}");
+        }
+        assert!(e.to_string().starts_with("b.json:1:"), "{e}");
     }
 }

@@ -70,6 +70,11 @@ impl VariantCounts {
         }
     }
 
+    /// The trials counted.
+    pub fn trials(&self) -> u64 {
+        self.trials
+    }
+
     fn record(&mut self, t: &TrialOutcome, base: &[bool; PROPORTIONS.len()]) {
         self.trials += 1;
         for (i, m) in PROPORTIONS.iter().enumerate() {

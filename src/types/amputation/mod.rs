@@ -51,6 +51,10 @@ impl ScenarioType for Amputation {
             .collect()
     }
 
+    fn trials_counted(acc: &Vec<mc::VariantCounts>) -> Vec<u64> {
+        acc.iter().map(mc::VariantCounts::trials).collect()
+    }
+
     fn simulate_chunk(
         prepared: &Self::Prepared<'_>,
         rng: &mut Xoshiro256PlusPlus,

@@ -60,6 +60,18 @@ mergeable! {
     }
 }
 
+impl CampaignAcc {
+    /// The observations of each variant's first metric (every variant has
+    /// one) and of its gold pair: each is one per career.
+    pub fn trials_counted(&self) -> Vec<u64> {
+        let metrics = self.metrics.iter().filter_map(|m| m.first());
+        metrics
+            .map(|m| m.count())
+            .chain(self.share_of_treasure.iter().map(PairedRatio::count))
+            .collect()
+    }
+}
+
 /// The variants and their metric lists, compiled for the hot loop.
 pub struct Prepared<'a> {
     variants: &'a [Variant<CampaignVariant>],
@@ -154,6 +166,7 @@ impl<'a> Prepared<'a> {
     }
 
     /// An empty accumulator.
+    /// No counts yet.
     pub fn new_acc(&self) -> CampaignAcc {
         let widest = self.defs.iter().map(Vec::len).max().unwrap_or(0);
         let n = self.variants.len();

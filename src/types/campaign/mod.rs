@@ -402,6 +402,10 @@ impl ScenarioType for Campaign {
         prepared.new_acc()
     }
 
+    fn trials_counted(acc: &mc::CampaignAcc) -> Vec<u64> {
+        acc.trials_counted()
+    }
+
     fn simulate_chunk(
         prepared: &mc::Prepared<'_>,
         rng: &mut Xoshiro256PlusPlus,

@@ -194,6 +194,21 @@ mergeable! {
 
 impl CombatAcc {
     /// No counts yet for `variants` variants of at most `metrics` metrics.
+    /// The observations of each variant's first metric (every variant
+    /// has one) and of its rounds histogram: each is one per trial.
+    pub fn trials_counted(&self) -> Vec<u64> {
+        let metrics = self.metrics.iter().filter_map(|m| m.first());
+        metrics
+            .map(|m| m.count())
+            .chain(
+                self.rounds
+                    .iter()
+                    .map(|h| h.checked_total().unwrap_or(u64::MAX)),
+            )
+            .collect()
+    }
+
+    /// No counts yet.
     pub fn new(variants: usize, metrics: usize) -> Self {
         CombatAcc {
             metrics: vec![vec![IntMoments::default(); metrics]; variants],

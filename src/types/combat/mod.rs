@@ -55,6 +55,10 @@ impl ScenarioType for Combat {
         prepared.new_acc()
     }
 
+    fn trials_counted(acc: &mc::CombatAcc) -> Vec<u64> {
+        acc.trials_counted()
+    }
+
     fn simulate_chunk(
         prepared: &mc::Prepared<'_>,
         rng: &mut Xoshiro256PlusPlus,

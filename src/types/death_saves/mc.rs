@@ -164,6 +164,15 @@ impl JointCounts {
         &self.counts[v * CODES * CODES..(v + 1) * CODES * CODES]
     }
 
+    /// The trials each variant counted (the sum of its joint counts,
+    /// saturating: a state read from a file is checked with it).
+    pub fn trials_counted(&self) -> Vec<u64> {
+        self.counts
+            .chunks(CODES * CODES)
+            .map(|block| block.iter().fold(0u64, |n, &c| n.saturating_add(c)))
+            .collect()
+    }
+
     /// Variant `v`'s count of each outcome code.
     fn marginal(&self, v: usize) -> [u64; CODES] {
         let mut marginal = [0u64; CODES];

@@ -51,6 +51,10 @@ impl ScenarioType for DeathSaves {
         mc::JointCounts::new(prepared.len())
     }
 
+    fn trials_counted(acc: &mc::JointCounts) -> Vec<u64> {
+        acc.trials_counted()
+    }
+
     fn simulate_chunk(
         prepared: &Vec<mc::CompiledRules>,
         rng: &mut Xoshiro256PlusPlus,

@@ -69,6 +69,12 @@ mergeable! {
 }
 
 /// An empty accumulator.
+/// The trials each variant counted.
+pub fn trials_counted(acc: &FesteringAcc) -> Vec<u64> {
+    acc.variants.iter().map(|a| a.n).collect()
+}
+
+/// No counts yet.
 pub fn new_acc(prepared: &Prepared<'_>) -> FesteringAcc {
     FesteringAcc {
         variants: prepared
@@ -225,6 +231,8 @@ pub fn finish(
         // Days until closed: among closed wounds only (absent if none closed).
         let closed_rows = Some(("days_until_closed", &a.closed)).filter(|_| a.closed.total() > 0);
         for (name, hist) in std::iter::once(("max_hp_lost", &a.loss)).chain(closed_rows) {
+            // Once per histogram, not per bin: the rows are linear in the bins.
+            let total = hist.total();
             rows.extend(
                 hist.shares(z)
                     .into_iter()
@@ -234,7 +242,7 @@ pub fn finish(
                         bin,
                         count,
                         share,
-                        trials: Some(hist.total()),
+                        trials: Some(total),
                     }),
             );
         }

@@ -60,6 +60,10 @@ impl ScenarioType for Festering {
         mc::new_acc(prepared)
     }
 
+    fn trials_counted(acc: &mc::FesteringAcc) -> Vec<u64> {
+        mc::trials_counted(acc)
+    }
+
     fn simulate_chunk(
         prepared: &mc::Prepared<'_>,
         rng: &mut Xoshiro256PlusPlus,

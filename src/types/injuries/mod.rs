@@ -159,6 +159,10 @@ impl ScenarioType for Injuries {
         mc::new_acc(prepared)
     }
 
+    fn trials_counted(acc: &mc::InjuryAcc) -> Vec<u64> {
+        acc.variants.iter().map(|a| a.trials).collect()
+    }
+
     fn simulate_chunk(
         prepared: &Vec<mc::Compiled>,
         rng: &mut Xoshiro256PlusPlus,
