@@ -207,7 +207,11 @@ mod tests {
     fn a_folder_a_link_to_a_file_and_a_dangling_link_are_refused() {
         let dir = tempfile::tempdir().unwrap();
         let e = write(dir.path(), b"x").unwrap_err();
-        assert!(e.to_string().starts_with("it is a directory, not a file; give the name of a file"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("it is a directory, not a file; give the name of a file"),
+            "{e}"
+        );
         let target = dir.path().join("target");
         std::fs::write(&target, "keep").unwrap();
         let link = dir.path().join("link");

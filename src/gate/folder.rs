@@ -448,14 +448,16 @@ mod tests {
             assert!(!msg.chars().any(char::is_control), "{msg:?}");
             msg
         };
-        let msg = one_line(parse_summary("s.csv", b"scenario,variant,\x01\n").unwrap_err());
+        let msg = one_line(
+            parse_summary("s.csv", b"scenario,variant,\x01\n", &HashMap::new()).unwrap_err(),
+        );
         assert!(msg.contains("`scenario,variant,\\u{1}`"), "{msg}");
         one_line(parse_metrics("m.csv", b"scenario,\x1b[31m\n").unwrap_err());
         let text = "scenario,metric,kind,unit\ns,p_x,like\x07ly,share\n";
         one_line(parse_metrics("m.csv", text.as_bytes()).unwrap_err());
         let row = "s\x0b,v,p,0.5,0.4,0.6,10,1\n";
         let twice = format!("{HEADER}{row}{row}");
-        let msg = one_line(parse_summary("s.csv", twice.as_bytes()).unwrap_err());
+        let msg = one_line(parse_summary("s.csv", twice.as_bytes(), &HashMap::new()).unwrap_err());
         assert!(msg.contains("listed twice"), "{msg}");
     }
 
