@@ -232,32 +232,30 @@ fn trials_accept_separators_and_whole_scientific_notation() {
     );
 }
 
-/// `--set` repeated 50,000 times costs about ten times 5,000 (it was
-/// quadratic: each flag moved every layer below it, in every variant).
+/// `--set` repeated 50,000 times is read, the last flag winning in every
+/// variant. Its cost (linear in the number of flags; it was quadratic) is
+/// measured by `cargo bench --bench overrides`, not here.
 #[test]
-fn many_sets_cost_in_proportion_to_their_number() {
+fn fifty_thousand_sets_are_read() {
     use woundsim::scenario::command::CommandLayers;
     use woundsim::scenario::overrides::Override;
     let text = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/death-saves.toml"),
     )
     .unwrap();
-    let time = |n: usize| {
-        let sets = vec![Override::parse("dc=11").unwrap(); n];
-        let start = std::time::Instant::now();
-        let s = woundsim::types::parse_with(
+    let read = |sets: &[Override]| {
+        woundsim::types::parse_with(
             common::catalog(),
             "death-saves.toml",
             &text,
-            &CommandLayers::sets(&sets),
+            &CommandLayers::sets(sets),
         )
-        .unwrap();
-        assert_eq!(s.variant_names().len(), 6);
-        start.elapsed().as_secs_f64()
+        .unwrap()
     };
-    let (small, large) = (time(5_000), time(50_000));
-    assert!(
-        large < 30.0 * small.max(1e-3),
-        "5,000 sets: {small:.3} s; 50,000: {large:.3} s"
-    );
+    let mut sets = vec![Override::parse("dc=11").unwrap(); 50_000];
+    sets.push(Override::parse("dc=12").unwrap());
+    let many = read(&sets);
+    assert_eq!(many.variant_names().len(), 6);
+    assert_eq!(many, read(&[Override::parse("dc=12").unwrap()]));
+    assert_ne!(many, read(&[Override::parse("dc=11").unwrap()]));
 }

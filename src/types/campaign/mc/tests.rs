@@ -768,8 +768,8 @@ fn variants_that_differ_only_in_healing_are_paired_in_a_verdict() {
         "starting_gold = 2000",
         "[[variant]]\nname = \"standard\"\n\
          [[variant]]\nname = \"harsh\"\nhealing = \"harsh\"\n\
-         [[variant]]\nname = \"standard-poor\"\nstarting_gold = 0\n\
-         [[variant]]\nname = \"harsh-poor\"\nhealing = \"harsh\"\nstarting_gold = 0\n\
+         [[variant]]\nname = \"standard-poor\"\nstarting_gold = 100\n\
+         [[variant]]\nname = \"harsh-poor\"\nhealing = \"harsh\"\nstarting_gold = 100\n\
          [[variant]]\nname = \"harsh-no-temple\"\nhealing = \"harsh\"\ntemple_spell_level = 0\n",
     );
     let has = |v: &str, m: &str| r.figure(v, m).is_some();
