@@ -29,28 +29,7 @@ pub struct Options {
     pub named: bool,
 }
 
-/// How a figure was compared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Method {
-    /// Same seed, trials and scenario text: bit-identical expected.
-    Identical,
-    /// Both figures exact (trials = 0): equal expected.
-    Exact,
-    /// Two-proportion z-test (or one-sample against an exact share).
-    TwoProportions,
-    /// Welch's z of two normal estimates (or one-sample against an exact value).
-    Welch,
-    /// Not compared (see the note).
-    None,
-}
-
-impl Method {
-    /// Whether this is a significance test (counted in Holm's family).
-    pub fn is_test(self) -> bool {
-        matches!(self, Method::TwoProportions | Method::Welch)
-    }
-}
+pub use super::rule::Method;
 
 /// What the gate concluded about one figure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

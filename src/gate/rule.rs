@@ -16,11 +16,35 @@
 //!   error the half-width of a normal interval over `z`.
 //! * `quantile`: no standard error; untested across seeds.
 
-use super::compare::Method;
+use serde::Serialize;
+
 use super::folder::{Folder, Row};
 use super::stats::{self, Normal, Share, Test};
 use crate::engine::stats::z_for_level;
 use crate::results::Kind;
+
+/// How a figure was compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Same seed, trials and scenario text: bit-identical expected.
+    Identical,
+    /// Both figures exact (trials = 0): equal expected.
+    Exact,
+    /// Two-proportion z-test (or one-sample against an exact share).
+    TwoProportions,
+    /// Welch's z of two normal estimates (or one-sample against an exact value).
+    Welch,
+    /// Not compared (see the note).
+    None,
+}
+
+impl Method {
+    /// Whether this is a significance test (counted in Holm's family).
+    pub fn is_test(self) -> bool {
+        matches!(self, Method::TwoProportions | Method::Welch)
+    }
+}
 
 /// How a figure is tested.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -256,6 +256,7 @@ fn fifty_thousand_sets_are_read() {
     sets.push(Override::parse("dc=12").unwrap());
     let many = read(&sets);
     assert_eq!(many.variant_names().len(), 6);
-    assert_eq!(many, read(&[Override::parse("dc=12").unwrap()]));
-    assert_ne!(many, read(&[Override::parse("dc=11").unwrap()]));
+    // What the scenario reads, not the flags it was given.
+    assert!(many.variants == read(&[Override::parse("dc=12").unwrap()]).variants);
+    assert!(many.variants != read(&[Override::parse("dc=11").unwrap()]).variants);
 }
