@@ -47,3 +47,11 @@ pub fn kind(t: FileType) -> &'static str {
         "a special file"
     }
 }
+
+/// Makes a FIFO at `path` (for the tests of reading and writing one).
+#[cfg(all(test, unix))]
+fn mkfifo(path: &std::path::Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: `c` is a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}

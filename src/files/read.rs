@@ -65,13 +65,8 @@ pub fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use crate::files::mkfifo;
     use std::time::{Duration, Instant};
-
-    fn mkfifo(path: &Path) {
-        let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
-        // SAFETY: `c` is a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    }
 
     #[test]
     fn a_fifo_is_refused_at_once_instead_of_blocking() {

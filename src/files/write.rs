@@ -184,14 +184,9 @@ fn write_through(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use crate::files::mkfifo;
     use std::io::Read;
     use std::os::unix::fs::{FileTypeExt, symlink};
-
-    fn mkfifo(path: &Path) {
-        let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
-        // SAFETY: `c` is a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    }
 
     #[test]
     fn a_regular_file_or_nothing_is_replaced_atomically() {

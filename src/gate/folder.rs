@@ -270,6 +270,31 @@ fn bad_figure(r: &SummaryRow, kind: Option<Kind>) -> Option<String> {
     }
 }
 
+/// An error unless a file's header row is `expected` (`what` names the
+/// file's role in the message; the columns found are escaped, so the
+/// message stays one line).
+fn columns(
+    file: &str,
+    what: &'static str,
+    headers: &csv::StringRecord,
+    expected: &[&str],
+) -> Result<(), CheckError> {
+    if headers.iter().eq(expected.iter().copied()) {
+        return Ok(());
+    }
+    Err(CheckError::BadColumns {
+        file: file.to_string(),
+        what,
+        found: headers
+            .iter()
+            .collect::<Vec<_>>()
+            .join(",")
+            .escape_debug()
+            .to_string(),
+        expected: expected.join(","),
+    })
+}
+
 /// The rows of a `summary.csv` (`file` names it in errors), each figure
 /// checked against its kind in `kinds` (by `(scenario, metric)`; by its
 /// name where not recorded).
@@ -288,20 +313,7 @@ pub fn parse_summary(
         },
     };
     let headers = reader.headers().map_err(|e| bad(1, e))?.clone();
-    if headers.iter().ne(SUMMARY_COLUMNS) {
-        return Err(CheckError::BadColumns {
-            file: file.to_string(),
-            what: "summary",
-            // Repeated from the file: escaped, so the message stays one line.
-            found: headers
-                .iter()
-                .collect::<Vec<_>>()
-                .join(",")
-                .escape_debug()
-                .to_string(),
-            expected: SUMMARY_COLUMNS.join(","),
-        });
-    }
+    columns(file, "summary", &headers, &SUMMARY_COLUMNS)?;
     let mut rows = Vec::new();
     let mut seen: HashMap<(String, String, String), u64> = HashMap::new();
     for record in reader.records() {
@@ -373,20 +385,7 @@ pub fn parse_metrics(
         reason,
     };
     let headers = reader.headers().map_err(|e| bad(1, e.to_string()))?.clone();
-    if headers.iter().ne(METRICS_COLUMNS) {
-        return Err(CheckError::BadColumns {
-            file: file.to_string(),
-            what: "metric catalogue",
-            // Repeated from the file: escaped, so the message stays one line.
-            found: headers
-                .iter()
-                .collect::<Vec<_>>()
-                .join(",")
-                .escape_debug()
-                .to_string(),
-            expected: METRICS_COLUMNS.join(","),
-        });
-    }
+    columns(file, "metric catalogue", &headers, &METRICS_COLUMNS)?;
     let mut kinds = HashMap::new();
     for record in reader.records() {
         let record =

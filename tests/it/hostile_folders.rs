@@ -244,10 +244,10 @@ fn state_out_never_replaces_a_fifo_a_folder_or_a_device() {
 
 // ---- 3. Two runs into one folder ----
 
-#[test]
-fn two_runs_committing_into_one_folder_take_turns_and_lose_no_file() {
-    let root = tempfile::tempdir().unwrap();
-    let out = root.path().join("out");
+/// `root/out` holding a finished run of `permanent-wounds`, and its path
+/// as text.
+fn finished_run(root: &Path) -> (PathBuf, String) {
+    let out = root.join("out");
     let out_s = out.to_str().unwrap().to_string();
     woundsim()
         .args([
@@ -260,6 +260,13 @@ fn two_runs_committing_into_one_folder_take_turns_and_lose_no_file() {
         ])
         .assert()
         .success();
+    (out, out_s)
+}
+
+#[test]
+fn two_runs_committing_into_one_folder_take_turns_and_lose_no_file() {
+    let root = tempfile::tempdir().unwrap();
+    let (out, out_s) = finished_run(root.path());
     // The first run holds the lock from its plan on, its renames slowed
     // as on a network file system.
     let mut first = Command::new(env!("CARGO_BIN_EXE_woundsim"))
@@ -367,19 +374,7 @@ impl Spawned {
 #[test]
 fn a_run_waiting_for_the_lock_stops_at_once_on_a_signal() {
     let root = tempfile::tempdir().unwrap();
-    let out = root.path().join("out");
-    let out_s = out.to_str().unwrap().to_string();
-    woundsim()
-        .args([
-            "run",
-            "permanent-wounds",
-            "--trials=1000",
-            "-q",
-            "--out",
-            &out_s,
-        ])
-        .assert()
-        .success();
+    let (_, out_s) = finished_run(root.path());
     let before = snapshot(root.path());
     let run = ["run", "death-saves", "--trials=1000", "-q", "--out", &out_s];
     // The first run holds the lock, paused inside its commit.
