@@ -376,7 +376,7 @@ fn scenario_section(
         let all = view::block(&every, &View::default(), Items::All);
         let _ = writeln!(
             out,
-            "<details><summary>Every figure ({} more than above: per level, per encounter, differences)</summary>",
+            "<details><summary>Every figure ({} more than above)</summary>",
             block.hidden
         );
         table(out, &all, &all.rows, "");

@@ -302,6 +302,14 @@ impl ScenarioResult {
         }
     }
 
+    /// This result with the type's headline metrics
+    /// ([`ScenarioResult::headline`]): the rows the terminal table shows
+    /// by default. A name with no figure in this result is ignored.
+    pub fn with_headline(mut self, metrics: &[&str]) -> Self {
+        self.headline = Some(metrics.iter().map(|m| m.to_string()).collect());
+        self
+    }
+
     /// This result with the variants' descriptions (in `variants` order).
     pub fn described(mut self, descriptions: Vec<String>) -> Self {
         self.variant_descriptions = descriptions;

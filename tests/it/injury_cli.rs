@@ -118,24 +118,25 @@ fn block<'a>(stdout: &'a str, scenario: &str) -> Vec<&'a str> {
 #[test]
 fn the_injury_table_on_stdout_is_an_overview_and_the_csv_stays_complete() {
     let dir = tempfile::tempdir().unwrap();
-    let out = woundsim()
-        .args([
-            "run",
-            "lingering-injuries",
-            "injury-costs",
-            "--trials",
-            "20000",
-            "--seed",
-            "3",
-            "--out",
-        ])
-        .arg(dir.path())
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let stdout = String::from_utf8(out).unwrap();
+    let run = |mode: &str, out: &std::path::Path| {
+        let mut cmd = woundsim();
+        cmd.args([mode, "lingering-injuries", "injury-costs"]);
+        if mode == "run" {
+            cmd.args(["--trials", "20000", "--seed", "3"]);
+        }
+        let out = cmd
+            .arg("--out")
+            .arg(out)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let stdout = run("run", dir.path());
+    let exact_dir = dir.path().join("exact");
+    let exact = run("exact", &exact_dir);
     let summary_path = dir.path().join("summary.csv");
     let summary = std::fs::read_to_string(&summary_path).unwrap();
     for scenario in ["lingering-injuries", "injury-costs"] {
@@ -144,11 +145,11 @@ fn the_injury_table_on_stdout_is_an_overview_and_the_csv_stays_complete() {
             lines.iter().all(|l| l.chars().count() <= 120),
             "{scenario}: wider than 120 columns"
         );
-        // Was 160 rows: the headline metrics, then the top 5 of 23 entries
-        // (the table is split into parts of variants that fit 120 columns,
-        // each part with every row).
+        // Was 160 rows: a Monte Carlo run shows the type's headline
+        // metrics only (the table is split into parts of variants that fit
+        // 120 columns, each part with every row).
         let rows = distinct_rows(&lines);
-        assert!(rows.len() <= 80, "{scenario}: {} rows", rows.len());
+        assert!(rows.len() <= 15, "{scenario}: {} rows", rows.len());
         for headline in [
             "p_any_injury_campaign ",
             "mean_heal_gp_per_campaign ",
@@ -160,8 +161,19 @@ fn the_injury_table_on_stdout_is_an_overview_and_the_csv_stays_complete() {
                 "{scenario}: no {headline}"
             );
         }
-        // Five entries, ranked by their d100 ranges: the first five of the
-        // many entries of 5 in 100, in table order, whatever the noise.
+        assert!(
+            !rows.iter().any(|r| r.contains("_entry_")),
+            "{scenario}: an injury-table entry in the headline table"
+        );
+        assert!(
+            lines.iter().any(|l| l.contains(" more figures in ")),
+            "{scenario}: no note on the figures left out"
+        );
+        // Exact mode shows every figure: the top 5 entries, ranked by
+        // their d100 ranges (the first five of the many entries of 5 in
+        // 100, in table order), and a note on the rest.
+        let lines = block(&exact, scenario);
+        let rows = distinct_rows(&lines);
         let entries: Vec<&str> = rows
             .iter()
             .filter_map(|r| r.strip_prefix("p_entry_")?.strip_suffix("_per_event"))
@@ -180,7 +192,7 @@ fn the_injury_table_on_stdout_is_an_overview_and_the_csv_stays_complete() {
         assert!(rows.iter().filter(|r| r.contains("_entry_")).count() <= 25);
         let note = format!(
             "   ... 18 more injury-table entries (90 metrics) in {}",
-            summary_path.display()
+            exact_dir.join("summary.csv").display()
         );
         assert!(lines.contains(&note.as_str()), "{scenario}: no `{note}`");
         // summary.csv has all five metrics of all 23 entries for every variant.
@@ -377,37 +389,45 @@ fn good_fixture_keys_reach_the_rules() {
 }
 
 #[test]
-fn combat_tables_show_the_top_injuries_of_the_first_variant_that_has_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = woundsim()
-        .args(["run", "combat-hobgoblins", "--trials", "5000", "--out"])
-        .arg(dir.path())
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let stdout = String::from_utf8(out).unwrap();
+fn combat_tables_show_the_injury_headline_and_every_entry_on_request() {
+    let run = |metrics: Option<&str>| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = woundsim();
+        cmd.args(["run", "combat-hobgoblins", "--trials", "5000"]);
+        if let Some(m) = metrics {
+            cmd.args(["--metrics", m]);
+        }
+        let out = cmd
+            .arg("--out")
+            .arg(dir.path())
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let stdout = run(None);
     let lines = block(&stdout, "combat-hobgoblins");
     let rows = distinct_rows(&lines);
-    // Was 104 rows: every entry's rate and its difference, for 23 entries.
-    assert!(rows.len() <= 75, "{} rows", rows.len());
-    // The first variant (RAW) has no injuries; the entries are ranked by
-    // the table's odds, which every variant shares, not by noise.
+    // Was 104 rows: every entry's rate and its difference, for 23 entries;
+    // then 75 with the top 5 entries. Now the headline: whether some PC
+    // takes a lingering injury, and its difference to RAW.
+    assert!(rows.len() <= 15, "{} rows", rows.len());
+    assert!(rows.contains(&"p_injury") && rows.contains(&"p_injury_diff"));
     assert!(
-        lines
+        !rows
             .iter()
-            .any(|l| l.contains("the 5 of 23") && l.contains("(ranked by their exact odds;")),
-        "no ranking note"
+            .any(|r| r.starts_with("p_injury_") && *r != "p_injury_diff"),
+        "an injury-table entry in the headline table"
     );
+    // --metrics prints every entry, with its difference.
+    let stdout = run(Some("p_injury_*"));
+    let lines = block(&stdout, "combat-hobgoblins");
+    let rows = distinct_rows(&lines);
     let entry_rows = rows
         .iter()
         .filter(|r| r.starts_with("p_injury_") && **r != "p_injury_diff")
         .count();
-    assert_eq!(entry_rows, 10, "5 entries, each with its _diff");
-    let note = format!(
-        "   ... 18 more injury-table entries (36 metrics) in {}",
-        dir.path().join("summary.csv").display()
-    );
-    assert!(lines.contains(&note.as_str()), "no `{note}`");
+    assert_eq!(entry_rows, 46, "23 entries, each with its _diff");
 }

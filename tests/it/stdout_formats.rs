@@ -7,6 +7,41 @@ use crate::common;
 
 use common::cli::stdout_of as stdout;
 
+/// Most lines `woundsim run` may print for the whole default suite (it
+/// printed about 1,650 when only the campaigns named headline metrics).
+const MOST_DEFAULT_SUITE_LINES: usize = 640;
+
+#[test]
+fn the_default_suite_prints_at_most_640_lines_and_ends_naming_index_html() {
+    let (text, dir) = stdout(&["run", "--trials", "2000"]);
+    let lines = text.lines().count();
+    assert!(
+        lines <= MOST_DEFAULT_SUITE_LINES,
+        "{lines} lines on stdout:\n{text}"
+    );
+    let last = text.lines().last().unwrap();
+    let index = dir.path().join("index.html");
+    assert!(last.ends_with(&index.display().to_string()), "{last}");
+    // Every scenario shows its type's headline metrics only, and says
+    // where the rest are and how to print them.
+    let blocks = text.lines().filter(|l| l.starts_with("== ")).count();
+    let notes = text
+        .lines()
+        .filter(|l| l.contains(" more figures in "))
+        .count();
+    assert!(blocks > 0, "{text}");
+    assert_eq!(notes, blocks, "{text}");
+    assert!(text.contains("--metrics"), "{text}");
+    for secondary in [
+        "\np_pc_death_cleric ",
+        "\np_death_max_hp_",
+        "\np_entry_",
+        "\np_revive ",
+    ] {
+        assert!(!text.contains(secondary), "{secondary} shown:\n{text}");
+    }
+}
+
 #[test]
 fn the_default_suite_fits_120_columns_and_names_the_folded_rows() {
     let (text, dir) = stdout(&["run", "--trials", "3000"]);

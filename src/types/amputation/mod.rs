@@ -71,7 +71,7 @@ impl ScenarioType for Amputation {
         _prepared: &Self::Prepared<'_>,
         acc: &Vec<mc::VariantCounts>,
     ) -> ScenarioResult {
-        mc::monte_carlo_result(header, variants, acc)
+        mc::monte_carlo_result(header, variants, acc).with_headline(HEADLINE)
     }
 
     fn solve(
@@ -350,3 +350,24 @@ pub fn result(
         ..ScenarioResult::for_header(header, Variant::names(variants))
     }
 }
+
+/// The headline metrics of a Monte Carlo run
+/// ([`ScenarioResult::headline`]): the rows the terminal table shows by
+/// default, the figures that answer the scenario's question (whether the
+/// limb comes off before the venom spreads, whether the creature dies of
+/// it, whether the limb is reattached and at what cost), with the paired
+/// differences a reader needs to compare variants on them. The rest stay in
+/// `summary.csv`, the charts, the HTML report's folded table and
+/// `--metrics`. Exact mode (`woundsim exact`) shows every figure.
+pub const HEADLINE: &[&str] = &[
+    "p_purpose_met",
+    "p_poison_spread",
+    "p_death",
+    "p_tragic_injury",
+    "p_reattached",
+    "mean_rounds_to_sever",
+    "mean_heal_gp",
+    "p_purpose_met_diff",
+    "p_death_diff",
+    "p_reattached_diff",
+];

@@ -75,7 +75,7 @@ impl ScenarioType for Combat {
         prepared: &mc::Prepared<'_>,
         acc: &mc::CombatAcc,
     ) -> ScenarioResult {
-        mc::finish(header, variants, prepared, acc)
+        mc::finish(header, variants, prepared, acc).with_headline(HEADLINE)
     }
 
     fn solve(
@@ -85,3 +85,24 @@ impl ScenarioType for Combat {
         exact::solve(header, variants)
     }
 }
+
+/// The headline metrics of a Monte Carlo run
+/// ([`ScenarioResult::headline`]): the rows the terminal table shows by
+/// default, the figures that answer the scenario's question (whether the
+/// party wins, whether a PC drops or dies, whether a PC ends with a
+/// permanent wound or a lingering injury, how long the fight lasts), with
+/// the paired differences a reader needs to compare variants on them. The
+/// rest stay in `summary.csv`, the charts, the HTML report's folded table
+/// and `--metrics`. Exact mode (`woundsim exact`) shows every figure.
+pub const HEADLINE: &[&str] = &[
+    "p_party_win",
+    "p_pc_death",
+    "p_pc_down",
+    "p_permanent_wound",
+    "p_injury",
+    "mean_rounds",
+    "p_party_win_diff",
+    "p_pc_death_diff",
+    "p_permanent_wound_diff",
+    "p_injury_diff",
+];

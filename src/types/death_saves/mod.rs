@@ -71,7 +71,7 @@ impl ScenarioType for DeathSaves {
         _prepared: &Vec<mc::CompiledRules>,
         acc: &mc::JointCounts,
     ) -> ScenarioResult {
-        mc::monte_carlo_result(header, variants, acc)
+        mc::monte_carlo_result(header, variants, acc).with_headline(HEADLINE)
     }
 
     fn solve(
@@ -251,3 +251,23 @@ pub fn result(
         ..ScenarioResult::for_header(header, Variant::names(variants))
     }
 }
+
+/// The headline metrics of a Monte Carlo run
+/// ([`ScenarioResult::headline`]): the rows the terminal table shows by
+/// default, the figures that answer the scenario's question (how a dying PC
+/// ends: dead, stable, or up with a permanent wound by severity; how many
+/// saves it takes), with the paired differences a reader needs to compare
+/// variants on them. The rest stay in `summary.csv`, the charts, the HTML
+/// report's folded table and `--metrics`. Exact mode (`woundsim exact`)
+/// shows every figure.
+pub const HEADLINE: &[&str] = &[
+    "p_dead",
+    "p_stable",
+    "p_wound_minor",
+    "p_wound_moderate",
+    "p_wound_severe",
+    "p_wound_any",
+    "mean_rolls",
+    "p_dead_diff",
+    "p_wound_any_diff",
+];

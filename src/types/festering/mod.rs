@@ -80,7 +80,7 @@ impl ScenarioType for Festering {
         _prepared: &mc::Prepared<'_>,
         acc: &mc::FesteringAcc,
     ) -> ScenarioResult {
-        mc::finish(header, variants, acc)
+        mc::finish(header, variants, acc).with_headline(HEADLINE)
     }
 
     fn solve(
@@ -258,3 +258,20 @@ pub fn result(
         ..ScenarioResult::for_header(header, Variant::names(variants))
     }
 }
+
+/// The headline metrics of a Monte Carlo run
+/// ([`ScenarioResult::headline`]): the rows the terminal table shows by
+/// default, the figures that answer the scenario's question (how a
+/// festering wound ends, and the max HP it costs), with the paired
+/// differences a reader needs to compare variants on them. The rest stay in
+/// `summary.csv`, the charts, the HTML report's folded table and
+/// `--metrics`. Exact mode (`woundsim exact`) shows every figure.
+pub const HEADLINE: &[&str] = &[
+    "p_death",
+    "p_closed_by_tending",
+    "p_closed_by_magic",
+    "mean_max_hp_lost",
+    "mean_max_hp_lost_lasting",
+    "p_death_diff",
+    "mean_max_hp_lost_diff",
+];

@@ -179,7 +179,7 @@ impl ScenarioType for Injuries {
         prepared: &Vec<mc::Compiled>,
         acc: &mc::InjuryAcc,
     ) -> ScenarioResult {
-        mc::finish(header, variants, prepared, acc)
+        mc::finish(header, variants, prepared, acc).with_headline(HEADLINE)
     }
 
     fn solve(
@@ -495,3 +495,27 @@ pub fn entry_metrics(id: &str) -> [String; 5] {
         format!("p_uncurable_entry_{id}"),
     ]
 }
+
+/// The headline metrics of a Monte Carlo run
+/// ([`ScenarioResult::headline`]): the rows the terminal table shows by
+/// default, the figures that answer the scenario's question (how often a PC
+/// collects lingering injuries and permanent ones, how many stay uncured,
+/// and what curing them costs in gold and downtime), with the paired
+/// differences a reader needs to compare variants on them. The rest stay in
+/// `summary.csv`, the charts, the HTML report's folded table and
+/// `--metrics`. Exact mode (`woundsim exact`) shows every figure.
+pub const HEADLINE: &[&str] = &[
+    "p_injury_per_encounter",
+    "p_any_injury_campaign",
+    "p_permanent_injury_campaign",
+    "p_uncured_injury_campaign",
+    "mean_injuries_per_campaign",
+    "mean_heal_gp_per_campaign",
+    "mean_downtime_days_per_campaign",
+    "mean_heal_gp_per_injury",
+    "p_uncurable_per_injury",
+    "p_any_injury_campaign_diff",
+    "p_permanent_injury_campaign_diff",
+    "mean_heal_gp_per_campaign_diff",
+    "mean_downtime_days_per_campaign_diff",
+];
