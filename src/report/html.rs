@@ -155,9 +155,10 @@ pub const MIN_TEXT_PX: f64 = 11.0;
 /// times [`MIN_TEXT_PX`] over the smallest font size, rounded up. `None`
 /// without a `viewBox` width or any text.
 pub fn chart_min_width(svg: &str) -> Option<u32> {
-    let view_box = attribute_values(svg, "viewBox").next()?;
+    let view_box = *attribute_values(svg, "viewBox").first()?;
     let width: f64 = view_box.split_whitespace().nth(2)?.parse().ok()?;
     let smallest = attribute_values(svg, "font-size")
+        .into_iter()
         .filter_map(|v| v.trim_end_matches("px").parse::<f64>().ok())
         .filter(|size| *size > 0.0 && size.is_finite())
         .reduce(f64::min)?;
@@ -166,12 +167,14 @@ pub fn chart_min_width(svg: &str) -> Option<u32> {
 }
 
 /// Every value of the attribute `name` in `xml` (`name="value"`).
-fn attribute_values<'a>(xml: &'a str, name: &str) -> impl Iterator<Item = &'a str> {
+fn attribute_values<'a>(xml: &'a str, name: &str) -> Vec<&'a str> {
     let key = format!(" {name}=\"");
-    xml.match_indices(&key).filter_map(move |(i, _)| {
-        let rest = &xml[i + key.len()..];
-        rest.find('"').map(|end| &rest[..end])
-    })
+    xml.match_indices(&key)
+        .filter_map(|(i, _)| {
+            let rest = &xml[i + key.len()..];
+            rest.find('"').map(|end| &rest[..end])
+        })
+        .collect()
 }
 
 /// `SVG` text ready to sit inside the page: no XML prolog, no fixed size

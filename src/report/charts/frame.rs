@@ -25,8 +25,8 @@ pub const LABEL_SIZE: u32 = 18;
 /// Axis-caption font size.
 const CAPTION_SIZE: u32 = 20;
 /// Note font size and line height; at most this many lines of note.
-const NOTE_SIZE: u32 = 16;
-const NOTE_LINE: i32 = 22;
+const NOTE_SIZE: u32 = 18;
+const NOTE_LINE: i32 = 24;
 const NOTE_LINES: usize = 3;
 /// Legend font size and line height, at most.
 const LEGEND_SIZE: u32 = 18;
