@@ -783,8 +783,14 @@ mod tests {
         let svg = "<svg viewBox=\"0 0 1280 760\"><text font-size=\"14.5\">a</text></svg>";
         assert_eq!(chart_min_width(svg), Some(972));
         // No text, or no viewBox: no minimum.
-        assert_eq!(chart_min_width("<svg viewBox=\"0 0 10 5\"><rect/></svg>"), None);
-        assert_eq!(chart_min_width("<svg><text font-size=\"9\">a</text></svg>"), None);
+        assert_eq!(
+            chart_min_width("<svg viewBox=\"0 0 10 5\"><rect/></svg>"),
+            None
+        );
+        assert_eq!(
+            chart_min_width("<svg><text font-size=\"9\">a</text></svg>"),
+            None
+        );
         // The page scrolls such a chart inside its own box, and prints it to fit.
         let html = page(&[result("alpha")]);
         assert!(html.contains("<div class=\"scroll chart-box\"><svg"));

@@ -247,10 +247,7 @@ pub fn charts(result: &ScenarioResult) -> Option<Vec<ChartSpec>> {
                     .any(|f| f.metric == metric && f.kind == Kind::Proportion);
                 ChartSpec::Lines {
                     file: file_of(&metric),
-                    title: format!(
-                        "{}: {metric} against {key} ({how})",
-                        result.scenario
-                    ),
+                    title: format!("{}: {metric} against {key} ({how})", result.scenario),
                     x_label: format!("{key} (scanned value)"),
                     y_label: if percent {
                         format!("{metric} (%)")

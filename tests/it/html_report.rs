@@ -9,11 +9,12 @@
 //! pixels, an iframe can), with `html/check.js` appended to the copy.
 //! The script reads the laid-out page — each scenario's section, each
 //! chart's drawn box (an SVG that failed to parse or draws nothing has an
-//! empty one) and the size its smallest text is drawn at (each text's font
+//! empty one), the size its smallest text is drawn at (each text's font
 //! size times the SVG's scale on screen: at least 11 CSS pixels, at a
-//! phone's width too), each image's decoded size, every element that reaches past
-//! the right edge outside a scrolling table box, every in-page link's
-//! target, every chart text reaching past its chart's canvas — and writes its findings as JSON into the harness, which
+//! phone's width too) and any text reaching past its canvas, each image's
+//! decoded size, every element that reaches past the right edge outside a
+//! scrolling box, every in-page link's target — and writes its findings
+//! as JSON into the harness, which
 //! `--dump-dom` prints once the page has loaded. The same check run on
 //! `html/broken.html` must find each of those faults, so the check itself
 //! is tested. Printing goes through `--print-to-pdf`: each scenario

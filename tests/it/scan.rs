@@ -338,20 +338,20 @@ fn svg_texts(svg: &str) -> Vec<String> {
 
 #[test]
 fn a_capped_scan_says_so_on_each_chart_in_a_note_that_is_not_cut_off() {
-    // combat-hobgoblins has more headline metrics than a scan charts.
+    // lingering-injuries has more headline metrics than a scan charts (28).
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out");
     run(
         &[
-            "combat-hobgoblins",
+            "lingering-injuries",
             "--scan",
             "injury_chance=0.1,0.2",
             "--trials",
-            "300",
+            "1000",
         ],
         &out,
     );
-    let dir = out.join("combat-hobgoblins");
+    let dir = out.join("lingering-injuries");
     let charts: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -362,15 +362,26 @@ fn a_capped_scan_says_so_on_each_chart_in_a_note_that_is_not_cut_off() {
         let texts = svg_texts(&read(&dir.join(chart)));
         let note = texts
             .iter()
-            .find(|t| t.starts_with("24 of ") && t.contains(" metrics charted; all are in scan.csv."))
+            .find(|t| {
+                t.starts_with("24 of ") && t.contains(" metrics charted; all are in scan.csv.")
+            })
             .unwrap_or_else(|| panic!("{chart}: no cap note in {texts:?}"));
-        let n: usize = note["24 of ".len()..].split(' ').next().unwrap().parse().unwrap();
+        let n: usize = note["24 of ".len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
         assert!(n > 24, "{note}");
         // Not in the title, which it would push off the canvas.
         assert!(!texts[0].contains("metrics charted"), "{}", texts[0]);
     }
     let html = read(&out.join("index.html"));
-    assert_eq!(html.matches("metrics charted; all are in scan.csv.").count(), 24);
+    assert_eq!(
+        html.matches("metrics charted; all are in scan.csv.")
+            .count(),
+        24
+    );
 }
 
 #[test]
