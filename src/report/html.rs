@@ -793,7 +793,7 @@ mod tests {
         );
         // The page scrolls such a chart inside its own box, and prints it to fit.
         let html = page(&[result("alpha")]);
-        assert!(html.contains("<div class=\"scroll chart-box\"><svg"));
+        assert!(html.contains("<div class=\"scroll chart-box\">\n<svg"));
         assert!(html.contains("min-width: var(--min-width, 0)"));
     }
 
