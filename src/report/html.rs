@@ -8,8 +8,11 @@
 //! font, image or style sheet to fetch; links are relative, to the CSV,
 //! PNG and SVG files next to the page, so the folder can be moved or
 //! zipped as it is. Readable on a phone (the layout is one column; wide
-//! tables scroll sideways inside their box rather than widen the page) and
-//! in print (each scenario starts a page; no chart is split).
+//! tables scroll sideways inside their box rather than widen the page; a
+//! chart is never drawn so small that its smallest text is under
+//! [`MIN_TEXT_PX`] CSS pixels — narrower than that it keeps its width and
+//! scrolls sideways in its own box, [`chart_min_width`]) and in print
+//! (each scenario starts a page; no chart is split; charts fit the page).
 //!
 //! Every piece of user text — scenario and variant names, descriptions,
 //! item labels, chart titles — is escaped ([`escape`]). The figures shown
@@ -83,7 +86,8 @@ td.none { color: var(--muted); }
 details { margin: .6rem 0; }
 summary { cursor: pointer; }
 figure.chart { margin: 1rem 0; }
-figure.chart svg { display: block; width: 100%; height: auto; max-width: 1280px; }
+.chart-box { border: none; border-radius: 0; }
+figure.chart svg { display: block; width: 100%; height: auto; max-width: 1280px; min-width: var(--min-width, 0); }
 figcaption { font-size: .85rem; color: var(--muted); margin-top: .3rem; }
 ul.files { padding-left: 1.2rem; }
 .top { font-size: .85rem; }
@@ -103,7 +107,7 @@ ul.files { padding-left: 1.2rem; }
   thead th, tbody th { position: static; }
   h2, h3 { break-after: avoid; }
   figure.chart { break-inside: avoid; }
-  figure.chart svg { max-height: 24cm; }
+  figure.chart svg { max-height: 24cm; min-width: 0; }
   details > summary, .top { display: none; }
   a { color: inherit; text-decoration: none; }
 }
@@ -140,6 +144,39 @@ fn section_id(result: &ScenarioResult) -> String {
     format!("sc-{}", result.scenario)
 }
 
+/// The smallest size, in CSS pixels, chart text may be drawn at on any
+/// screen (WCAG gives no minimum; 11 px is the common floor for legible
+/// secondary text on a phone).
+pub const MIN_TEXT_PX: f64 = 11.0;
+
+/// The width, in CSS pixels, under which `svg` (a chart as plotters
+/// writes it: a `viewBox` and `font-size` attributes in its units) would
+/// draw its smallest text under [`MIN_TEXT_PX`]: the `viewBox` width
+/// times [`MIN_TEXT_PX`] over the smallest font size, rounded up. `None`
+/// without a `viewBox` width or any text.
+pub fn chart_min_width(svg: &str) -> Option<u32> {
+    let view_box = *attribute_values(svg, "viewBox").first()?;
+    let width: f64 = view_box.split_whitespace().nth(2)?.parse().ok()?;
+    let smallest = attribute_values(svg, "font-size")
+        .into_iter()
+        .filter_map(|v| v.trim_end_matches("px").parse::<f64>().ok())
+        .filter(|size| *size > 0.0 && size.is_finite())
+        .reduce(f64::min)?;
+    let min = (width * MIN_TEXT_PX / smallest).ceil();
+    (min.is_finite() && width > 0.0).then_some(min as u32)
+}
+
+/// Every value of the attribute `name` in `xml` (`name="value"`).
+fn attribute_values<'a>(xml: &'a str, name: &str) -> Vec<&'a str> {
+    let key = format!(" {name}=\"");
+    xml.match_indices(&key)
+        .filter_map(|(i, _)| {
+            let rest = &xml[i + key.len()..];
+            rest.find('"').map(|end| &rest[..end])
+        })
+        .collect()
+}
+
 /// `SVG` text ready to sit inside the page: no XML prolog, no fixed size
 /// (it scales with its column; the `viewBox` keeps the proportions), fonts
 /// that the page has, and every `id` (and reference to one) prefixed with
@@ -172,8 +209,11 @@ pub fn inline_svg(svg: &str, prefix: &str, label: &str) -> String {
         .replace(" id=\"", &format!(" id=\"{prefix}-"))
         .replace("url(#", &format!("url(#{prefix}-"))
         .replace("href=\"#", &format!("href=\"#{prefix}-"));
+    let style = chart_min_width(svg)
+        .map(|w| format!(" style=\"--min-width:{w}px\""))
+        .unwrap_or_default();
     format!(
-        "<svg{attrs} role=\"img\" aria-label=\"{}\"{rest}",
+        "<svg{attrs}{style} role=\"img\" aria-label=\"{}\"{rest}",
         escape(label)
     )
 }
@@ -358,8 +398,12 @@ fn scenario_section(
     for (spec, chart) in result.charts.iter().zip(charts) {
         let (file, title) = chart_title(spec);
         let fig = format!("{id}-{file}");
-        let _ = writeln!(out, "<figure class=\"chart\" id=\"{fig}\">");
+        let _ = writeln!(
+            out,
+            "<figure class=\"chart\" id=\"{fig}\"><div class=\"scroll chart-box\">"
+        );
         out.push_str(&inline_svg(&chart.svg, &fig, title));
+        out.push_str("</div>");
         let sub = &result.scenario;
         let _ = writeln!(
             out,
@@ -511,7 +555,7 @@ pub fn render(
 
 #[cfg(test)]
 mod tests {
-    use super::{duration, escape, inline_svg, render, utc};
+    use super::{chart_min_width, duration, escape, inline_svg, render, utc};
     use crate::engine::stats::Estimate;
     use crate::model::ScenarioHeader;
     use crate::report::charts::render_one;
@@ -726,6 +770,31 @@ mod tests {
         );
         assert!(a.contains("font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\""));
         assert_ne!(a, inline_svg(svg, "sc-b-x", "t"));
+    }
+
+    #[test]
+    fn a_chart_keeps_the_width_at_which_its_smallest_text_is_11_pixels() {
+        // 1280 units wide, smallest text 8 units: 11 px text needs 1760 px.
+        let svg = "<svg width=\"1280\" height=\"760\" viewBox=\"0 0 1280 760\"><text font-size=\"16\">a</text><text font-size=\"8\">b</text></svg>";
+        assert_eq!(chart_min_width(svg), Some(1760));
+        let a = inline_svg(svg, "p", "t");
+        assert!(a.contains(" style=\"--min-width:1760px\""), "{a}");
+        // Text at 14.5 units: 1280 × 11 / 14.5 = 971.03…, rounded up.
+        let svg = "<svg viewBox=\"0 0 1280 760\"><text font-size=\"14.5\">a</text></svg>";
+        assert_eq!(chart_min_width(svg), Some(972));
+        // No text, or no viewBox: no minimum.
+        assert_eq!(
+            chart_min_width("<svg viewBox=\"0 0 10 5\"><rect/></svg>"),
+            None
+        );
+        assert_eq!(
+            chart_min_width("<svg><text font-size=\"9\">a</text></svg>"),
+            None
+        );
+        // The page scrolls such a chart inside its own box, and prints it to fit.
+        let html = page(&[result("alpha")]);
+        assert!(html.contains("<div class=\"scroll chart-box\">\n<svg"));
+        assert!(html.contains("min-width: var(--min-width, 0)"));
     }
 
     #[test]

@@ -264,6 +264,10 @@ pub enum LinePoints {
         series: Vec<Vec<(f64, String)>>,
         /// A sequential palette (ordered curves) instead of a qualitative one.
         sequential: bool,
+        /// What the chart's note says first (empty: nothing), e.g. that
+        /// the scan charts only some of its metrics. A note wraps where a
+        /// title would run off the canvas.
+        note: String,
     },
     /// One curve per metric across variants: curve `j` (named
     /// `variants[j]`) passes through `metrics[j]` of variant `v` at x for

@@ -144,11 +144,14 @@ fn curves(scan: &ScanTable) -> Option<(Vec<(String, Vec<(f64, String)>)>, bool)>
 /// let values = ["[fighter-5, cleric-5, rogue-5]".to_string(), "[fighter-5, wizard-5, rogue-5]".to_string()];
 /// assert_eq!(differing(&values), ["[…, cleric-5, …]", "[…, wizard-5, …]"]);
 /// assert_eq!(differing(&["1".to_string(), "2".to_string()]), ["1", "2"]);
+/// // Items are split at commas outside braces and quotes, as a scan writes tables.
+/// let tables = ["[{t=\"a\"},{t=\"b, c\"}]".to_string(), "[{t=\"a\"},{t=\"d\"}]".to_string()];
+/// assert_eq!(differing(&tables), ["[…, {t=\"b, c\"}]", "[…, {t=\"d\"}]"]);
 /// ```
 pub fn differing(values: &[String]) -> Vec<String> {
     let items = |v: &str| -> Option<Vec<String>> {
         let inner = v.strip_prefix('[')?.strip_suffix(']')?;
-        Some(inner.split(", ").map(str::to_string).collect())
+        Some(top_level_items(inner))
     };
     let Some(lists) = values.iter().map(|v| items(v)).collect::<Option<Vec<_>>>() else {
         return values.to_vec();
@@ -181,6 +184,34 @@ pub fn differing(values: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// The items of a list's inside, split at the commas outside brackets,
+/// braces and quotes (`{template="a"},{template="b"}` is two items), each
+/// trimmed.
+fn top_level_items(inner: &str) -> Vec<String> {
+    let mut items = Vec::new();
+    let (mut depth, mut quote, mut start) = (0usize, None, 0);
+    let mut chars = inner.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match (quote, c) {
+            (Some(_), '\\') => {
+                chars.next();
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '[' | '{') => depth += 1,
+            (None, ']' | '}') => depth = depth.saturating_sub(1),
+            (None, ',') if depth == 0 => {
+                items.push(inner[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(inner[start..].trim().to_string());
+    items
+}
+
 /// The scan's charts of `result`, or `None` to keep the type's own (no
 /// scan, or a first key whose values are not numbers).
 pub fn charts(result: &ScenarioResult) -> Option<Vec<ChartSpec>> {
@@ -197,10 +228,11 @@ pub fn charts(result: &ScenarioResult) -> Option<Vec<ChartSpec>> {
     };
     let (labels, series): (Vec<String>, Vec<Vec<(f64, String)>>) = curves.into_iter().unzip();
     let mut metrics = headline_metrics(result);
-    // A capped scan says so on each chart: the others are in scan.csv.
+    // A capped scan says so in each chart's note (a title that long would
+    // run off the canvas): the others are in scan.csv.
     let capped = match metrics.len() {
         n if n > MAX_SCAN_CHARTS => {
-            format!("; {MAX_SCAN_CHARTS} of {n} metrics charted, all in scan.csv")
+            format!("{MAX_SCAN_CHARTS} of {n} metrics charted; all are in scan.csv.")
         }
         _ => String::new(),
     };
@@ -215,10 +247,7 @@ pub fn charts(result: &ScenarioResult) -> Option<Vec<ChartSpec>> {
                     .any(|f| f.metric == metric && f.kind == Kind::Proportion);
                 ChartSpec::Lines {
                     file: file_of(&metric),
-                    title: format!(
-                        "{}: {metric} against {key} ({how}{capped})",
-                        result.scenario
-                    ),
+                    title: format!("{}: {metric} against {key} ({how})", result.scenario),
                     x_label: format!("{key} (scanned value)"),
                     y_label: if percent {
                         format!("{metric} (%)")
@@ -230,6 +259,7 @@ pub fn charts(result: &ScenarioResult) -> Option<Vec<ChartSpec>> {
                         metric,
                         series: series.clone(),
                         sequential: ordered,
+                        note: capped.clone(),
                     },
                     percent,
                 }

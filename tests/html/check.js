@@ -12,7 +12,8 @@
     charts: [],
     broken_images: [],
     overflow: [],
-    broken_anchors: []
+    broken_anchors: [],
+    cut_text: []
   };
   document.querySelectorAll('section.scenario').forEach(function (s) {
     r.sections.push(s.id);
@@ -20,14 +21,29 @@
   document.querySelectorAll('figure.chart').forEach(function (f) {
     var svg = f.querySelector('svg');
     var ok = false;
+    // The smallest text as drawn, in CSS pixels: each text's font size in
+    // the SVG's units times the scale from those units to the screen.
+    var minText = null;
     if (svg) {
+      svg.querySelectorAll('text').forEach(function (t) {
+        var m = t.getScreenCTM();
+        if (!m || !t.textContent.trim()) return;
+        var px = parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(m.a * m.a + m.b * m.b);
+        if (minText === null || px < minText) minText = px;
+        // Text reaching past the SVG's own canvas is cut off.
+        // (Boxes on screen, so a rotated axis caption counts as drawn.)
+        var c = svg.getBoundingClientRect(), b = t.getBoundingClientRect();
+        var off = b.left < c.left - 1 || b.right > c.right + 1 ||
+          b.top < c.top - 1 || b.bottom > c.bottom + 1;
+        if (off && r.cut_text.indexOf(f.id) < 0) r.cut_text.push(f.id);
+      });
       var box = svg.getBoundingClientRect();
       var drawn = { width: 0, height: 0 };
       try { drawn = svg.getBBox(); } catch (e) {}
       ok = box.width > 0 && box.height > 0 && drawn.width > 0 && drawn.height > 0 &&
         svg.querySelectorAll('text').length > 0;
     }
-    r.charts.push({ id: f.id, ok: ok });
+    r.charts.push({ id: f.id, ok: ok, min_text: minText });
   });
   Array.prototype.forEach.call(document.images, function (i) {
     if (!(i.complete && i.naturalWidth > 0)) r.broken_images.push(i.getAttribute('src'));

@@ -9,15 +9,19 @@
 //! pixels, an iframe can), with `html/check.js` appended to the copy.
 //! The script reads the laid-out page — each scenario's section, each
 //! chart's drawn box (an SVG that failed to parse or draws nothing has an
-//! empty one), each image's decoded size, every element that reaches past
-//! the right edge outside a scrolling table box, every in-page link's
-//! target — and writes its findings as JSON into the harness, which
+//! empty one), the size its smallest text is drawn at (each text's font
+//! size times the SVG's scale on screen: at least 11 CSS pixels, at a
+//! phone's width too) and any text reaching past its canvas, each image's
+//! decoded size, every element that reaches past the right edge outside a
+//! scrolling box, every in-page link's target — and writes its findings
+//! as JSON into the harness, which
 //! `--dump-dom` prints once the page has loaded. The same check run on
 //! `html/broken.html` must find each of those faults, so the check itself
 //! is tested. Printing goes through `--print-to-pdf`: each scenario
 //! starts a page, so the PDF has more pages than scenarios.
 //!
-//! Without Chromium the test says so and passes, unless
+//! Without Chromium the test says so on stderr, past libtest's capture
+//! so a passing `cargo test` shows it, and passes, unless
 //! `WOUNDSIM_REQUIRE_CHROMIUM` is set (as `.ci/run` does once Chromium is
 //! installed), where it fails. `WOUNDSIM_CHROMIUM` names the browser.
 
@@ -57,7 +61,11 @@ fn browser() -> Option<PathBuf> {
             std::env::var_os("WOUNDSIM_REQUIRE_CHROMIUM").is_none(),
             "WOUNDSIM_REQUIRE_CHROMIUM is set, but {why}"
         );
-        eprintln!("skipped: the HTML report's browser test: {why}");
+        // Straight to the process's stderr: libtest captures `eprintln!`
+        // (shown only when a test fails), not writes to the handle, so the
+        // skip shows in a passing `cargo test`'s output.
+        let line = format!("skipped: the HTML report's browser test: {why}\n");
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     }
     found
 }
@@ -106,13 +114,20 @@ struct Findings {
     broken_images: Vec<String>,
     overflow: Vec<String>,
     broken_anchors: Vec<String>,
+    /// Charts with text reaching past their canvas.
+    cut_text: Vec<String>,
 }
 
 #[derive(Debug, serde::Deserialize)]
 struct Chart {
     id: String,
     ok: bool,
+    /// The smallest text drawn, in CSS pixels (`None`: no text).
+    min_text: Option<f64>,
 }
+
+/// The smallest chart text a reader should meet, in CSS pixels.
+const MIN_TEXT_PX: f64 = 11.0;
 
 /// Lays `page` out `width` CSS pixels wide and returns what `check.js`
 /// found. The harness sits next to `page`, so relative links still resolve.
@@ -240,6 +255,24 @@ fn the_report_reads_on_a_phone_a_desktop_and_paper() {
             broken.is_empty(),
             "{width} px: charts that draw nothing: {broken:?}"
         );
+        let small: Vec<String> = f
+            .charts
+            .iter()
+            .filter_map(|c| {
+                let px = c.min_text?;
+                // A hundredth of a pixel for the browser's float rounding.
+                (px < MIN_TEXT_PX - 0.01).then(|| format!("{} ({px:.1} px)", c.id))
+            })
+            .collect();
+        assert!(
+            small.is_empty(),
+            "{width} px: charts whose text is drawn under {MIN_TEXT_PX} px: {small:?}"
+        );
+        assert!(
+            f.cut_text.is_empty(),
+            "{width} px: charts with text cut off: {:?}",
+            f.cut_text
+        );
         assert!(
             f.broken_images.is_empty(),
             "{width} px: {:?}",
@@ -323,12 +356,20 @@ fn the_check_finds_a_missing_section_a_broken_chart_and_an_overflow() {
         ["sc-a"],
         "so a section of a second scenario is missing"
     );
-    assert_eq!(f.charts.len(), 2);
-    assert!(f.charts.iter().all(|c| !c.ok), "{:?}", f.charts);
+    assert_eq!(f.charts.len(), 3);
+    let [empty, tiny, missing] = &f.charts[..] else {
+        unreachable!()
+    };
+    assert!(!empty.ok && !missing.ok, "{:?}", f.charts);
+    // 20-unit text in a 1000-unit SVG drawn 375 - 16 px wide (the
+    // body's margins) is 7.2 px.
+    let px = tiny.min_text.expect("the tiny chart's text is measured");
+    assert!(px < MIN_TEXT_PX && px > 5.0, "{px}");
     assert_eq!(f.broken_images, ["a/missing.png"]);
     assert!(
         f.scroll_width > f.client_width && f.overflow.iter().any(|e| e.starts_with("table")),
         "{f:?}"
     );
     assert_eq!(f.broken_anchors, ["#sc-gone"]);
+    assert_eq!(f.cut_text, ["sc-a-tiny"]);
 }

@@ -323,3 +323,97 @@ fn solve_says_a_share_is_not_a_percentage() {
         "{err}"
     );
 }
+
+/// The text drawn by an SVG chart, one entry per `<text>` element, with
+/// `&quot;` read back.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..];
+            Some(body[..body.find("</text>")?].trim().replace("&quot;", "\""))
+        })
+        .collect()
+}
+
+#[test]
+fn a_capped_scan_says_so_on_each_chart_in_a_note_that_is_not_cut_off() {
+    // lingering-injuries has more headline metrics than a scan charts (28).
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    run(
+        &[
+            "lingering-injuries",
+            "--scan",
+            "injury_chance=0.1,0.2",
+            "--trials",
+            "1000",
+        ],
+        &out,
+    );
+    let dir = out.join("lingering-injuries");
+    let charts: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("scan-") && n.ends_with(".svg"))
+        .collect();
+    assert_eq!(charts.len(), 24, "{charts:?}");
+    for chart in &charts {
+        let texts = svg_texts(&read(&dir.join(chart)));
+        let note = texts
+            .iter()
+            .find(|t| {
+                t.starts_with("24 of ") && t.contains(" metrics charted; all are in scan.csv.")
+            })
+            .unwrap_or_else(|| panic!("{chart}: no cap note in {texts:?}"));
+        let n: usize = note["24 of ".len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(n > 24, "{note}");
+        // Not in the title, which it would push off the canvas.
+        assert!(!texts[0].contains("metrics charted"), "{}", texts[0]);
+    }
+    let html = read(&out.join("index.html"));
+    assert_eq!(
+        html.matches("metrics charted; all are in scan.csv.")
+            .count(),
+        24
+    );
+}
+
+#[test]
+fn a_list_valued_scan_legend_shows_only_the_items_that_differ() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(
+        tmp.path(),
+        "l.toml",
+        "version = 1\nname = \"l\"\ntype = \"combat\"\ntrials = 200\nseed = 1\n\
+         [options]\ninjury_chance = 0.2\nlingering_injuries = true\n\
+         party = [{ template = \"fighter-3\" }]\nmonsters = [{ creature = \"goblin\" }]\n",
+    );
+    let out = tmp.path().join("out");
+    run(
+        &[
+            &file,
+            "--scan",
+            "injury_chance=0.1,0.2",
+            "--scan",
+            "party=[{template=\"fighter-3\"},{template=\"cleric-3\"},{template=\"rogue-3\"}],\
+             [{template=\"fighter-3\"},{template=\"wizard-3\"},{template=\"rogue-3\"}]",
+        ],
+        &out,
+    );
+    let texts = svg_texts(&read(&out.join("l/scan-mean_rounds.svg")));
+    let legend: Vec<&String> = texts.iter().filter(|t| t.starts_with("party = ")).collect();
+    assert_eq!(
+        legend,
+        [
+            "party = […, {template=\"cleric-3\"}, …]",
+            "party = […, {template=\"wizard-3\"}, …]"
+        ],
+        "{texts:?}"
+    );
+}

@@ -18,13 +18,15 @@ use super::palette::{Marker, colour, marker};
 const MARGIN: i32 = 24;
 /// Title font size.
 const TITLE_SIZE: u32 = 24;
+/// Title line height.
+const TITLE_LINE: i32 = 30;
 /// Tick-label font size.
 pub const LABEL_SIZE: u32 = 18;
 /// Axis-caption font size.
 const CAPTION_SIZE: u32 = 20;
 /// Note font size and line height; at most this many lines of note.
-const NOTE_SIZE: u32 = 16;
-const NOTE_LINE: i32 = 22;
+const NOTE_SIZE: u32 = 18;
+const NOTE_LINE: i32 = 24;
 const NOTE_LINES: usize = 3;
 /// Legend font size and line height, at most.
 const LEGEND_SIZE: u32 = 18;
@@ -95,9 +97,23 @@ pub fn layout_coloured<DB: DrawingBackend, T>(
     colour_of: &dyn Fn(usize) -> RGBColor,
 ) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
-    let mut body = root
-        .margin(MARGIN, MARGIN, MARGIN, MARGIN)
-        .titled(title, (FONT, TITLE_SIZE).into_font().style(FontStyle::Bold))?;
+    let mut body = root.margin(MARGIN, MARGIN, MARGIN, MARGIN);
+    // The title, centred, wrapped between words where it is wider than
+    // the canvas (a long scan title would otherwise run off both edges).
+    let style = TextStyle::from((FONT, TITLE_SIZE).into_font().style(FontStyle::Bold))
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    let (width, _) = body.dim_in_pixel();
+    let lines = wrap_to(&body, title, &style, width as i32)?;
+    for (k, line) in lines.iter().enumerate() {
+        body.draw(&Text::new(
+            line.clone(),
+            (width as i32 / 2, TITLE_LINE * k as i32),
+            style.clone(),
+        ))?;
+    }
+    if !lines.is_empty() {
+        body = body.split_vertically(TITLE_LINE * lines.len() as i32 + 6).1;
+    }
     if !note.trim().is_empty() {
         let style = TextStyle::from((FONT, NOTE_SIZE).into_font())
             .color(&RGBColor(80, 80, 80))

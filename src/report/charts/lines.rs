@@ -30,6 +30,9 @@ pub struct Lines {
     percent: bool,
     /// Curves of ordered values: a sequential palette.
     sequential: bool,
+    /// The spec's own note ([`LinePoints::Scan`]'s), before the
+    /// identical curves.
+    note: String,
 }
 
 impl Lines {
@@ -95,6 +98,10 @@ impl Lines {
                     ..
                 }
             ),
+            note: match points {
+                LinePoints::Scan { note, .. } => note.clone(),
+                _ => String::new(),
+            },
         }
     }
 
@@ -118,13 +125,18 @@ impl Lines {
             }
         }
         if groups.is_empty() {
-            return String::new();
+            return self.note.clone();
         }
         let groups: Vec<String> = groups.iter().map(|g| g.join(" = ")).collect();
-        format!(
+        let identical = format!(
             "Identical curves, drawn on top of each other: {}.",
             groups.join("; ")
-        )
+        );
+        if self.note.is_empty() {
+            identical
+        } else {
+            format!("{} {identical}", self.note)
+        }
     }
 
     fn points(&self) -> impl Iterator<Item = &(f64, Estimate)> {
