@@ -71,6 +71,12 @@ pub struct Attack {
     /// A spell attack (verbal component: knocked-out teeth can make it fail;
     /// a broken weapon does not matter).
     pub spell: bool,
+    /// The ability of a weapon attack's roll, where known: a PC template's
+    /// weapon (Strength for a longsword, Dexterity for a rapier or a bow).
+    /// `None` for a spell attack and for an attack a creature entry writes
+    /// (it gives a `to_hit`, not an ability). Read only by the reading
+    /// `wound_attack_disadvantage` (a lost arm's Strength attacks).
+    pub ability: Option<Ability>,
 }
 
 /// Extra damage once per turn on a hit (sneak attack, martial advantage,

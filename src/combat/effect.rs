@@ -36,3 +36,9 @@ pub const NO_SHIELD: u16 = 8192;
 /// Disadvantage on ranged attack rolls that need depth vision: beyond 30 feet with positions,
 /// every one without (the permanent wound *lost eye*; docs/rules.md, "What a wound does").
 pub const DIS_RANGED_FAR: u16 = 1024;
+/// Disadvantage on weapon attack rolls made with Strength (a lost arm, under the reading
+/// `wound_attack_disadvantage = true`: "all Strength rolls" are attack rolls too; docs/rules.md,
+/// "Two readings"). Never set by a data file: derived from [`DIS_STR_SAVES`] when the option is on.
+pub const DIS_STR_ATTACKS: u16 = 16384;
+/// Disadvantage on weapon attack rolls made with Dexterity (a lost leg, under the same reading).
+pub const DIS_DEX_ATTACKS: u16 = 32768;

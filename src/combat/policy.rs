@@ -253,6 +253,14 @@ pub struct EncounterRules {
     pub between: Between,
     /// Permanent wounds impose their effects in later fights of the chain.
     pub wound_effects: bool,
+    /// The other reading of a severe wound's "all Strength rolls" (all
+    /// Dexterity rolls for a lost leg): weapon attack rolls with that
+    /// ability have disadvantage too (docs/rules.md, "Two readings"; off:
+    /// checks and saves only).
+    pub wound_attack_disadvantage: bool,
+    /// PCs with a lost leg walk with a prosthesis: 10 ft instead of 5 ft
+    /// (with positions; docs/rules.md, "What a wound does").
+    pub lost_leg_prosthesis: bool,
     /// Lingering injuries, when the scenario turns them on.
     pub injuries: Option<CombatInjuries>,
     /// How casters spend spell slots and potions.
@@ -382,6 +390,8 @@ impl Default for EncounterRules {
             encounters: 1,
             between: Between::default(),
             wound_effects: true,
+            wound_attack_disadvantage: false,
+            lost_leg_prosthesis: true,
             injuries: None,
             spending: Spending::DEFAULT,
             called_shots: None,

@@ -396,6 +396,7 @@ impl TemplateAttack {
             two_handed: self.two_handed,
             rider: None,
             spell: self.spell,
+            ability: (!self.spell).then_some(self.ability),
         }
     }
 }

@@ -40,3 +40,4 @@ mod solve;
 mod srd_bestiary;
 mod stdout_formats;
 mod validate;
+mod wound_readings;

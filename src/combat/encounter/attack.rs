@@ -1,5 +1,7 @@
 //! Attacks (SRD 5.1): advantage and disadvantage from rage, reckless
-//! attacks, the unconscious and blindness; the roll judged by the one
+//! attacks, the unconscious and blindness (and, under the reading
+//! `wound_attack_disadvantage`, a lost arm's or leg's on Strength or
+//! Dexterity weapon attacks; docs/rules.md, "Two readings"); the roll judged by the one
 //! attack rule ([`AttackRoll::resolve`]); damage dice doubled on a
 //! critical hit, once-per-turn extra damage and riders; breath weapons;
 //! saving throws (unconscious creatures fail Strength and Dexterity).
@@ -15,6 +17,18 @@ use crate::combat::effect;
 use crate::dice::{DiceExpr, RollMode};
 use crate::rules::attack::{AttackOutcome, AttackRoll};
 use crate::rules::damage::DamageTypes;
+
+/// Whether a wound's disadvantage on an ability's weapon attack rolls
+/// (`effects`; the reading `wound_attack_disadvantage`) falls on `attack`:
+/// a weapon attack made with Strength or Dexterity (docs/rules.md, "Two
+/// readings").
+fn ability_disadvantage(effects: u16, attack: &Attack) -> bool {
+    match attack.ability {
+        Some(Ability::Str) => effects & effect::DIS_STR_ATTACKS != 0,
+        Some(Ability::Dex) => effects & effect::DIS_DEX_ATTACKS != 0,
+        _ => false,
+    }
+}
 
 impl Encounter {
     /// A breath weapon: a random subset of the conscious enemies is caught
@@ -130,6 +144,8 @@ impl Encounter {
             // Prone (positions only): advantage within 5 feet.
             || (POSITIONS && defender.prone && (defender.x - attacker.x).abs() <= REACH);
         let disadvantage = attacker.effects & effect::BLINDED != 0
+            || (attacker.effects & (effect::DIS_STR_ATTACKS | effect::DIS_DEX_ATTACKS) != 0
+                && ability_disadvantage(attacker.effects, attack))
             || if POSITIONS {
                 self.position_disadvantage(arena, me, target, melee)
             } else {

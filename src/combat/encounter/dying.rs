@@ -107,7 +107,10 @@ impl Encounter {
         let examples = self.wound_examples.of(severity);
         let drawn = crate::dice::uniform_below(rng, examples.len() as u64) as usize;
         let example = &examples[drawn];
-        let (bits, costs_hp) = (example.effects, example.max_hp_per_level);
+        let (bits, costs_hp) = (
+            example.effects_in_fight(self.rules.wound_attack_disadvantage),
+            example.max_hp_per_level,
+        );
         let f = &mut arena.fighters[me];
         f.wounds = f.wounds.with(severity);
         f.wound_examples[severity as usize] = (drawn + 1).min(255) as u8;
@@ -120,7 +123,7 @@ impl Encounter {
                 f.lost_max_hp += level;
             }
             if example.slows() {
-                f.base_speed = example.speed(f.base_speed);
+                f.base_speed = example.speed(f.base_speed, self.rules.lost_leg_prosthesis);
                 self.recompute_effects(arena, me);
             }
         }

@@ -326,7 +326,7 @@ impl Encounter {
         if self.rules.wound_effects {
             for s in Severity::ALL {
                 if let Some(example) = f.wounds.has(s).then(|| self.example_of(f, s)).flatten() {
-                    f.base_speed = example.speed(f.base_speed);
+                    f.base_speed = example.speed(f.base_speed, self.rules.lost_leg_prosthesis);
                 }
             }
         }
@@ -368,7 +368,9 @@ impl Encounter {
             wounds
                 .wounds()
                 .filter_map(|s| self.example_of(f, s))
-                .fold(0, |bits, e| bits | e.effects)
+                .fold(0, |bits, e| {
+                    bits | e.effects_in_fight(self.rules.wound_attack_disadvantage)
+                })
         };
         let gone = WoundSlots::from_wounds(f.wounds.wounds().filter(|&s| healed.has(s)));
         let kept = WoundSlots::from_wounds(f.wounds.wounds().filter(|&s| !healed.has(s)));

@@ -694,6 +694,11 @@ warlock - - -
                 if let Some(h) = old.heal.as_mut() {
                     h.short_rest = false;
                 }
+                // An attack's ability came with the reading
+                // `wound_attack_disadvantage`.
+                for attack in &mut old.attacks {
+                    attack.ability = None;
+                }
                 // The shield's part of the armour class came with the lost
                 // arm's "no weapon and shield": the shield-bearing classes'.
                 let shield = if matches!(class, "fighter" | "cleric" | "paladin") {
@@ -705,6 +710,7 @@ warlock - - -
                 let debug = format!("{old:?}")
                     .replace(&format!(", shield_ac: {shield}"), "")
                     .replace(", short_rest: false", "")
+                    .replace(", ability: None", "")
                     .replace(", hit_dice: None", "")
                     .replace(&format!(", speed: {}, line: None", spec.speed), "")
                     .replace(", evasion: false, relentless_rage: false", "")

@@ -27,6 +27,7 @@ struct RawExample {
     max_hp_per_level: bool,
     speed_change: Option<Spanned<i64>>,
     speed_at_most: Option<Spanned<i64>>,
+    speed_at_most_with_prosthesis: Option<Spanned<i64>>,
 }
 
 /// Parses and validates a permanent-wound examples file.
@@ -109,6 +110,11 @@ fn example(loc: &Locator, path: &str, e: &RawExample) -> Result<WoundExample, Sc
         max_hp_per_level: e.max_hp_per_level,
         speed_change: feet(&e.speed_change, "speed_change", -1000..=0)?.unwrap_or(0),
         speed_at_most: feet(&e.speed_at_most, "speed_at_most", 0..=1000)?,
+        speed_at_most_with_prosthesis: feet(
+            &e.speed_at_most_with_prosthesis,
+            "speed_at_most_with_prosthesis",
+            0..=1000,
+        )?,
     })
 }
 

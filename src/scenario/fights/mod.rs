@@ -65,6 +65,8 @@ pub struct RawFights {
     pub(crate) encounters: Option<Spanned<i64>>,
     pub(crate) between_encounters: Option<Spanned<Between>>,
     pub(crate) wound_effects: Option<Spanned<bool>>,
+    pub(crate) wound_attack_disadvantage: Option<Spanned<bool>>,
+    pub(crate) lost_leg_prosthesis: Option<Spanned<bool>>,
     pub(crate) wound_policy: Option<Spanned<WoundPolicy>>,
     pub(crate) existing_wounds: Option<Spanned<Vec<Spanned<Severity>>>>,
     pub(crate) death_save_dc: Option<Spanned<i64>>,

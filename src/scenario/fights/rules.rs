@@ -135,6 +135,11 @@ pub fn rules(l: &Layers<RawFights>, catalog: &Catalog) -> Result<EncounterRules,
         encounters: keyed_int(get!(l, encounters), 1..=100, d.encounters.into())? as u32,
         between: or(get!(l, between_encounters), d.between),
         wound_effects: or(get!(l, wound_effects), d.wound_effects),
+        wound_attack_disadvantage: or(
+            get!(l, wound_attack_disadvantage),
+            d.wound_attack_disadvantage,
+        ),
+        lost_leg_prosthesis: or(get!(l, lost_leg_prosthesis), d.lost_leg_prosthesis),
         spending: Spending {
             slot: or(get!(l, spell_slot), d.spending.slot),
             slot_reserve: keyed_int(

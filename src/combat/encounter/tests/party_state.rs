@@ -190,19 +190,42 @@ fn levelling_up_takes_the_next_level_template_and_the_wounds_cost_the_new_level(
     assert_eq!(party.fighters[0].spec, 0);
 }
 
+/// A lost leg: 10 ft with a prosthesis (`lost_leg_prosthesis = true`, the
+/// default), 5 ft without one, through rests and levels.
 #[test]
 fn a_lost_leg_keeps_its_speed_cap_through_rests_and_levels() {
-    let mut t = Table::new(
-        vec![template("fighter-1")],
-        vec![goblin()],
-        EncounterRules::default(),
-    );
-    wound(&mut t, 0, Severity::Severe, 2);
+    for (prosthesis, feet) in [(true, 10), (false, 5)] {
+        let rules = EncounterRules {
+            lost_leg_prosthesis: prosthesis,
+            ..EncounterRules::default()
+        };
+        let mut t = Table::new(vec![template("fighter-1")], vec![goblin()], rules.clone());
+        wound(&mut t, 0, Severity::Severe, 2);
+        assert_eq!(t.f(0).speed, feet, "prosthesis: {prosthesis}");
+        let mut party = party_of(&t);
+        assert_eq!(party.fighters[0].base_speed, feet);
+        encounter(&["fighter-2"], 1, rules).long_rest(&mut party);
+        assert_eq!(party.fighters[0].base_speed, feet);
+        assert_eq!(party.fighters[0].speed, feet);
+    }
+}
+
+/// Healing a lost arm under the reading `wound_attack_disadvantage` takes
+/// its disadvantage on Strength attacks with it.
+#[test]
+fn healing_a_lost_arm_takes_its_strength_attack_disadvantage_too() {
+    let rules = EncounterRules {
+        wound_attack_disadvantage: true,
+        ..EncounterRules::default()
+    };
+    let mut t = Table::new(vec![template("fighter-4")], vec![goblin()], rules);
+    wound(&mut t, 0, Severity::Severe, 1); // lost arm
     let mut party = party_of(&t);
-    assert_eq!(party.fighters[0].base_speed, 5);
-    encounter(&["fighter-2"], 1, EncounterRules::default()).long_rest(&mut party);
-    assert_eq!(party.fighters[0].base_speed, 5);
-    assert_eq!(party.fighters[0].speed, 5);
+    t.enc.long_rest(&mut party);
+    assert_ne!(party.fighters[0].effects & effect::DIS_STR_ATTACKS, 0);
+    t.enc
+        .heal_wounds(&mut party, 0, WoundSlots::from_wounds([Severity::Severe]));
+    assert_eq!(party.fighters[0].effects, 0);
 }
 
 #[test]

@@ -276,9 +276,9 @@ fn speed_follows_wounds_lingering_injuries_severed_legs_and_class_features() {
             .clone()
     };
     use crate::rules::permanent_wounds::Severity;
-    assert_eq!(find(Severity::Moderate, "limp").speed(30), 20);
-    assert_eq!(find(Severity::Severe, "lost leg").speed(30), 5);
-    assert_eq!(find(Severity::Minor, "slight limp").speed(30), 30);
+    assert_eq!(find(Severity::Moderate, "limp").speed(30, true), 20);
+    assert_eq!(find(Severity::Severe, "lost leg").speed(30, false), 5);
+    assert_eq!(find(Severity::Minor, "slight limp").speed(30, true), 30);
     // A severed leg halves it (as *lose a foot or leg*) and makes the Dash
     // end prone; two leave a quarter.
     let mut t = Table::duel(positions());

@@ -194,3 +194,53 @@ fn a_lost_arm_takes_the_shields_armour_class() {
     t.f_mut(1).effects |= effect::NO_SHIELD;
     assert_eq!(t.enc.armor_class(t.f(1)), rogue);
 }
+
+/// The other reading of a severe wound's "all Strength rolls"
+/// (`wound_attack_disadvantage = true`; docs/rules.md, "Two readings"): a
+/// lost arm gives disadvantage on Strength weapon attacks too, a lost leg
+/// on Dexterity ones; a spell attack keeps its roll. Off (the default), a
+/// lost arm leaves the fighter's longsword alone.
+#[test]
+fn the_other_reading_puts_a_lost_arm_on_strength_attacks_and_a_lost_leg_on_dexterity_ones() {
+    use crate::rules::permanent_wounds::Severity;
+    // Severe examples in data order: lost arm (1), lost leg (2).
+    let wounded = |on: bool| {
+        let mut t = Table::new(
+            vec![fighter(), template("rogue-1"), template("wizard-1")],
+            vec![goblin(), goblin(), goblin(), goblin()],
+            EncounterRules {
+                wound_attack_disadvantage: on,
+                ..EncounterRules::default()
+            },
+        );
+        let n = t.enc.wound_examples.of(Severity::Severe).len() as u64;
+        for (who, pick) in [(0, 1), (1, 2), (2, 1)] {
+            let Table { enc, arena, out } = &mut t;
+            with_dice(&[(pick, n)], |rng| {
+                enc.take_wound(rng, arena, who, Severity::Severe, out)
+            });
+        }
+        t
+    };
+    // Off: the lost arm's fighter hits with its 19 (longsword +5, 1d8+5).
+    let mut t = wounded(false);
+    assert_eq!(t.f(0).effects & effect::DIS_STR_ATTACKS, 0);
+    t.attack(0, 3, &[(19, 20), (1, 8)]);
+    assert_eq!(t.f(3).hp, 7 - 6);
+    // On: the lost arm's longsword (Strength) rolls twice and takes the 2.
+    let mut t = wounded(true);
+    assert_ne!(t.f(0).effects & effect::DIS_STR_ATTACKS, 0);
+    t.attack(0, 3, &[(19, 20), (2, 20)]);
+    assert_eq!(t.f(3).hp, 7, "the longsword missed with disadvantage");
+    // The lost leg's rogue: its rapier (Dexterity) too.
+    t.attack(1, 4, &[(19, 20), (2, 20)]);
+    assert_eq!(t.f(4).hp, 7, "the rapier missed with disadvantage");
+    // A spell attack (fire bolt) is not a Strength attack: one d20.
+    t.attack(2, 5, &[(19, 20), (1, 10)]);
+    assert_eq!(t.f(5).hp, 7 - 1);
+    // A lost leg alone puts nothing on a Strength weapon.
+    let dex_only = effect::DIS_DEX_SAVES | effect::DIS_DEX_ATTACKS;
+    t.f_mut(0).effects = dex_only;
+    t.attack(0, 6, &[(19, 20), (1, 8)]);
+    assert_eq!(t.f(6).hp, 7 - 6);
+}

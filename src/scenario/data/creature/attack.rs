@@ -69,6 +69,7 @@ impl RawAttack {
             two_handed: self.two_handed,
             rider,
             spell: self.spell,
+            ability: None,
         })
     }
 }
