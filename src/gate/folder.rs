@@ -332,7 +332,11 @@ pub fn parse_summary(
                 line,
                 reason: format!(
                     "`{}` of variant `{}` of scenario `{}`: {reason}",
-                    r.metric, r.variant, r.scenario
+                    // Repeated from the file: escaped, so the message
+                    // stays one line (found by the baseline fuzz target).
+                    r.metric.escape_debug(),
+                    r.variant.escape_debug(),
+                    r.scenario.escape_debug()
                 ),
             });
         }
@@ -454,6 +458,10 @@ mod tests {
         one_line(parse_metrics("m.csv", b"scenario,\x1b[31m\n").unwrap_err());
         let text = "scenario,metric,kind,unit\ns,p_x,like\x07ly,share\n";
         one_line(parse_metrics("m.csv", text.as_bytes()).unwrap_err());
+        let outside = format!("{HEADER}\x0fs,v,p_x,5.5,0.1,0.2,10,1\n");
+        let msg =
+            one_line(parse_summary("s.csv", outside.as_bytes(), &HashMap::new()).unwrap_err());
+        assert!(msg.contains("lies outside its interval"), "{msg}");
         let row = "s\x0b,v,p,0.5,0.4,0.6,10,1\n";
         let twice = format!("{HEADER}{row}{row}");
         let msg = one_line(parse_summary("s.csv", twice.as_bytes(), &HashMap::new()).unwrap_err());
