@@ -553,4 +553,20 @@ mod tests {
         }
         assert!(e.to_string().starts_with("b.json:1:"), "{e}");
     }
+
+    /// Found by the `bestiary` fuzz target: serde_json counts columns in
+    /// bytes, so an unterminated string after a multi-byte character was
+    /// placed past the end of its line.
+    #[test]
+    fn a_json_error_is_placed_in_characters_within_its_line() {
+        let catalog = crate::scenario::data::builtin_catalog().unwrap();
+        let text = "{\"\u{feff}camae\": \"claw\", \"tsize";
+        let e = parse_json("b.json", text, &catalog).err().unwrap();
+        let ScenarioError::Invalid(l) = &e else {
+            panic!("{e}");
+        };
+        assert_eq!(l.line, 1, "{e}");
+        // At its last character (serde_json said 27, in bytes).
+        assert_eq!(l.column, text.chars().count(), "{e}");
+    }
 }
