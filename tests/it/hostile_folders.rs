@@ -506,49 +506,23 @@ fn a_fifo_or_a_device_as_run_json_is_refused_at_once() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("out");
     std::fs::create_dir(&out).unwrap();
+    let run_into = || {
+        let args = ["run", "death-saves", "--trials=1000", "-q", "--out"];
+        run_with("", &[&args[..], &[out.to_str().unwrap()]].concat())
+    };
     mkfifo(&out.join("run.json"));
-    let o = run_with(
-        "",
-        &[
-            "run",
-            "death-saves",
-            "--trials=1000",
-            "-q",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
+    let o = run_into();
     refused(&o, "it is a FIFO, not a regular file");
     assert!(messages(&o)[0].contains("run.json"));
     std::fs::remove_file(out.join("run.json")).unwrap();
     symlink("/dev/zero", out.join("run.json")).unwrap();
-    let o = run_with(
-        "",
-        &[
-            "run",
-            "death-saves",
-            "--trials=1000",
-            "-q",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
+    let o = run_into();
     refused(&o, "it is a character device, not a regular file");
     std::fs::remove_file(out.join("run.json")).unwrap();
     // Larger than any manifest: refused without reading it all.
     let f = std::fs::File::create(out.join("run.json")).unwrap();
     f.set_len((16 << 20) + 1).unwrap();
-    let o = run_with(
-        "",
-        &[
-            "run",
-            "death-saves",
-            "--trials=1000",
-            "-q",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
+    let o = run_into();
     refused(&o, "larger than 16777216 bytes");
 }
 

@@ -391,21 +391,11 @@ fn good_fixture_keys_reach_the_rules() {
 #[test]
 fn combat_tables_show_the_injury_headline_and_every_entry_on_request() {
     let run = |metrics: Option<&str>| {
-        let dir = tempfile::tempdir().unwrap();
-        let mut cmd = woundsim();
-        cmd.args(["run", "combat-hobgoblins", "--trials", "5000"]);
+        let mut args = vec!["run", "combat-hobgoblins", "--trials", "5000"];
         if let Some(m) = metrics {
-            cmd.args(["--metrics", m]);
+            args.extend(["--metrics", m]);
         }
-        let out = cmd
-            .arg("--out")
-            .arg(dir.path())
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        String::from_utf8(out).unwrap()
+        common::cli::stdout_of(&args).0
     };
     let stdout = run(None);
     let lines = block(&stdout, "combat-hobgoblins");
