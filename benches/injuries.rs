@@ -65,3 +65,35 @@ fn exact_injury_scenarios() {
         divan::black_box(woundsim::types::solve(&scenario(name)).expect("exact"));
     }
 }
+
+/// The built-in scenario `name` at its own trial count: the run a user
+/// starts with `woundsim run NAME`, the figure the README quotes.
+fn shipped(name: &str) -> Scenario {
+    builtin::find(
+        &woundsim::scenario::data::builtin_catalog().expect("valid data"),
+        name,
+    )
+    .expect("built-in")
+    .expect("valid")
+}
+
+/// `s` on `threads` threads, counting trials × variants.
+fn bench_as_shipped(bencher: divan::Bencher, s: Scenario, threads: usize) {
+    let items = s.header.trials * s.variant_names().len() as u64;
+    let engine = Engine::new(threads).expect("thread pool");
+    bencher
+        .counter(ItemsCount::new(items))
+        .bench(|| woundsim::types::simulate(&s, &engine, &NoProgress).expect("run"));
+}
+
+/// The shipped `lingering-injuries` at its own 1,000,000 trials a variant.
+#[divan::bench(args = [1, 2], sample_count = 3)]
+fn lingering_injuries_shipped(bencher: divan::Bencher, threads: usize) {
+    bench_as_shipped(bencher, shipped("lingering-injuries"), threads);
+}
+
+/// The shipped `festering-wounds` at its own 1,000,000 trials a variant.
+#[divan::bench(args = [1, 2], sample_count = 3)]
+fn festering_wounds_shipped(bencher: divan::Bencher, threads: usize) {
+    bench_as_shipped(bencher, shipped("festering-wounds"), threads);
+}

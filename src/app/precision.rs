@@ -1,8 +1,9 @@
 //! `woundsim run --precision NAME=HALF_WIDTH [--max-trials N]`: a run that
 //! stops once its intervals are narrow enough.
 //!
-//! The run goes in fixed blocks of [`BLOCK_CHUNKS`] chunks
-//! ([`BLOCK_TRIALS`] trials). After each block the frontiers of the blocks
+//! The run goes in fixed blocks of [`BLOCK_CHUNKS`] chunks (of the
+//! scenario type's size: 16 × 65,536 death-save sequences, 16 × 128
+//! campaign careers). After each block the frontiers of the blocks
 //! so far are appended (exactly the frontier one run of those chunks
 //! computes, [`crate::engine::frontier`]) and finished into figures; the run
 //! stops once every figure whose metric matches a target's glob has a
@@ -12,7 +13,7 @@
 //! stops, and its output, are the same for any thread count.
 
 use crate::cli::Precision;
-use crate::engine::{CHUNK_TRIALS, Engine, Progress};
+use crate::engine::{Engine, Progress};
 use crate::model::ScenarioHeader;
 use crate::report::glob::Glob;
 use crate::report::run_info::{MissedTarget, PrecisionStop, PrecisionTarget};
@@ -23,9 +24,6 @@ use super::AppError;
 
 /// Chunks per block.
 pub const BLOCK_CHUNKS: u64 = 16;
-
-/// Trials per block (16 chunks of 65,536 trials: 1,048,576).
-pub const BLOCK_TRIALS: u64 = BLOCK_CHUNKS * CHUNK_TRIALS;
 
 /// A target not met: the figure furthest from its target.
 #[derive(Clone, Debug, PartialEq)]
@@ -166,7 +164,7 @@ pub fn run(
                 so_far
             }
         };
-        let trials = end.saturating_mul(CHUNK_TRIALS).min(max_trials);
+        let trials = scenario.shape().trials_in(0..end);
         let header = ScenarioHeader {
             trials,
             ..scenario.header.clone()

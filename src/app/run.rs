@@ -19,7 +19,7 @@ use super::shard::{ScenarioState, StateFile};
 use super::{AppError, meta, output, precision, print};
 use crate::cli::RunArgs;
 use crate::engine::shard::Shard;
-use crate::engine::{CHUNK_TRIALS, Engine, Stop};
+use crate::engine::{Engine, Stop};
 use crate::model::Catalog;
 use crate::report::run_info::PrecisionStop;
 use crate::results::ScenarioResult;
@@ -145,12 +145,6 @@ fn simulate_to_precision(
         .collect()
 }
 
-/// Trials of chunks `chunks` of a run of `trials` trials.
-fn trials_in(chunks: &std::ops::Range<u64>, trials: u64) -> u64 {
-    let at = |c: u64| c.saturating_mul(CHUNK_TRIALS).min(trials);
-    at(chunks.end) - at(chunks.start)
-}
-
 /// `woundsim run --state-out FILE [--shard K/N]`: the shard's chunks of
 /// every scenario into one state file, no reports.
 #[allow(clippy::too_many_arguments)]
@@ -168,7 +162,7 @@ fn run_shard(
     let mut chunks = 0;
     for s in scenarios {
         let range = shard.chunks_of(s.chunks());
-        sink.set_scenario(&s.header.name, trials_in(&range, s.header.trials));
+        sink.set_scenario(&s.header.name, s.shape().trials_in(range.clone()));
         let (state, seconds) = meta::timed(|| s.simulate_chunks(engine, range.clone(), sink))
             .inspect_err(|_| sink.finish())?;
         chunks += range.end - range.start;

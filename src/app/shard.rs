@@ -43,8 +43,9 @@ use crate::types::{Scenario, State};
 pub const MAGIC: &[u8; 16] = b"woundsim-state\n\0";
 
 /// The layout of [`StateFile`]; a file of another format is refused.
-/// Format 4 added the accumulators' layout hash.
-pub const FORMAT: u32 = 4;
+/// Format 4 added the accumulators' layout hash; format 5 the trials per
+/// chunk.
+pub const FORMAT: u32 = 5;
 
 /// Largest state file `merge` reads (a state is a few KiB per scenario).
 pub const MAX_STATE_BYTES: u64 = 256 << 20;
@@ -71,6 +72,9 @@ pub struct ScenarioState {
     pub trials: u64,
     /// Confidence level of the intervals.
     pub confidence: f64,
+    /// Trials per chunk of the scenario's type (format 5): a state of
+    /// another chunk size is refused.
+    pub chunk_trials: u64,
     /// Chunks of the whole run.
     pub chunks: u64,
     /// Chunks this state covers.
@@ -127,6 +131,7 @@ impl ScenarioState {
             seed: scenario.header.seed,
             trials: scenario.header.trials,
             confidence: scenario.header.confidence,
+            chunk_trials: scenario.shape().chunk_trials,
             chunks: scenario.chunks(),
             start,
             end,
@@ -197,9 +202,21 @@ impl ScenarioState {
                 ),
             ));
         }
+        let chunk_trials = self.state.chunk_trials();
+        if self.chunk_trials != chunk_trials {
+            return Err((
+                "chunk_trials",
+                format!(
+                    "written in chunks of {} trials; this build runs `{}` scenarios in chunks of {chunk_trials} (a state of another chunk size cannot be merged: rerun the shard with this build)",
+                    self.chunk_trials,
+                    self.state.kind()
+                ),
+            ));
+        }
         let chunks = RunShape {
             trials: self.trials,
             seed: self.seed,
+            chunk_trials,
         }
         .chunks();
         if self.chunks != chunks {
@@ -586,13 +603,16 @@ mod tests {
         // A file of the previous format is named as such, not as corrupt.
         let e = StateFile::from_bytes(
             path,
-            &StateFile::encode_as::<ScenarioState>(3, "x", "x", &[]),
+            &StateFile::encode_as::<ScenarioState>(FORMAT - 1, "x", "x", &[]),
         )
         .err()
         .unwrap()
         .to_string();
         assert!(
-            e.contains("state format 3 (this woundsim reads format 4)"),
+            e.contains(&format!(
+                "state format {} (this woundsim reads format {FORMAT})",
+                FORMAT - 1
+            )),
             "{e}"
         );
         // This version, but accumulators laid out by another build.
@@ -643,6 +663,23 @@ mod tests {
 
     fn one_state() -> ScenarioState {
         state_of(10, 0..1)
+    }
+
+    fn death_saves_chunk() -> u64 {
+        <crate::types::death_saves::DeathSaves as crate::types::ScenarioType>::CHUNK_TRIALS
+    }
+
+    #[test]
+    fn a_state_of_another_chunk_size_is_refused() {
+        let mut s = one_state();
+        s.chunk_trials = death_saves_chunk() / 2;
+        let e = refusal(&[s]);
+        assert!(e.contains("field `chunk_trials`"), "{e}");
+        assert!(
+            e.contains(&format!("chunks of {}", death_saves_chunk() / 2)),
+            "{e}"
+        );
+        assert!(e.contains("rerun the shard with this build"), "{e}");
     }
 
     fn refusal(states: &[ScenarioState]) -> String {
@@ -708,7 +745,7 @@ mod tests {
 
     #[test]
     fn seconds_that_add_up_past_a_double_are_refused() {
-        let trials = 2 * crate::engine::CHUNK_TRIALS;
+        let trials = 2 * death_saves_chunk();
         let (mut a, mut b) = (state_of(trials, 0..1), state_of(trials, 1..2));
         a.seconds = f64::MAX;
         b.seconds = f64::MAX;

@@ -207,7 +207,8 @@ pub struct RunArgs {
     /// threads), so that they write byte-identical folders.
     #[arg(long)]
     pub reproducible: bool,
-    /// Run in blocks of 16 chunks (1,048,576 trials) until every figure
+    /// Run in blocks of 16 chunks (of the scenario type's size, e.g.
+    /// 1,048,576 death-save trials or 2,048 careers) until every figure
     /// whose metric matches NAME (a glob: `*` any characters, `?` one) has
     /// an interval half-width of at most HALF_WIDTH in every variant, or
     /// until --max-trials; repeatable. The trials used replace the

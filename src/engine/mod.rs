@@ -1,7 +1,9 @@
 //! The deterministic parallel Monte Carlo runner.
 //!
-//! Trials are split into fixed-size chunks of [`CHUNK_TRIALS`] (a constant,
-//! never derived from the thread count). Chunk `i` gets its own
+//! Trials are split into fixed-size chunks ([`RunShape::chunk_trials`]: a
+//! constant of the scenario type, chosen from the cost of its trial so that
+//! a chunk is 10–50 ms of one thread's work, and never derived from the
+//! thread count, the machine or the trial count). Chunk `i` gets its own
 //! `Xoshiro256PlusPlus` stream from `(seed, i)` ([`rng::chunk_rng`]) and its
 //! own accumulator; accumulators are merged in one fixed pairwise tree over
 //! the chunk indices, earlier chunks first ([`frontier`]). So the same seed
@@ -10,9 +12,9 @@
 //! and for any split of the chunks into shards run on other machines and
 //! merged afterwards ([`Engine::run_frontier`], [`frontier::Frontier::append`]).
 //!
-//! Chunks run in batches of a few per thread; each batch is merged before
-//! the next starts, so memory stays O(threads), not O(trials), and the
-//! runner can report progress between batches.
+//! Chunks run in batches of [`CHUNKS_PER_THREAD_PER_BATCH`] per thread; each
+//! batch is merged before the next starts, so memory stays O(threads), not
+//! O(trials). Progress is reported as each chunk finishes.
 //!
 //! Cancellation ([`Stop`]) is polled by the simulations themselves, once
 //! per trial or, inside a trial whose length the scenario controls, once
@@ -32,6 +34,7 @@ pub mod rng;
 pub mod shard;
 pub mod stats;
 mod stop;
+pub mod variant_groups;
 
 pub use merge::Merge;
 pub use stop::Stop;
@@ -39,12 +42,11 @@ pub use stop::Stop;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
-/// Trials per chunk. Changing it changes every published figure.
-pub const CHUNK_TRIALS: u64 = 1 << 16;
-
-/// Chunks each thread gets per batch: enough to balance load, few enough to
-/// keep memory and progress granularity small.
-const CHUNKS_PER_THREAD_PER_BATCH: usize = 4;
+/// Chunks each thread gets per batch: a batch ends when its slowest thread
+/// is done, so the others idle about half a chunk per batch; with 16 chunks
+/// each that is about 3% of the run, and memory stays 16 accumulators per
+/// thread.
+pub const CHUNKS_PER_THREAD_PER_BATCH: usize = 16;
 
 /// Receives progress from a run and may ask it to stop.
 pub trait Progress: Sync {
@@ -84,33 +86,37 @@ pub struct Engine {
     pool: rayon::ThreadPool,
 }
 
-/// The shape of one run: how many trials, from which seed.
+/// The shape of one run: how many trials, from which seed, in chunks of
+/// how many trials.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunShape {
     /// Number of trials (at least 1).
     pub trials: u64,
     /// The run's seed.
     pub seed: u64,
+    /// Trials per chunk (at least 1): the scenario type's constant.
+    /// Changing it changes every figure of the type.
+    pub chunk_trials: u64,
 }
 
 impl RunShape {
     /// Number of chunks of the run: chunk `i` holds trials
-    /// `i * CHUNK_TRIALS ..` up to the run's last trial.
+    /// `i * chunk_trials ..` up to the run's last trial.
     pub fn chunks(&self) -> u64 {
-        self.trials.div_ceil(CHUNK_TRIALS)
+        self.trials.div_ceil(self.chunk_trials.max(1))
     }
 
     /// Trials in chunks `chunks` of the run.
     ///
     /// ```
-    /// use woundsim::engine::{CHUNK_TRIALS, RunShape};
-    /// let run = RunShape { trials: CHUNK_TRIALS + 5, seed: 0 };
-    /// assert_eq!(run.trials_in(0..2), CHUNK_TRIALS + 5);
+    /// use woundsim::engine::RunShape;
+    /// let run = RunShape { trials: 1000 + 5, seed: 0, chunk_trials: 1000 };
+    /// assert_eq!(run.trials_in(0..2), 1000 + 5);
     /// assert_eq!(run.trials_in(1..2), 5);
     /// assert_eq!(run.trials_in(2..9), 0);
     /// ```
     pub fn trials_in(&self, chunks: std::ops::Range<u64>) -> u64 {
-        let at = |c: u64| c.saturating_mul(CHUNK_TRIALS).min(self.trials);
+        let at = |c: u64| c.saturating_mul(self.chunk_trials.max(1)).min(self.trials);
         at(chunks.end).saturating_sub(at(chunks.start))
     }
 }
@@ -151,7 +157,7 @@ impl Engine {
     /// }
     ///
     /// let engine = Engine::new(2).unwrap();
-    /// let shape = RunShape { trials: 100_000, seed: 1 };
+    /// let shape = RunShape { trials: 100_000, seed: 1, chunk_trials: 4096 };
     /// let heads = engine
     ///     .run(shape, &NoProgress, Heads::default, |rng, _, n, acc: &mut Heads, _stop| {
     ///         acc.0 += (0..n).filter(|_| rng.next_u64() >> 63 == 1).count() as u64;
@@ -222,16 +228,22 @@ impl Engine {
                 return Err(EngineError::Interrupted);
             }
             let end = (next + batch).min(last);
-            let results: Vec<(u64, A, u64)> = self.pool.install(|| {
+            let results: Vec<(u64, A)> = self.pool.install(|| {
+                // One task per chunk, so an idle thread can take any of them.
                 (next..end)
+                    .collect::<Vec<u64>>()
                     .into_par_iter()
+                    .with_max_len(1)
                     .map(|chunk| {
-                        let first = chunk * CHUNK_TRIALS;
-                        let count = CHUNK_TRIALS.min(shape.trials - first);
+                        let first = chunk * shape.chunk_trials;
+                        let count = shape.chunk_trials.min(shape.trials - first);
                         let mut rng = rng::chunk_rng(shape.seed, chunk);
                         let mut acc = new_acc();
                         simulate(&mut rng, first, count, &mut acc, stop);
-                        (chunk, acc, count)
+                        if !stop.requested() {
+                            progress.advance(count);
+                        }
+                        (chunk, acc)
                     })
                     .collect()
             });
@@ -240,9 +252,8 @@ impl Engine {
             if stop.requested() {
                 return Err(EngineError::Interrupted);
             }
-            for (chunk, acc, count) in results {
+            for (chunk, acc) in results {
                 total.push_chunk(chunk, acc);
-                progress.advance(count);
             }
             next = end;
         }
@@ -256,6 +267,9 @@ mod tests {
     use accum::Moments;
     use rand::Rng;
     use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// Trials per chunk of the tests' runs.
+    const CHUNK_TRIALS: u64 = 1 << 12;
 
     #[derive(Default)]
     struct Sums {
@@ -274,7 +288,11 @@ mod tests {
         let engine = Engine::new(threads).unwrap();
         engine
             .run(
-                RunShape { trials, seed: 9 },
+                RunShape {
+                    trials,
+                    seed: 9,
+                    chunk_trials: CHUNK_TRIALS,
+                },
                 &NoProgress,
                 Sums::default,
                 |rng, _, n, acc, _| {
@@ -307,6 +325,7 @@ mod tests {
         let shape = RunShape {
             trials: 5 * CHUNK_TRIALS + 9,
             seed: 4,
+            chunk_trials: CHUNK_TRIALS,
         };
         let engine = Engine::new(2).unwrap();
         // Each chunk records its first draw and its trial count.
@@ -360,6 +379,7 @@ mod tests {
             RunShape {
                 trials: 10,
                 seed: 1,
+                chunk_trials: CHUNK_TRIALS,
             },
             &Cancel(&flag),
             Sums::default,
@@ -378,6 +398,7 @@ mod tests {
             RunShape {
                 trials: 3 * CHUNK_TRIALS,
                 seed: 1,
+                chunk_trials: CHUNK_TRIALS,
             },
             &Cancel(&flag),
             Sums::default,

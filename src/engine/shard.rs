@@ -1,6 +1,7 @@
 //! Shards of a run: which chunks shard `K` of `N` runs.
 //!
-//! A run is `C = ceil(trials / CHUNK_TRIALS)` chunks, each with its own
+//! A run is `C = ceil(trials / chunk_trials)` chunks (the scenario type's
+//! `ScenarioType::CHUNK_TRIALS`), each with its own
 //! random stream. Shard `K` of `N` (`K` from 0 to `N - 1`, as Slurm's
 //! `SLURM_ARRAY_TASK_ID` and Kubernetes' `JOB_COMPLETION_INDEX` count) runs
 //! chunks `floor(K·C/N) .. floor((K+1)·C/N)`: consecutive ranges that depend

@@ -31,6 +31,7 @@ use serde::de::DeserializeOwned;
 
 use crate::engine::checked::{Checked, Misfit, layout_of};
 use crate::engine::frontier::{AppendError, Frontier};
+use crate::engine::rng::TrialSeeds;
 use crate::engine::{Engine, EngineError, Progress, RunShape, Stop};
 use crate::model::{Catalog, ScenarioHeader, Variant};
 use crate::results::ScenarioResult;
@@ -43,6 +44,13 @@ use crate::scenario::{Document, Named, ScenarioError};
 pub trait ScenarioType {
     /// The `type` value in scenario files.
     const NAME: &'static str;
+    /// Trials per chunk of a run ([`RunShape::chunk_trials`]): a constant
+    /// of the type, chosen from the cost of its trial so that a chunk of a
+    /// shipped scenario is roughly 10–50 ms of one thread's work
+    /// (docs/performance.md, "Chunk sizes"). Changing it changes every
+    /// figure of the type, and a state file of another chunk size is
+    /// refused by `merge`.
+    const CHUNK_TRIALS: u64;
     /// One `[options]` or `[[variant]]` table as written.
     type Raw: DeserializeOwned + Default + Named;
     /// One variant's validated rules.
@@ -72,14 +80,18 @@ pub trait ScenarioType {
     /// trials of the chunks it covers.
     fn trials_counted(acc: &Self::Acc) -> Vec<u64>;
 
-    /// Runs `count` trials of one chunk from the chunk's stream `rng` into
-    /// `acc`, every variant on common random numbers; returns early (its
-    /// chunk is then discarded) once `stop` is requested, which it polls at
-    /// least once per unit of bounded cost.
+    /// Runs the trials of one chunk into `acc`, every variant on common
+    /// random numbers; returns early (its chunk is then discarded) once
+    /// `stop` is requested, which it polls at least once per unit of
+    /// bounded cost. `trials` are the seeds of the chunk's trials, each a
+    /// pure function of the run's seed and the trial's index (a type that
+    /// seeds each trial from them computes the same trials for any chunk
+    /// size); `rng` is the chunk's own stream, for a type that draws its
+    /// trials' numbers in lockstep from one stream (death saves).
     fn simulate_chunk(
         prepared: &Self::Prepared<'_>,
         rng: &mut Xoshiro256PlusPlus,
-        count: u64,
+        trials: TrialSeeds,
         acc: &mut Self::Acc,
         stop: Stop<'_>,
     );
@@ -97,11 +109,12 @@ pub trait ScenarioType {
     fn solve(header: &ScenarioHeader, variants: &[Variant<Self::Rules>]) -> Option<ScenarioResult>;
 }
 
-/// The shape of a scenario's run.
-fn shape(header: &ScenarioHeader) -> RunShape {
+/// The shape of a scenario's run, in chunks of its type's size.
+fn shape<T: ScenarioType>(header: &ScenarioHeader) -> RunShape {
     RunShape {
         trials: header.trials,
         seed: header.seed,
+        chunk_trials: T::CHUNK_TRIALS,
     }
 }
 
@@ -115,11 +128,14 @@ fn run_frontier<T: ScenarioType>(
     progress: &dyn Progress,
 ) -> Result<Frontier<T::Acc>, EngineError> {
     engine.run_frontier(
-        shape(header),
+        shape::<T>(header),
         chunks,
         progress,
         || T::new_acc(prepared),
-        |rng, _first, count, acc, stop| T::simulate_chunk(prepared, rng, count, acc, stop),
+        |rng, first, count, acc, stop| {
+            let trials = TrialSeeds::new(header.seed, first..first + count);
+            T::simulate_chunk(prepared, rng, trials, acc, stop)
+        },
     )
 }
 
@@ -143,7 +159,7 @@ pub fn simulate_type<T: ScenarioType>(
     progress: &dyn Progress,
 ) -> Result<ScenarioResult, EngineError> {
     let prepared = T::prepare(variants);
-    let chunks = 0..shape(header).chunks();
+    let chunks = 0..shape::<T>(header).chunks();
     let acc = run_frontier::<T>(header, &prepared, engine, chunks, progress)?
         .total()
         .unwrap_or_else(|| T::new_acc(&prepared));
@@ -193,6 +209,13 @@ macro_rules! registry {
             pub fn kind(&self) -> &'static str {
                 match self {
                     $(Variants::$variant(_) => <$ty as ScenarioType>::NAME,)+
+                }
+            }
+
+            /// Trials per chunk of the type's runs ([`ScenarioType::CHUNK_TRIALS`]).
+            pub fn chunk_trials(&self) -> u64 {
+                match self {
+                    $(Variants::$variant(_) => <$ty as ScenarioType>::CHUNK_TRIALS,)+
                 }
             }
 
@@ -283,9 +306,14 @@ macro_rules! registry {
                     $((Variants::$variant(v), State::$variant(frontier)) => {
                         let prepared = <$ty as ScenarioType>::prepare(v);
                         frontier.check_like(&<$ty as ScenarioType>::new_acc(&prepared))?;
+                        let shape = RunShape {
+                            trials,
+                            seed: 0,
+                            chunk_trials: <$ty as ScenarioType>::CHUNK_TRIALS,
+                        };
                         for node in frontier.nodes() {
                             let counted = <$ty as ScenarioType>::trials_counted(&node.acc);
-                            check_trials(&counted, trials, node.start()..node.end())?;
+                            check_trials(&counted, shape, node.start()..node.end())?;
                         }
                         Ok(())
                     })+
@@ -339,6 +367,21 @@ macro_rules! registry {
                 out
             }
 
+            /// The state's scenario type as written in files.
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    $(State::$variant(_) => <$ty as ScenarioType>::NAME,)+
+                }
+            }
+
+            /// Trials per chunk of the state's type in this build
+            /// ([`ScenarioType::CHUNK_TRIALS`]).
+            pub fn chunk_trials(&self) -> u64 {
+                match self {
+                    $(State::$variant(_) => <$ty as ScenarioType>::CHUNK_TRIALS,)+
+                }
+            }
+
             /// The chunks the state covers, `start..end` (`0..0` when empty)
             /// and whether its merge tree is well formed.
             pub fn coverage(&self) -> (std::ops::Range<u64>, bool) {
@@ -366,9 +409,13 @@ registry! {
 }
 
 /// `Ok` when every count of trials in `counted` is the number of trials
-/// of `chunks` in a run of `trials`.
-fn check_trials(counted: &[u64], trials: u64, chunks: std::ops::Range<u64>) -> Result<(), Misfit> {
-    let shape = RunShape { trials, seed: 0 };
+/// of `chunks` in a run of `shape`.
+fn check_trials(
+    counted: &[u64],
+    shape: RunShape,
+    chunks: std::ops::Range<u64>,
+) -> Result<(), Misfit> {
+    let trials = shape.trials;
     let want = shape.trials_in(chunks.clone());
     match counted.iter().find(|&&n| n != want) {
         None => Ok(()),
@@ -414,9 +461,20 @@ impl Scenario {
         self.variants.variant_descriptions()
     }
 
-    /// Chunks of the scenario's run ([`crate::engine::CHUNK_TRIALS`] trials each, the last one shorter).
+    /// The shape of the scenario's run: its trials and seed, in chunks of
+    /// its type's size.
+    pub fn shape(&self) -> RunShape {
+        RunShape {
+            trials: self.header.trials,
+            seed: self.header.seed,
+            chunk_trials: self.variants.chunk_trials(),
+        }
+    }
+
+    /// Chunks of the scenario's run ([`ScenarioType::CHUNK_TRIALS`] trials
+    /// each, the last one shorter).
     pub fn chunks(&self) -> u64 {
-        shape(&self.header).chunks()
+        self.shape().chunks()
     }
 
     /// Runs chunks `chunks` of the scenario's run into a [`State`].

@@ -118,8 +118,13 @@ fn accumulators_that_do_not_fit_their_scenario_are_refused_not_a_crash() {
     let path = write(dir, "curve.state", &[s]);
     refused(&[&path], &path, &["field `variants[1].curve_deaths`"]);
     // Another state type than the scenario's.
+    // (with the chunk size of the state's type, which the header checks
+    // first: a state of another chunk size is refused before its type).
     let mut s = fw.scenarios[0].clone();
     s.state = ds.scenarios[0].state.clone();
+    s.chunk_trials = ds.scenarios[0].chunk_trials;
+    s.chunks = s.trials.div_ceil(s.chunk_trials);
+    s.end = s.chunks;
     let path = write(dir, "type.state", &[s]);
     refused(&[&path], &path, &["another scenario type"]);
 }

@@ -252,7 +252,7 @@ fn thread_count_never_changes_injury_or_festering_figures() {
         woundsim::types::parse(common::catalog(), "t.toml", text).unwrap(),
         fester,
     ] {
-        let trials = 2 * woundsim::engine::CHUNK_TRIALS + 17;
+        let trials = 2 * s.shape().chunk_trials + 17;
         let one = run(&s, trials, 1);
         for threads in [2, 3] {
             let many = run(&s, trials, threads);

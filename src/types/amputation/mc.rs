@@ -14,6 +14,7 @@ use super::{Measure, PROPORTIONS, catalogue, max_hits, result, trim, trim_each};
 use crate::engine::Stop;
 use crate::engine::accum::{Histogram, Moments};
 use crate::engine::merge::mergeable;
+use crate::engine::rng::TrialSeeds;
 use crate::engine::stats::{wilson, z_for_level};
 use crate::model::{ScenarioHeader, Variant};
 use crate::results::catalogue::{MetricDef, Observed, Reading, figures};
@@ -104,18 +105,16 @@ impl VariantCounts {
 }
 
 /// Simulates `count` trials from `rng` for every variant.
-pub fn simulate_chunk<R: rand::Rng + ?Sized>(
+pub fn simulate_chunk(
     variants: &[(&AmputationRules, Vec<AttackSlot>)],
-    rng: &mut R,
-    count: u64,
+    trials: TrialSeeds,
     acc: &mut [VariantCounts],
     stop: Stop<'_>,
 ) {
-    for _ in 0..count {
+    for seed in trials {
         if stop.requested() {
             return;
         }
-        let seed = rng.next_u64();
         let mut base = [false; PROPORTIONS.len()];
         for (v, (rules, slots)) in variants.iter().enumerate() {
             let t = rules.resolve(slots, seed);

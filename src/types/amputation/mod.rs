@@ -12,6 +12,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::ScenarioType;
 use crate::engine::Stop;
+use crate::engine::rng::TrialSeeds;
 use crate::model::{Catalog, ScenarioHeader, Variant};
 use crate::results::catalogue::{Catalogue, MetricDef};
 use crate::results::{ChartSpec, DistributionRow, Figure, LinePoints, ScenarioResult, Unit};
@@ -25,6 +26,10 @@ pub struct Amputation;
 
 impl ScenarioType for Amputation {
     const NAME: &'static str = "amputation";
+    /// 32,768 limb fights: about 17 ms of one thread for the shipped
+    /// `amputation` (12 variants, 0.53 µs a trial) and 27 ms for
+    /// `reattachment` (9 variants).
+    const CHUNK_TRIALS: u64 = 1 << 15;
     type Raw = schema::RawSettings;
     type Rules = AmputationRules;
     type Prepared<'a> = Vec<(&'a AmputationRules, Vec<AttackSlot>)>;
@@ -57,12 +62,12 @@ impl ScenarioType for Amputation {
 
     fn simulate_chunk(
         prepared: &Self::Prepared<'_>,
-        rng: &mut Xoshiro256PlusPlus,
-        count: u64,
+        _rng: &mut Xoshiro256PlusPlus,
+        trials: TrialSeeds,
         acc: &mut Vec<mc::VariantCounts>,
         stop: Stop<'_>,
     ) {
-        mc::simulate_chunk(prepared, rng, count, acc, stop);
+        mc::simulate_chunk(prepared, trials, acc, stop);
     }
 
     fn finish(

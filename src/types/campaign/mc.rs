@@ -10,7 +10,7 @@
 //! and per-day metrics are vectors of counters, so memory stays flat in
 //! trials.
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
@@ -29,7 +29,9 @@ use crate::engine::accum::{Histogram, IntMoments};
 use crate::engine::merge::mergeable;
 use crate::engine::paired::Baseline;
 use crate::engine::ratio::PairedRatio;
+use crate::engine::rng::TrialSeeds;
 use crate::engine::stats::z_for_level;
+use crate::engine::variant_groups::VariantGroups;
 use crate::model::{ScenarioHeader, Variant};
 use crate::results::catalogue::figures as figures_of;
 use crate::results::catalogue::{Catalogue, Kind, MetricDef, Observed, Reading};
@@ -84,6 +86,8 @@ pub struct Prepared<'a> {
     fights_from: Vec<Option<usize>>,
     /// Per variant: a later variant takes over its fights.
     fights_shared: Vec<bool>,
+    /// The groups of variants that share no fights.
+    groups: VariantGroups,
     /// Per variant: the earlier variant that differs only in `healing`.
     partners: Vec<Option<usize>>,
     /// Per variant: the verdict's metrics ([`verdict::paired_metrics`])
@@ -154,12 +158,14 @@ impl<'a> Prepared<'a> {
                     .collect()
             })
             .collect();
+        let groups = VariantGroups::by_root(variants.len(), |v| fights_from[v].unwrap_or(v));
         Prepared {
             variants,
             defs,
             shown,
             fights_from,
             fights_shared,
+            groups,
             partners,
             stated,
         }
@@ -186,80 +192,94 @@ impl<'a> Prepared<'a> {
     }
 }
 
-/// Runs one chunk of careers for every variant; returns early (with `acc`
-/// incomplete) once `stop` is requested.
-pub fn simulate_chunk<R: Rng + ?Sized>(
+/// One career's readings, recorded after the chunk's variants have run.
+struct CareerReadings {
+    vals: Vec<i64>,
+    /// Gold spent and treasure found.
+    gold: [i64; 2],
+    /// Character-levels played maimed and played.
+    maimed: [i64; 2],
+    /// Max HP lost to festering wounds by each PC that lost any.
+    festering: Vec<i64>,
+}
+
+/// A group's scratch state: the combat arena, the career being run and
+/// each variant's fight log for the variants that replay its fights.
+type Scratch = (Arena, CareerOutcome, Vec<FightLog<Xoshiro256PlusPlus>>);
+
+/// Runs one chunk of careers for every variant: the groups of variants
+/// that share no fights in parallel ([`VariantGroups`]), the variants of a
+/// group in order on each career (a later one replays the first one's
+/// fights until they diverge), then recorded in (career, variant) order.
+/// Returns early (with `acc` incomplete) once `stop` is requested.
+pub fn simulate_chunk(
     prepared: &Prepared<'_>,
-    rng: &mut R,
-    count: u64,
+    trials: TrialSeeds,
     acc: &mut CampaignAcc,
     stop: Stop<'_>,
 ) {
-    let mut arena = Arena::default();
+    let n = prepared.variants.len();
+    let seeds: Vec<u64> = trials.collect();
+    let scratch = || -> Scratch {
+        (
+            Arena::default(),
+            CareerOutcome::default(),
+            vec![FightLog::default(); n],
+        )
+    };
+    let trial = |(arena, outcome, logs): &mut Scratch, v: usize, seed: u64| {
+        let rules = &prepared.variants[v].rules;
+        let mut trial_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let (earlier, this) = logs.split_at_mut(v);
+        let sharing = Sharing::new(
+            prepared.fights_from[v].map(|u| &earlier[u]),
+            this.first_mut().filter(|_| prepared.fights_shared[v]),
+        );
+        if !career(rules, &mut trial_rng, arena, sharing, outcome, stop) {
+            return None;
+        }
+        let sum = |xs: &[u8]| xs.iter().map(|&x| i64::from(x)).sum::<i64>();
+        let festering = match prepared.shown.injuries {
+            true => outcome.festering_by_pc[..rules.pc_names.len()]
+                .iter()
+                .filter(|&&hp| hp > 0)
+                .map(|&hp| (hp / FESTERING_BIN) as i64)
+                .collect(),
+            false => Vec::new(),
+        };
+        Some(CareerReadings {
+            vals: prepared.defs[v]
+                .iter()
+                .map(|d| d.measure.measure.value(outcome))
+                .collect(),
+            gold: [outcome.spent_total() as i64, outcome.treasure as i64],
+            maimed: [sum(&outcome.maimed), sum(&outcome.alive)],
+            festering,
+        })
+    };
+    let Some(results) = prepared.groups.run(&seeds, scratch, trial) else {
+        return;
+    };
     let mut baseline = Baseline::default();
-    let mut outcome = CareerOutcome::default();
-    let mut vals: Vec<i64> = Vec::new();
-    let mut first_gold = [0; 2];
-    let mut first_maimed = [0; 2];
-    // This trial's values and character-levels of each variant so far.
-    let mut trial_vals: Vec<Vec<i64>> = vec![Vec::new(); prepared.variants.len()];
-    let mut trial_maimed: Vec<[i64; 2]> = vec![[0; 2]; prepared.variants.len()];
-    let mut logs: Vec<FightLog<Xoshiro256PlusPlus>> =
-        vec![FightLog::default(); prepared.variants.len()];
-    for _ in 0..count {
-        let seed = rng.next_u64();
-        for (v, variant) in prepared.variants.iter().enumerate() {
-            let mut trial_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let (earlier, this) = logs.split_at_mut(v);
-            let sharing = Sharing::new(
-                prepared.fights_from[v].map(|u| &earlier[u]),
-                this.first_mut().filter(|_| prepared.fights_shared[v]),
-            );
-            if !career(
-                &variant.rules,
-                &mut trial_rng,
-                &mut arena,
-                sharing,
-                &mut outcome,
-                stop,
-            ) {
-                return;
-            }
-            vals.clear();
-            vals.extend(
-                prepared.defs[v]
-                    .iter()
-                    .map(|d| d.measure.measure.value(&outcome)),
-            );
-            for (m, &x) in acc.metrics[v].iter_mut().zip(&vals) {
+    for t in 0..seeds.len() {
+        let first = results.get(t, 0);
+        for v in 0..n {
+            let r = results.get(t, v);
+            for (m, &x) in acc.metrics[v].iter_mut().zip(&r.vals) {
                 m.push(x);
             }
-            baseline.record(v, &vals, &mut acc.diffs[v]);
-            let gold = [outcome.spent_total() as i64, outcome.treasure as i64];
-            if v == 0 {
-                first_gold = gold;
-            }
-            acc.share_of_treasure[v].push(gold, first_gold);
-            let sum = |xs: &[u8]| xs.iter().map(|&x| i64::from(x)).sum::<i64>();
-            let maimed = [sum(&outcome.maimed), sum(&outcome.alive)];
-            if v == 0 {
-                first_maimed = maimed;
-            }
-            acc.maimed_share[v].push(maimed, first_maimed);
+            baseline.record(v, &r.vals, &mut acc.diffs[v]);
+            acc.share_of_treasure[v].push(r.gold, first.gold);
+            acc.maimed_share[v].push(r.maimed, first.maimed);
             if let Some(u) = prepared.partners[v] {
+                let partner = results.get(t, u);
                 for (m, &(_, i)) in acc.pair_diffs[v].iter_mut().zip(&prepared.stated[v]) {
-                    m.push(vals[i] - trial_vals[u][i]);
+                    m.push(r.vals[i] - partner.vals[i]);
                 }
-                acc.pair_maimed[v].push(maimed, trial_maimed[u]);
+                acc.pair_maimed[v].push(r.maimed, partner.maimed);
             }
-            trial_vals[v].clone_from(&vals);
-            trial_maimed[v] = maimed;
-            if prepared.shown.injuries {
-                for &hp in &outcome.festering_by_pc[..variant.rules.pc_names.len()] {
-                    if hp > 0 {
-                        acc.festering[v].add((hp / FESTERING_BIN) as i64, 1);
-                    }
-                }
+            for &bin in &r.festering {
+                acc.festering[v].add(bin, 1);
             }
         }
     }

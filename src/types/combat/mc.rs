@@ -6,7 +6,7 @@
 //! Each metric is accumulated as exact integer moments per variant, plus the
 //! moments of its per-trial difference to the first variant (`_diff`).
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use serde::{Deserialize, Serialize};
@@ -17,7 +17,9 @@ use crate::engine::Stop;
 use crate::engine::accum::{Histogram, IntMoments};
 use crate::engine::merge::mergeable;
 use crate::engine::paired::Baseline;
+use crate::engine::rng::TrialSeeds;
 use crate::engine::stats::z_for_level;
+use crate::engine::variant_groups::VariantGroups;
 use crate::model::{ScenarioHeader, Variant};
 use crate::results::catalogue::{Catalogue, MetricDef, Observed, Reading, figures};
 use crate::results::{ChartSpec, DistributionRow, ItemRows, ScenarioResult, Unit, thousands};
@@ -226,6 +228,8 @@ pub struct Prepared<'a> {
     injuries: Vec<(String, String)>,
     /// Each variant's metrics.
     defs: Vec<Vec<MetricDef<Measure>>>,
+    /// The variants, each a group of its own: they share no work.
+    groups: VariantGroups,
 }
 
 impl<'a> Prepared<'a> {
@@ -257,6 +261,7 @@ impl<'a> Prepared<'a> {
             variants,
             injuries,
             defs,
+            groups: VariantGroups::independent(variants.len()),
         }
     }
 
@@ -267,40 +272,47 @@ impl<'a> Prepared<'a> {
     }
 }
 
-/// Runs one chunk of trials for every variant. Returns early (with `acc`
-/// incomplete) once `stop` is requested; it is polled before each
-/// variant's trial, whose length the round cap and the chain of
-/// encounters bound.
-pub fn simulate_chunk<R: Rng + ?Sized>(
+/// Runs one chunk of trials for every variant, the variants in parallel
+/// ([`VariantGroups`]: they share no work) and recorded in (trial,
+/// variant) order. Returns early (with `acc` incomplete) once `stop` is
+/// requested; it is polled before each variant's trial, whose length the
+/// round cap and the chain of encounters bound.
+pub fn simulate_chunk(
     prepared: &Prepared<'_>,
-    rng: &mut R,
-    count: u64,
+    trials: TrialSeeds,
     acc: &mut CombatAcc,
     stop: Stop<'_>,
 ) {
     let variants = prepared.variants;
-    let mut arena = Arena::default();
+    let seeds: Vec<u64> = trials.collect();
+    let scratch = || (Arena::default(), Vec::new());
+    let trial = |(arena, vals): &mut (Arena, Vec<i64>), v: usize, seed: u64| {
+        if stop.requested() {
+            return None;
+        }
+        let rules = &variants[v].rules;
+        let mut trial_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let outcome = rules.encounter.run(&mut trial_rng, arena);
+        values(
+            &outcome,
+            rules.encounter.party.len(),
+            &prepared.defs[v],
+            vals,
+        );
+        Some((vals.clone(), outcome.rounds))
+    };
+    let Some(results) = prepared.groups.run(&seeds, scratch, trial) else {
+        return;
+    };
     let mut baseline = Baseline::default();
-    let mut vals = Vec::new();
-    for _ in 0..count {
-        let seed = rng.next_u64();
-        for (v, variant) in variants.iter().enumerate() {
-            if stop.requested() {
-                return;
-            }
-            let mut trial_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let outcome = variant.rules.encounter.run(&mut trial_rng, &mut arena);
-            values(
-                &outcome,
-                variant.rules.encounter.party.len(),
-                &prepared.defs[v],
-                &mut vals,
-            );
-            for (m, &x) in acc.metrics[v].iter_mut().zip(&vals) {
+    for t in 0..seeds.len() {
+        for v in 0..variants.len() {
+            let (vals, rounds) = results.get(t, v);
+            for (m, &x) in acc.metrics[v].iter_mut().zip(vals) {
                 m.push(x);
             }
-            baseline.record(v, &vals, &mut acc.diffs[v]);
-            acc.rounds[v].add(i64::from(outcome.rounds).clamp(1, ROUNDS_BINS), 1);
+            baseline.record(v, vals, &mut acc.diffs[v]);
+            acc.rounds[v].add(i64::from(*rounds).clamp(1, ROUNDS_BINS), 1);
         }
     }
 }

@@ -20,6 +20,7 @@ use crate::engine::accum::{Histogram, Moments};
 use crate::engine::merge::mergeable;
 use crate::engine::paired::Baseline;
 use crate::engine::quantile;
+use crate::engine::rng::TrialSeeds;
 use crate::engine::stats::z_for_level;
 use crate::model::{ScenarioHeader, Variant};
 use crate::results::catalogue::{MetricDef, Observed, Reading, figures};
@@ -126,18 +127,16 @@ fn magic_day<R: Rng + ?Sized>(magic: MagicArrival, horizon: u32, rng: &mut R) ->
 /// Simulates `count` trials of every variant.
 pub fn simulate_chunk(
     prepared: &Prepared<'_>,
-    rng: &mut Xoshiro256PlusPlus,
-    count: u64,
+    trials: TrialSeeds,
     acc: &mut FesteringAcc,
     stop: Stop<'_>,
 ) {
     let (variants, checks) = (prepared.variants, &prepared.checks);
     let mut baseline = Baseline::default();
-    for _ in 0..count {
+    for seed in trials {
         if stop.requested() {
             return;
         }
-        let seed = rng.next_u64();
         for (v, variant) in variants.iter().enumerate() {
             let s = &variant.rules;
             let r: &FesteringRules = &s.rules;

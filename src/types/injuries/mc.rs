@@ -27,6 +27,7 @@ use crate::engine::Stop;
 use crate::engine::accum::Moments;
 use crate::engine::merge::mergeable;
 use crate::engine::paired::Baseline;
+use crate::engine::rng::TrialSeeds;
 use crate::engine::stats::{wilson, z_for_level};
 use crate::model::{ScenarioHeader, Variant};
 use crate::results::catalogue::{Observed, Reading, figures};
@@ -294,17 +295,15 @@ fn campaign(
 
 /// Simulates `count` campaigns of every variant; returns early (with
 /// `acc` incomplete) once `stop` is requested.
-pub fn simulate_chunk<R: Rng + ?Sized>(
+pub fn simulate_chunk(
     compiled: &[Compiled],
-    rng: &mut R,
-    count: u64,
+    trials: TrialSeeds,
     acc: &mut InjuryAcc,
     stop: Stop<'_>,
 ) {
     let mut scratch = Vec::new();
     let mut baseline = Baseline::default();
-    for _ in 0..count {
-        let seed = rng.next_u64();
+    for seed in trials {
         for (v, c) in compiled.iter().enumerate() {
             let a = &mut acc.variants[v];
             let Some(x) = campaign(c, seed, a, &mut scratch, stop) else {
