@@ -301,3 +301,26 @@ fn a_bestiary_file_changed_after_the_shards_ran_is_refused() {
     let c = shard(&dir.join("later"), &[&s], 1, 2, &[]);
     refused(&[&a, &c], Some(&c), "another bestiary file");
 }
+
+/// Every shipped scenario at its own trial count splits into four shards
+/// of even work: the chunk size of each type is small enough that no
+/// shard is left empty or with twice another's trials (before chunk sizes
+/// were per type, three of the shipped campaign's four shards were empty).
+#[test]
+fn every_shipped_scenario_splits_into_four_even_shards() {
+    use woundsim::engine::shard::Shard;
+    let catalog = woundsim::scenario::data::builtin_catalog().unwrap();
+    for s in woundsim::builtin::all(&catalog).unwrap() {
+        let shape = s.shape();
+        let trials: Vec<u64> = (0..4)
+            .map(|k| shape.trials_in(Shard { index: k, count: 4 }.chunks_of(shape.chunks())))
+            .collect();
+        let (least, most) = (trials.iter().min().unwrap(), trials.iter().max().unwrap());
+        assert!(
+            *least > 0 && most <= &(2 * least),
+            "{}: trials per shard {trials:?}",
+            s.header.name
+        );
+        assert_eq!(trials.iter().sum::<u64>(), s.header.trials);
+    }
+}
