@@ -5,9 +5,9 @@
 //!
 //! `cargo bench --bench combat`
 
-use divan::counter::ItemsCount;
-use woundsim::engine::{Engine, NoProgress};
 use woundsim::types::Scenario;
+
+mod common;
 
 fn main() {
     divan::main();
@@ -50,33 +50,18 @@ fn parsed(text: String) -> Scenario {
 
 #[divan::bench(args = [1, 2], sample_count = 5)]
 fn four_level_5_pcs_vs_six_hobgoblins(bencher: divan::Bencher, threads: usize) {
-    let s = reference();
-    let engine = Engine::new(threads).expect("thread pool");
-    bencher
-        .counter(ItemsCount::new(TRIALS))
-        .bench(|| woundsim::types::simulate(&s, &engine, &NoProgress).expect("run"));
+    common::bench_run(bencher, &reference(), threads);
 }
 
 #[divan::bench(args = [1, 2], sample_count = 5)]
 fn the_same_with_positions(bencher: divan::Bencher, threads: usize) {
     let s = parsed(format!("{REFERENCE}positions = true\n"));
-    let engine = Engine::new(threads).expect("thread pool");
-    bencher
-        .counter(ItemsCount::new(TRIALS))
-        .bench(|| woundsim::types::simulate(&s, &engine, &NoProgress).expect("run"));
+    common::bench_run(bencher, &s, threads);
 }
 
 /// The shipped `combat-hobgoblins` at its own 200,000 fights a variant:
 /// the run a user starts with `woundsim run combat-hobgoblins`.
 #[divan::bench(args = [1, 2], sample_count = 3)]
 fn combat_hobgoblins_shipped(bencher: divan::Bencher, threads: usize) {
-    let catalog = woundsim::scenario::data::builtin_catalog().expect("valid data");
-    let s = woundsim::builtin::find(&catalog, "combat-hobgoblins")
-        .expect("built-in")
-        .expect("valid");
-    let items = s.header.trials * s.variant_names().len() as u64;
-    let engine = Engine::new(threads).expect("thread pool");
-    bencher
-        .counter(ItemsCount::new(items))
-        .bench(|| woundsim::types::simulate(&s, &engine, &NoProgress).expect("run"));
+    common::bench_run(bencher, &common::shipped("combat-hobgoblins"), threads);
 }

@@ -5,10 +5,7 @@
 //!
 //! `cargo bench --bench injuries`
 
-use divan::counter::ItemsCount;
-use woundsim::builtin;
-use woundsim::engine::{Engine, NoProgress};
-use woundsim::types::Scenario;
+mod common;
 
 fn main() {
     divan::main();
@@ -16,28 +13,8 @@ fn main() {
 
 const TRIALS: u64 = 200_000;
 
-fn scenario(name: &str) -> Scenario {
-    let mut s = builtin::find(
-        &woundsim::scenario::data::builtin_catalog().expect("valid data"),
-        name,
-    )
-    .expect("built-in")
-    .expect("valid");
-    s.header.trials = TRIALS;
-    s
-}
-
-/// Trials per iteration: trials × variants.
-fn items(s: &Scenario) -> u64 {
-    TRIALS * s.variant_names().len() as u64
-}
-
 fn bench_scenario(bencher: divan::Bencher, name: &str, threads: usize) {
-    let s = scenario(name);
-    let engine = Engine::new(threads).expect("thread pool");
-    bencher
-        .counter(ItemsCount::new(items(&s)))
-        .bench(|| woundsim::types::simulate(&s, &engine, &NoProgress).expect("run"));
+    common::bench_run(bencher, &common::with_trials(name, TRIALS), threads);
 }
 
 /// Campaigns of 20 encounters (6 attack rolls each) per second.
@@ -62,38 +39,18 @@ fn festering_wounds(bencher: divan::Bencher, threads: usize) {
 #[divan::bench(sample_count = 5)]
 fn exact_injury_scenarios() {
     for name in ["lingering-injuries", "injury-costs", "festering-wounds"] {
-        divan::black_box(woundsim::types::solve(&scenario(name)).expect("exact"));
+        divan::black_box(woundsim::types::solve(&common::shipped(name)).expect("exact"));
     }
-}
-
-/// The built-in scenario `name` at its own trial count: the run a user
-/// starts with `woundsim run NAME`, the figure the README quotes.
-fn shipped(name: &str) -> Scenario {
-    builtin::find(
-        &woundsim::scenario::data::builtin_catalog().expect("valid data"),
-        name,
-    )
-    .expect("built-in")
-    .expect("valid")
-}
-
-/// `s` on `threads` threads, counting trials × variants.
-fn bench_as_shipped(bencher: divan::Bencher, s: Scenario, threads: usize) {
-    let items = s.header.trials * s.variant_names().len() as u64;
-    let engine = Engine::new(threads).expect("thread pool");
-    bencher
-        .counter(ItemsCount::new(items))
-        .bench(|| woundsim::types::simulate(&s, &engine, &NoProgress).expect("run"));
 }
 
 /// The shipped `lingering-injuries` at its own 1,000,000 trials a variant.
 #[divan::bench(args = [1, 2], sample_count = 3)]
 fn lingering_injuries_shipped(bencher: divan::Bencher, threads: usize) {
-    bench_as_shipped(bencher, shipped("lingering-injuries"), threads);
+    common::bench_run(bencher, &common::shipped("lingering-injuries"), threads);
 }
 
 /// The shipped `festering-wounds` at its own 1,000,000 trials a variant.
 #[divan::bench(args = [1, 2], sample_count = 3)]
 fn festering_wounds_shipped(bencher: divan::Bencher, threads: usize) {
-    bench_as_shipped(bencher, shipped("festering-wounds"), threads);
+    common::bench_run(bencher, &common::shipped("festering-wounds"), threads);
 }
