@@ -285,23 +285,23 @@ pub fn simulate_chunk(
 ) {
     let variants = prepared.variants;
     let seeds: Vec<u64> = trials.collect();
-    let scratch = || (Arena::default(), Vec::new());
-    let trial = |(arena, vals): &mut (Arena, Vec<i64>), v: usize, seed: u64| {
+    let trial = |arena: &mut Arena, v: usize, seed: u64| {
         if stop.requested() {
             return None;
         }
         let rules = &variants[v].rules;
         let mut trial_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let outcome = rules.encounter.run(&mut trial_rng, arena);
+        let mut vals = Vec::new();
         values(
             &outcome,
             rules.encounter.party.len(),
             &prepared.defs[v],
-            vals,
+            &mut vals,
         );
-        Some((vals.clone(), outcome.rounds))
+        Some((vals, outcome.rounds))
     };
-    let Some(results) = prepared.groups.run(&seeds, scratch, trial) else {
+    let Some(results) = prepared.groups.run(&seeds, Arena::default, trial) else {
         return;
     };
     let mut baseline = Baseline::default();
