@@ -3,37 +3,11 @@
 //! model values; the scenario layer builds them from the bestiary, the PC
 //! templates and per-scenario overrides.
 
+use crate::combat::spell::KnownSpell;
 use crate::dice::DiceExpr;
 use crate::rules::damage::{DamageModifiers, DamageType, Size};
 
-/// The six abilities, in the order of [`CreatureSpec::saves`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Ability {
-    /// Strength.
-    Str,
-    /// Dexterity.
-    Dex,
-    /// Constitution.
-    Con,
-    /// Intelligence.
-    Int,
-    /// Wisdom.
-    Wis,
-    /// Charisma.
-    Cha,
-}
-
-/// Melee attacks can reach a creature within 5 ft; ranged ones cannot use
-/// the automatic critical against an unconscious target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Reach {
-    /// Within 5 ft (or the weapon's reach).
-    Melee,
-    /// A ranged weapon or spell attack.
-    Ranged,
-}
+pub use super::ability::{Ability, Reach};
 
 /// Extra damage an attack deals on a hit, with an optional saving throw for
 /// half (e.g. a wyvern's stinger: 7d6 poison, DC 15 Constitution for half).
@@ -321,6 +295,11 @@ pub struct CreatureSpec {
     /// Hit dice for short rests (`None`: it spends none; monsters and
     /// creatures not built from a class template).
     pub hit_dice: Option<HitDice>,
+    /// Attack, control and buff spells it casts in a fight from its spell
+    /// slots (`data/spells.toml`; docs/spells.md), with its save DC and
+    /// spell attack bonus; the healing policy's spells are its
+    /// [`CreatureSpec::spellbook`].
+    pub known_spells: Vec<KnownSpell>,
 }
 
 /// Where a creature stands at the start of a fight with positions
@@ -370,6 +349,7 @@ impl CreatureSpec {
             speed: DEFAULT_SPEED,
             line: None,
             hit_dice: None,
+            known_spells: Vec::new(),
         }
     }
 

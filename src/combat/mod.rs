@@ -5,11 +5,13 @@
 //! monsters and [`templates`] the PC templates, [`policy`] the tactical
 //! options and [`encounter`] the round loop.
 
+pub mod ability;
 pub mod bestiary;
 pub mod creature;
 pub mod effect;
 pub mod encounter;
 pub mod policy;
+pub mod spell;
 pub mod statblock;
 pub mod templates;
 pub mod wounds;

@@ -359,6 +359,42 @@ pub struct Spending {
     pub aid: AidWhen,
     /// When a creature drinks its own potion.
     pub drink_potions: DrinkWhen,
+    /// How casters choose among their attack, control and buff spells
+    /// (docs/spells.md, "Casting policy").
+    pub spell_policy: SpellPolicy,
+}
+
+/// How a caster chooses among its weapon or cantrip attack and its
+/// levelled attack, control and buff spells (docs/spells.md, "Casting
+/// policy"). Every option is valued in expected hit points: damage dealt
+/// (each target's share capped at its hit points), damage prevented (a
+/// disabled creature's expected damage for the rounds it is expected to
+/// stay disabled), damage added (a buff's extra hits); a levelled spell's
+/// value is divided by `1 + k × slot level` before the comparison, so that
+/// a slot is spent only where it buys clearly more than the free option.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpellPolicy {
+    /// `k = 0.5`: a 3rd-level slot must buy 2.5 times the free option.
+    #[default]
+    BestExpected,
+    /// `k = 1.5`: slots kept for what clearly needs them (a 3rd-level
+    /// slot must buy 5.5 times the free option).
+    Conserve,
+    /// Levelled attack, control and buff spells are never cast (the
+    /// healing policy still spends slots): the model before spells.
+    Never,
+}
+
+impl SpellPolicy {
+    /// The slot-cost factor `k` (`None`: never cast).
+    pub fn slot_cost(self) -> Option<f64> {
+        match self {
+            SpellPolicy::BestExpected => Some(0.5),
+            SpellPolicy::Conserve => Some(1.5),
+            SpellPolicy::Never => None,
+        }
+    }
 }
 
 impl Spending {
@@ -370,6 +406,7 @@ impl Spending {
         revivify: true,
         aid: AidWhen::BeforeFights,
         drink_potions: DrinkWhen::Never,
+        spell_policy: SpellPolicy::BestExpected,
     };
 }
 

@@ -232,6 +232,7 @@ pub fn render(spec: &CreatureSpec) -> String {
             book.diamonds
         );
     }
+    render_known_spells(spec, &mut out);
     if let Some(b) = &spec.breath {
         let _ = writeln!(
             out,
@@ -264,4 +265,104 @@ pub fn render(spec: &CreatureSpec) -> String {
         let _ = writeln!(out, "  Reckless Attack");
     }
     out
+}
+
+/// The slots and the attack, control and buff spells of `spec`, one line
+/// each: level, casting time, what it does, DC or attack bonus.
+fn render_known_spells(spec: &CreatureSpec, out: &mut String) {
+    use crate::combat::spell::{CastingTime, Targets};
+    let slots = spec.spell_slots();
+    let highest = slots.iter().rposition(|&n| n > 0).map_or(0, |i| i + 1);
+    if highest > 0 {
+        let list: Vec<String> = slots[..highest].iter().map(u8::to_string).collect();
+        let _ = writeln!(
+            out,
+            "  Spell slots (1st to {}): {}",
+            ordinal(highest),
+            list.join("/")
+        );
+    }
+    if spec.known_spells.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "  Spells cast in a fight (docs/spells.md):");
+    for k in &spec.known_spells {
+        let s = &k.spell;
+        let level = if s.level == 0 {
+            "cantrip".to_string()
+        } else {
+            format!("level {}", s.level)
+        };
+        let time = match s.casting_time {
+            CastingTime::Action => "action",
+            CastingTime::BonusAction => "bonus action",
+            CastingTime::Reaction => "reaction",
+            CastingTime::Long => "longer",
+        };
+        let mut what = Vec::new();
+        match s.targets {
+            Targets::Creatures { count, .. } if count > 1 => {
+                what.push(format!("{count} creatures"))
+            }
+            Targets::Area { shape, size, .. } => what.push(format!(
+                "{size}-ft {} ({} targets)",
+                format!("{shape:?}").to_lowercase(),
+                crate::combat::spell::area_targets(shape, size)
+            )),
+            _ => {}
+        }
+        if s.attack.is_some() {
+            what.push(format!("{} to hit", signed(k.to_hit)));
+        }
+        if let Some(save) = s.save {
+            what.push(format!("DC {} {:?} save", k.dc, save.ability));
+        }
+        let damage: Vec<String> = s
+            .damage
+            .iter()
+            .map(|d| format!("{} {}", d.dice, d.kind.name()))
+            .collect();
+        if !damage.is_empty() {
+            let rolls = if s.rolls > 1 {
+                format!("{} × ", s.rolls)
+            } else {
+                String::new()
+            };
+            what.push(format!("{rolls}{}", damage.join(" + ")));
+        }
+        if k.damage_bonus != 0 {
+            what.push(format!("{} damage", signed(k.damage_bonus)));
+        }
+        if let Some(c) = s.condition {
+            what.push(c.condition.name().to_string());
+        }
+        if s.modifiers.is_some() {
+            what.push("buff/debuff".to_string());
+        }
+        if s.ongoing.is_some() {
+            what.push("again each round".to_string());
+        }
+        if s.concentration {
+            what.push("concentration".to_string());
+        }
+        let _ = writeln!(
+            out,
+            "    {} ({level}, {time}): {}",
+            s.title,
+            what.join(", ")
+        );
+        for n in &s.not_modelled {
+            let _ = writeln!(out, "      not modelled: {n}");
+        }
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, ...
+fn ordinal(n: usize) -> String {
+    match n {
+        1 => "1st".into(),
+        2 => "2nd".into(),
+        3 => "3rd".into(),
+        n => format!("{n}th"),
+    }
 }

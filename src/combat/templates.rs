@@ -19,6 +19,7 @@ use crate::rules::prices::full_caster_slots;
 use crate::rules::wound_healing::Progression as CasterProgression;
 
 use super::creature::{Ability, Attack, CreatureSpec, HitDice, Reach, Spellbook};
+use super::spell::{KnownSpell, Spells};
 
 /// The SRD tables every class shares, by level (`[0]` is level 1).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -106,6 +107,10 @@ pub struct ClassTemplate {
     /// [`SPELLS`](crate::rules::prices::SPELLS)
     /// ([`ClassTemplate::injury_spells`]).
     pub(crate) injury_spells: Vec<usize>,
+    /// Attack, control and buff spells it prepares (a typical choice,
+    /// docs/spells.md), as indices into [`Templates::spells`]; a template
+    /// knows those of a level its slots reach.
+    pub(crate) combat_spells: Vec<usize>,
 }
 
 /// Every class's build and the shared tables.
@@ -115,6 +120,8 @@ pub struct Templates {
     pub progression: Progression,
     /// The classes, in file order.
     pub classes: Vec<ClassTemplate>,
+    /// The spells templates and party members name (`data/spells.toml`).
+    pub spells: Spells,
 }
 
 /// `count` dice of `sides` faces plus `modifier`.
@@ -152,7 +159,7 @@ impl Templates {
             .parse()
             .ok()
             .filter(|l| (1..=class.levels).contains(l))?;
-        Some(class.creature(name, level, &self.progression))
+        Some(class.creature(name, level, &self.progression, &self.spells))
     }
 
     /// The build of class `name` (e.g. `cleric`), or `None` if there is
@@ -275,7 +282,13 @@ impl ClassTemplate {
     /// The creature of this build at `level`, named `name`: the build's
     /// numbers at that level (hit points, armour, attacks, saves), then
     /// each feature in file order ([`Feature`]).
-    pub fn creature(&self, name: &str, level: u8, p: &Progression) -> CreatureSpec {
+    pub fn creature(
+        &self,
+        name: &str,
+        level: u8,
+        p: &Progression,
+        spells: &Spells,
+    ) -> CreatureSpec {
         let modifiers = self.modifiers_at(level, p);
         let slot_table = self.slot_table(level, p);
         let l = Level {
@@ -306,6 +319,7 @@ impl ClassTemplate {
         }
         let mut spec = build.spec;
         spec.saves = build.saves;
+        spec.known_spells = self.known_spells(&l, spells, spec.spell_slots());
         spec.multiattack = if spec.attacks.is_empty() {
             Vec::new()
         } else {
@@ -350,6 +364,34 @@ impl ClassTemplate {
         }
     }
 
+    /// Its attack, control and buff spells at level `l`: the cantrips and
+    /// those of a level its `slots` reach, with its save DC (8 +
+    /// proficiency + the main modifier), spell attack bonus and damage
+    /// bonus.
+    fn known_spells(&self, l: &Level, spells: &Spells, slots: [u8; 9]) -> Vec<KnownSpell> {
+        let highest = slots
+            .iter()
+            .rposition(|&n| n > 0)
+            .map_or(0, |i| i as u8 + 1);
+        self.combat_spells
+            .iter()
+            .map(|&i| &spells.spells[i])
+            .filter(|s| s.level <= highest)
+            .map(|s| {
+                let kinds: Vec<DamageType> = s.damage.iter().map(|d| d.kind).collect();
+                let damage_bonus = if s.level > 0 {
+                    self.features
+                        .iter()
+                        .map(|f| f.spell_damage_bonus(l.level, &kinds, l.main_modifier))
+                        .sum()
+                } else {
+                    0
+                };
+                known_spell(s.clone(), l.proficiency, l.main_modifier, damage_bonus)
+            })
+            .collect()
+    }
+
     /// Hit points and hit dice, armour class, initiative and Medicine.
     fn vitals(&self, spec: &mut CreatureSpec, l: &Level) {
         let con = l.modifier(Ability::Con);
@@ -370,6 +412,23 @@ impl ClassTemplate {
             0
         };
         spec.medicine = l.modifier(Ability::Wis) + medicine;
+    }
+}
+
+/// A spell known with the caster's proficiency bonus and spellcasting
+/// modifier: its save DC (8 + both) and attack bonus (both).
+pub fn known_spell(
+    spell: crate::combat::spell::SpellSpec,
+    proficiency: i32,
+    modifier: i32,
+    damage_bonus: i32,
+) -> KnownSpell {
+    KnownSpell {
+        spell,
+        dc: 8 + proficiency + modifier,
+        to_hit: proficiency + modifier,
+        damage_bonus,
+        bonus_every_roll: false,
     }
 }
 

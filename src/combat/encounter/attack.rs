@@ -14,6 +14,7 @@ use super::positions::REACH;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Ability, Attack, Breath, Reach};
 use crate::combat::effect;
+use crate::combat::spell::bits;
 use crate::dice::{DiceExpr, RollMode};
 use crate::rules::attack::{AttackOutcome, AttackRoll};
 use crate::rules::damage::DamageTypes;
@@ -105,19 +106,27 @@ impl Encounter {
     ) -> bool {
         let f = &arena.fighters[target];
         let spec = self.spec(f.spec);
-        if matches!(f.state, State::Dying | State::Stable)
-            && matches!(ability, Ability::Str | Ability::Dex)
+        let str_dex = matches!(ability, Ability::Str | Ability::Dex);
+        if str_dex
+            && (matches!(f.state, State::Dying | State::Stable)
+                || f.spells.conditions & bits::FAILS_STR_DEX != 0)
         {
-            return false; // unconscious: automatically fails Strength and Dexterity saves
+            // Unconscious, paralyzed or stunned: automatically fails
+            // Strength and Dexterity saves.
+            return false;
         }
         let disadvantage = match ability {
             Ability::Con => f.effects & effect::DIS_CON_SAVES != 0,
             Ability::Str => f.effects & effect::DIS_STR_SAVES != 0,
-            Ability::Dex => f.effects & effect::DIS_DEX_SAVES != 0,
+            Ability::Dex => {
+                f.effects & effect::DIS_DEX_SAVES != 0
+                    || f.spells.conditions & bits::DIS_DEX_SAVES != 0
+            }
             _ => false,
         };
         i32::from(RollMode::with(false, disadvantage).roll(rng)) + spec.save(ability)
             - i32::from(f.return_penalty)
+            + self.save_bonus(rng, arena, target)
             >= dc
     }
 
@@ -137,13 +146,25 @@ impl Encounter {
         let (attacker, defender) = (&arena.fighters[me], &arena.fighters[target]);
         let melee = attack.reach == Reach::Melee;
         let unconscious = matches!(defender.state, State::Dying | State::Stable);
-        let advantage = (melee && spec.reckless && attacker.raging)
+        // Conditions from spells (SRD 5.2 "Conditions") and buffs.
+        let (spell_adv, spell_dis, spell_crit) = super::casting::spell_roll_mode(
+            attacker.spells.conditions,
+            defender.spells.conditions,
+            melee,
+        );
+        let (buff_adv, _) = self.buff_advantage(arena, me);
+        let (_, buff_against) = self.buff_advantage(arena, target);
+        let advantage = spell_adv
+            || buff_adv
+            || buff_against
+            || (melee && spec.reckless && attacker.raging)
             || (unconscious && melee)
             || (defender.raging && self.spec(defender.spec).reckless)
             || defender.effects & effect::BLINDED != 0
             // Prone (positions only): advantage within 5 feet.
             || (POSITIONS && defender.prone && (defender.x - attacker.x).abs() <= REACH);
-        let disadvantage = attacker.effects & effect::BLINDED != 0
+        let disadvantage = spell_dis
+            || attacker.effects & effect::BLINDED != 0
             || (attacker.effects & (effect::DIS_STR_ATTACKS | effect::DIS_DEX_ATTACKS) != 0
                 && ability_disadvantage(attacker.effects, attack))
             || if POSITIONS {
@@ -161,18 +182,26 @@ impl Encounter {
         let penalty = aimed.map_or(0, |(_, shots)| shots.penalty);
         let natural = RollMode::with(advantage, disadvantage).roll(rng);
         let roll = AttackRoll {
-            bonus: attack.to_hit - penalty - i32::from(attacker.return_penalty),
-            ac: self.armor_class(defender),
+            bonus: attack.to_hit - penalty - i32::from(attacker.return_penalty)
+                + self.attack_roll_bonus(rng, arena, me),
+            ac: self.defended_ac(defender),
             crit_range: self.rules.crit_range.unwrap_or(spec.crit_range),
-            // Any hit within 5 ft on an unconscious creature is a critical
-            // hit (unless the table plays without critical hits).
-            auto_crit: unconscious && melee,
+            // Any hit within 5 ft on an unconscious (or paralyzed) creature
+            // is a critical hit (unless the table plays without critical hits).
+            auto_crit: (unconscious && melee) || spell_crit,
             critical_hits: self.rules.critical_hits,
             crit_range_hits: true,
         };
         let crit = match roll.resolve(natural) {
             AttackOutcome::NaturalOne => return self.missed(rng, arena, me, true, out),
             AttackOutcome::Miss => return self.missed(rng, arena, me, false, out),
+            // A reaction spell (shield) may turn the hit into a miss.
+            AttackOutcome::Hit
+                if arena.fighters[target].shield_spell != 0
+                    && self.shield_reaction(arena, target, i32::from(natural) + roll.bonus) =>
+            {
+                return self.missed(rng, arena, me, false, out);
+            }
             AttackOutcome::Hit => false,
             AttackOutcome::Critical => true,
         };
@@ -217,7 +246,9 @@ impl Encounter {
         let mut to_limb = if aimed.is_some() { total } else { 0 };
         // The once-per-turn dice, then the rider (an array of two
         // options: fewer instructions than a chained iterator).
-        for (amount, kind) in [extra, rider].into_iter().flatten() {
+        // A buff's damage on each hit (hunter's mark, hex).
+        let marked = self.hit_bonus(rng, arena, me, crit);
+        for (amount, kind) in [extra, rider, marked].into_iter().flatten() {
             let dealt = self.after_defenses(arena, target, kind, amount);
             total += dealt;
             types = types.with(kind);

@@ -67,7 +67,9 @@ impl Encounter {
         if blow.amount <= 0 {
             return;
         }
-        if f.state == State::Up && blow.amount < f.hp {
+        // Concentration and conditions that end on damage: the cold path.
+        let spelled = f.spells.concentrating != 0 || f.spells.conditions != 0;
+        if f.state == State::Up && blow.amount < f.hp && !spelled {
             f.hp_lost += i64::from(blow.amount);
             f.hp -= blow.amount;
             return;
@@ -76,9 +78,37 @@ impl Encounter {
     }
 
     /// [`Encounter::deal_total`] of a positive blow that drops a conscious
-    /// creature or lands on one at 0 HP.
+    /// creature or lands on one at 0 HP, or lands on a creature that
+    /// concentrates on a spell or carries a spell's condition.
     #[inline(never)]
     fn deal_rest<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        target: usize,
+        blow: Blow,
+        out: &mut TrialOutcome,
+    ) {
+        let f = &mut arena.fighters[target];
+        let concentrating = f.spells.concentrating != 0;
+        let afflicted = f.spells.conditions != 0;
+        if f.state == State::Up && blow.amount < f.hp {
+            f.hp_lost += i64::from(blow.amount);
+            f.hp -= blow.amount;
+        } else {
+            self.drop_or_fail(rng, arena, target, blow, out);
+        }
+        if concentrating {
+            self.concentration_check(rng, arena, target, blow.amount);
+        }
+        if afflicted {
+            self.damaged_afflicted(arena, target);
+        }
+    }
+
+    /// A positive blow that drops a conscious creature or lands on one at
+    /// 0 HP.
+    fn drop_or_fail<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
         arena: &mut Arena,

@@ -2,6 +2,7 @@
 //! resources spent, wounds and lingering injuries, and the effects they
 //! impose in the fight (as bits, so the hot loop tests them cheaply).
 
+use super::spell_state::SpellState;
 use crate::combat::creature::CreatureSpec;
 use crate::combat::effect;
 use crate::combat::policy::EncounterRules;
@@ -176,6 +177,13 @@ pub struct Fighter {
     pub(super) hit_dice: u8,
     /// A spreading venom in one of its limbs (our extension).
     pub(super) venom: Option<Venom>,
+    /// What spells left on it in this fight.
+    pub(super) spells: SpellState,
+    /// It casts attack, control or buff spells ([`CreatureSpec::known_spells`]).
+    pub(super) spell_caster: bool,
+    /// Its *shield*-like reaction spell: index into its known spells plus
+    /// one (0: none).
+    pub(super) shield_spell: u8,
     // Per-trial tallies.
     pub(super) went_down: bool,
     pub(super) crits_taken: u32,
@@ -249,6 +257,13 @@ impl Fighter {
             death_save_penalty: 0,
             hit_dice: spec.hit_dice.map_or(0, |h| h.count),
             venom: None,
+            spells: SpellState::EMPTY,
+            spell_caster: !spec.known_spells.is_empty(),
+            shield_spell: spec
+                .known_spells
+                .iter()
+                .position(|k| k.spell.casting_time == crate::combat::spell::CastingTime::Reaction)
+                .map_or(0, |i| i as u8 + 1),
             went_down: state == State::Dying,
             crits_taken: 0,
             hp_lost: 0,

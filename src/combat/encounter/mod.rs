@@ -35,6 +35,7 @@
 //! campaign); the clause tests follow the same split under `tests/`.
 
 mod attack;
+mod casting;
 mod damage;
 mod dying;
 mod fighter;
@@ -44,6 +45,7 @@ mod party_state;
 mod positions;
 mod round;
 mod setup;
+mod spell_state;
 mod support;
 mod targeting;
 mod venom;
@@ -151,6 +153,9 @@ pub struct Encounter {
     /// Some party member casts spells from a spellbook (*aid* before a
     /// fight is looked for only then).
     casters: bool,
+    /// Some creature casts attack, control or buff spells: the round loop
+    /// looks at spell state only then.
+    spellcasting: bool,
     /// The permanent wounds a PC may take, by severity.
     wound_examples: WoundExamples,
     /// The riders of the monsters' attacks that spread (our extension).
@@ -172,6 +177,18 @@ pub struct Arena {
     keys: Vec<i32>,
     scratch: Vec<usize>,
     listed: TargetList,
+    /// Fights planned after this chain before the next long rest (a
+    /// campaign's later fights of the day), for the casters' slot budget.
+    later_fights: u32,
+}
+
+impl Arena {
+    /// Says how many fights the day still holds after the next chain (a
+    /// campaign's: its fights per day less those fought, less one): the
+    /// casters budget their slots over them.
+    pub fn plan_later_fights(&mut self, n: u32) {
+        self.later_fights = n;
+    }
 }
 
 /// The conscious enemies a random target is drawn among, by index within

@@ -8,10 +8,12 @@ use rand::Rng;
 
 use super::fighter::{Fighter, State};
 use super::positions::Movement;
+use super::spell_state::SpellState;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Attack, Reach};
 use crate::combat::effect;
 use crate::combat::policy::WhenPartyFalls;
+use crate::combat::spell::bits;
 use crate::dice::{RollMode, roll_die};
 
 /// Who is still in the fight, counted in one pass at the end of a round.
@@ -30,7 +32,13 @@ impl SideTally {
         // creature, no branch on the states (the fight's coin flips).
         let mut counts = [[0u32; State::COUNT]; 2];
         for f in fighters {
-            counts[usize::from(f.party)][f.state as usize] += 1;
+            // A banished creature is out of the fight while it lasts.
+            let state = if f.spells.conditions & bits::BANISHED != 0 {
+                State::Fled
+            } else {
+                f.state
+            };
+            counts[usize::from(f.party)][state as usize] += 1;
         }
         let [monsters, party] = counts;
         let count = |side: &[u32; State::COUNT], state: State| side[state as usize];
@@ -42,6 +50,13 @@ impl SideTally {
             monsters_down: count(&monsters, State::Down) as usize,
         }
     }
+}
+
+/// (some PC is up, monsters up) as the end of a round counts them.
+#[cfg(test)]
+pub(super) fn tally_for_tests(fighters: &[Fighter]) -> (bool, usize) {
+    let t = SideTally::of(fighters);
+    (t.party_up, t.monsters_up)
 }
 
 impl Encounter {
@@ -73,7 +88,8 @@ impl Encounter {
                     break;
                 }
             }
-            let (won, rounds, timed_out) = self.fight(rng, arena, &mut out);
+            let ahead = self.rules.encounters - fight + arena.later_fights;
+            let (won, rounds, timed_out) = self.fight_of(rng, arena, &mut out, ahead);
             out.fights += 1;
             out.fights_won += u32::from(won);
             out.rounds += rounds;
@@ -95,17 +111,40 @@ impl Encounter {
     /// One fight. Returns (party won, rounds until decided, hit the cap).
     /// Kept out of line: the round loop is compiled as one unit, whatever
     /// calls it (a chain, a campaign's day).
-    #[inline(never)]
+    #[cfg(test)]
     pub(super) fn fight<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
         arena: &mut Arena,
         out: &mut TrialOutcome,
     ) -> (bool, u32, bool) {
+        self.fight_of(rng, arena, out, 1)
+    }
+
+    /// [`Encounter::fight`] with `ahead` fights before the next long rest,
+    /// this one included (the casters' slot budget).
+    #[inline(never)]
+    pub(super) fn fight_of<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        out: &mut TrialOutcome,
+        ahead: u32,
+    ) -> (bool, u32, bool) {
         let monsters_total = self.monsters.len().max(1) as f64;
         for f in arena.fighters.iter_mut() {
             f.initiative = self.roll_initiative(rng, f);
             f.raging = false;
+            // Spells of an earlier fight are over; a caster's slot levels
+            // are shared over the fights ahead (rounded up).
+            f.spells = SpellState::EMPTY;
+            if f.spell_caster {
+                let levels: u32 = (1..=9u32)
+                    .map(|l| l * u32::from(f.slots[l as usize - 1]))
+                    .sum();
+                f.spells.slot_budget =
+                    levels.div_ceil(ahead.max(1)).min(u32::from(u16::MAX)) as u16;
+            }
         }
         if let Some(p) = &self.rules.positions {
             self.place(arena, p);
@@ -133,6 +172,9 @@ impl Encounter {
             for k in 0..arena.order.len() {
                 let me = arena.order[k];
                 self.take_turn(rng, arena, me, decided_at.is_some(), out);
+                if self.spellcasting && arena.fighters[me].spells.conditions != 0 {
+                    self.spells_at_turn_end(rng, arena, me);
+                }
             }
             // The dead and the fled take no more turns in this fight
             // (compacted without branches: who died is unpredictable).
@@ -271,6 +313,16 @@ impl Encounter {
         } else if !self.turn_at_zero_hp(rng, arena, me, out) {
             return;
         }
+        // Spells: shield down, a prone creature up, a zone's damage; an
+        // incapacitated creature does nothing more (its repeat saves come
+        // at the end of its turn, in the round loop).
+        if self.spellcasting {
+            self.spells_at_turn_start(rng, arena, me, out);
+            let f = &arena.fighters[me];
+            if f.state != State::Up || f.spells.conditions & bits::INCAPACITATED != 0 {
+                return;
+            }
+        }
         // Start-of-turn bonus actions: rage, breath recharge.
         {
             let f = &mut arena.fighters[me];
@@ -286,10 +338,20 @@ impl Encounter {
         }
         // Skull fracture and the like: the action may be lost (bonus actions stay).
         let action = !self.loses_action(rng, arena, me);
+        arena.fighters[me].spells.bonus_spent = false;
         let action_used = self.can_support(&arena.fighters[me], fight_over)
             && self.support(rng, arena, me, fight_over, action);
         if action_used || fight_over || !action {
             return;
+        }
+        // Attack, control and buff spells, by the casting policy.
+        if arena.fighters[me].spell_caster {
+            let lung = arena.fighters[me].effects & effect::ACTION_OR_BONUS != 0;
+            let bonus = !arena.fighters[me].spells.bonus_spent;
+            let cast = self.cast_spells(rng, arena, me, true, bonus, out);
+            if cast.action || (lung && cast.bonus) {
+                return;
+            }
         }
         if let Some(breath) = spec.breath {
             if arena.fighters[me].breath_ready && self.enemies_up(arena, me) > 0 {
@@ -324,7 +386,15 @@ impl Encounter {
         } else {
             Movement::default()
         };
-        for (made, &index) in spec.multiattack.iter().enumerate() {
+        // Attacks a buff adds (haste): the first attack again.
+        let extra = usize::from(self.extra_attacks(arena, me));
+        let first = spec.multiattack.first().copied();
+        let attacks = spec
+            .multiattack
+            .iter()
+            .copied()
+            .chain(first.into_iter().cycle().take(extra));
+        for (made, index) in attacks.enumerate() {
             let attack = self.attack_in_hand(arena, me, index, effects);
             let Some(target) = self.choose_target::<POSITIONS, R>(rng, arena, me, attack.reach)
             else {

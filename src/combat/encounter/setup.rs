@@ -111,6 +111,7 @@ impl Encounter {
             .map(|(i, spec)| Fighter::new(i, spec, i < party.len(), &rules))
             .collect();
         let casters = party.iter().any(CreatureSpec::casts_spells);
+        let spellcasting = all.iter().any(|c| !c.known_spells.is_empty());
         let fielded = all.len();
         Encounter {
             party,
@@ -120,6 +121,7 @@ impl Encounter {
             in_hand,
             all,
             casters,
+            spellcasting,
             initial,
             wound_examples,
             venom_riders,
@@ -132,6 +134,7 @@ impl Encounter {
     /// level behind fights with (docs/campaign.md, `replace_dead`).
     pub fn with_bench(mut self, below: Vec<CreatureSpec>) -> Self {
         assert_eq!(below.len(), self.party.len(), "one bench template per PC");
+        self.spellcasting |= below.iter().any(|c| !c.known_spells.is_empty());
         self.all.truncate(self.fielded);
         self.initial.truncate(self.fielded);
         self.in_hand.truncate(self.fielded);

@@ -115,6 +115,7 @@ impl Encounter {
                         return true;
                     }
                     bonus_used = heal.bonus_action;
+                    arena.fighters[me].spells.bonus_spent = true;
                 }
             }
         }
@@ -352,6 +353,7 @@ impl Encounter {
                     if !use_.bonus_action || lung {
                         return Some(true);
                     }
+                    arena.fighters[me].spells.bonus_spent = true;
                     // A bonus-action spell: the action is free for a cantrip attack.
                     return None;
                 }

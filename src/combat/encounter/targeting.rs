@@ -8,6 +8,7 @@ use super::fighter::{Fighter, State};
 use super::{Arena, Encounter, TargetList};
 use crate::combat::creature::Reach;
 use crate::combat::policy::{AttackDowned, Targeting, WhenPartyFalls};
+use crate::combat::spell::bits;
 
 impl Encounter {
     /// Indices of one side's creatures among `n` fighters: the fighters of
@@ -129,7 +130,10 @@ impl Encounter {
         listed: &TargetList,
         reachable: impl Fn(usize) -> bool,
     ) -> Option<usize> {
-        let up = |k: usize, f: &Fighter| f.state == State::Up && reachable(k);
+        // A banished creature is out of reach while it is away.
+        let up = |k: usize, f: &Fighter| {
+            f.state == State::Up && f.spells.conditions & bits::BANISHED == 0 && reachable(k)
+        };
         let k = match self.rules.targeting {
             Targeting::Random => {
                 // One branch-free pass lists the conscious enemies (write

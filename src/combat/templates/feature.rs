@@ -169,14 +169,31 @@ pub enum Feature {
         bonus: i32,
     },
     /// The main ability's modifier added to spell attacks' damage
-    /// (Agonizing Blast, Elemental Affinity).
+    /// (Agonizing Blast, Elemental Affinity), and to one damage roll of
+    /// each levelled spell dealing `kind` (Elemental Affinity: "one damage
+    /// roll of a spell you cast that deals that type").
     SpellDamageBonus {
         /// First level with it.
         from_level: u8,
+        /// The damage type of the levelled spells it adds to (`None`:
+        /// spell attacks of the template only).
+        kind: Option<DamageType>,
     },
 }
 
 impl Feature {
+    /// The bonus this feature adds at `level` to a levelled spell dealing
+    /// damage of `kinds`, with the main ability's `modifier`.
+    pub(super) fn spell_damage_bonus(&self, level: u8, kinds: &[DamageType], modifier: i32) -> i32 {
+        match self {
+            Feature::SpellDamageBonus {
+                from_level,
+                kind: Some(kind),
+            } if level >= *from_level && kinds.contains(kind) => modifier,
+            _ => 0,
+        }
+    }
+
     /// The bonus to one ability's modifier this feature gives at `level`
     /// (Primal Champion), read before anything else of the level.
     pub(super) fn ability_bonus(&self, level: u8) -> Option<(Ability, i32)> {
@@ -242,7 +259,7 @@ impl Feature {
                     }
                 }
             }
-            Feature::SpellDamageBonus { from_level } if l.has(*from_level) => {
+            Feature::SpellDamageBonus { from_level, .. } if l.has(*from_level) => {
                 for a in attacks.iter_mut().filter(|a| a.spell) {
                     a.damage.modifier += l.main_modifier;
                 }

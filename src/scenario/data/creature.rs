@@ -190,7 +190,7 @@ impl RawCreature {
         if let Some(v) = &self.potions {
             spec.potions = potions(loc, v, &format!("{path}.potions"))?;
         }
-        self.spells_of(loc, path, &mut spec)?;
+        self.spells_of(loc, path, &mut spec, templates)?;
         self.features_of(loc, path, &mut spec)?;
         // Positions: it moves at its walking speed, or flies when faster.
         if let Some(s) = self.speeds(loc, path)? {

@@ -12,6 +12,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::combat::creature::{Ability, Reach};
+use crate::combat::spell::Spells;
 use crate::combat::templates::{
     ClassTemplate, Progression, Spellcasting, TemplateAttack, Templates,
 };
@@ -103,6 +104,8 @@ struct RawClass {
     healing_spells: Vec<Spanned<String>>,
     #[serde(default)]
     injury_spells: Vec<Spanned<String>>,
+    #[serde(default)]
+    spells: Vec<Spanned<String>>,
     attacks: Vec<RawAttack>,
     features: Spanned<Vec<RawFeature>>,
 }
@@ -117,13 +120,19 @@ struct RawClass {
 /// assert!(e.starts_with("mine.toml:"), "{e}");
 /// ```
 pub fn parse_file(file: &str, text: &str) -> Result<Templates, ScenarioError> {
+    let spells = super::spells::parse_file(super::SPELLS_FILE, super::SPELLS_TOML)?;
+    parse_file_with(file, text, spells)
+}
+
+/// [`parse_file`] with the spells its classes name.
+pub fn parse_file_with(file: &str, text: &str, spells: Spells) -> Result<Templates, ScenarioError> {
     let loc = Locator { file, text };
     let raw: RawFile = crate::scenario::deserialize(&loc, text)?;
     let progression = progression(&loc, &raw.progression)?;
     let mut seen = BTreeSet::new();
     let mut classes = Vec::with_capacity(raw.class.len());
     for (i, c) in raw.class.iter().enumerate() {
-        let class = class(&loc, i, c)?;
+        let class = class(&loc, i, c, &spells)?;
         if !seen.insert(class.name.clone()) {
             return Err(loc.error(
                 c.name.span().start,
@@ -136,6 +145,7 @@ pub fn parse_file(file: &str, text: &str) -> Result<Templates, ScenarioError> {
     Ok(Templates {
         progression,
         classes,
+        spells,
     })
 }
 
@@ -254,10 +264,16 @@ pub fn unknown(templates: &Templates, name: &str) -> String {
 
 /// The class at `class[i]` validated into its build, key by key in file
 /// order (the first bad key is the error).
-fn class(loc: &Locator, i: usize, c: &RawClass) -> Result<ClassTemplate, ScenarioError> {
+fn class(
+    loc: &Locator,
+    i: usize,
+    c: &RawClass,
+    spells: &Spells,
+) -> Result<ClassTemplate, ScenarioError> {
     let path = format!("class[{i}]");
     let name = class_name(loc, &path, &c.name)?;
     let levels = class_levels(loc, &path, &c.levels)?;
+    let combat_spells = combat_spells(loc, &path, &name, &c.spells, c.spellcasting, spells)?;
     Ok(ClassTemplate {
         name,
         levels,
@@ -283,6 +299,7 @@ fn class(loc: &Locator, i: usize, c: &RawClass) -> Result<ClassTemplate, Scenari
             &c.injury_spells,
             c.spellcasting,
         )?,
+        combat_spells,
         attacks: attacks(loc, &path, &c.attacks)?,
         features: features(loc, &path, levels, &c.features)?,
     })
@@ -383,6 +400,52 @@ fn medicine_proficiency(
         }
     }
     Ok(medicine)
+}
+
+/// `spells`: attack, control and buff spells of the spell file, each one
+/// the round loop casts, on the class's list, once, of a class that casts
+/// spells.
+fn combat_spells(
+    loc: &Locator,
+    path: &str,
+    class: &str,
+    names: &[Spanned<String>],
+    spellcasting: Spellcasting,
+    spells: &Spells,
+) -> Result<Vec<usize>, ScenarioError> {
+    let castable = spells.castable_names();
+    let mut out = Vec::with_capacity(names.len());
+    for (j, name) in names.iter().enumerate() {
+        let error =
+            |message: String| loc.error(name.span().start, &format!("{path}.spells[{j}]"), message);
+        if spellcasting == Spellcasting::None {
+            return Err(error(
+                "a class without `spellcasting` casts no spells: give it `spellcasting`, or no `spells`".into(),
+            ));
+        }
+        let index = spells
+            .index(name.get_ref())
+            .filter(|&k| spells.spells[k].cast_in_fights())
+            .ok_or_else(|| {
+                let hint = crate::scenario::wording::did_you_mean(name.get_ref(), &castable);
+                error(format!(
+                    "`{}` is no spell the round loop casts{hint} (docs/spells.md lists them)",
+                    name.get_ref()
+                ))
+            })?;
+        if !spells.spells[index].classes.iter().any(|c| c == class) {
+            return Err(error(format!(
+                "`{}` is not on the {class} spell list (it is on: {})",
+                name.get_ref(),
+                spells.spells[index].classes.join(", ")
+            )));
+        }
+        if out.contains(&index) {
+            return Err(error(format!("`{}` is listed twice", name.get_ref())));
+        }
+        out.push(index);
+    }
+    Ok(out)
 }
 
 /// `healing_spells` or `injury_spells` (`key`): spell names of the cost
@@ -690,6 +753,8 @@ warlock - - -
                 );
                 let mut old = spec.clone();
                 old.spellbook = None;
+                // Attack, control and buff spells came with spells as data.
+                old.known_spells = Vec::new();
                 old.hit_dice = None;
                 if let Some(h) = old.heal.as_mut() {
                     h.short_rest = false;
@@ -714,6 +779,7 @@ warlock - - -
                     .replace(", hit_dice: None", "")
                     .replace(&format!(", speed: {}, line: None", spec.speed), "")
                     .replace(", evasion: false, relentless_rage: false", "")
+                    .replace(", known_spells: []", "")
                     .replace("potions: [0, 0, 0, 0], spellbook: None", "potions: 0");
                 assert_eq!(Some(debug.as_str()), lines.next(), "{name}");
             }

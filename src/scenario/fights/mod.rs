@@ -17,7 +17,7 @@ use toml::Spanned;
 
 use crate::combat::policy::{
     AidWhen, Between, CalledShooters, DrinkWhen, HealWhen, LimbAim, RangedInMelee, SlotChoice,
-    Stabilize, Targeting, WhenPartyFalls,
+    SpellPolicy, Stabilize, Targeting, WhenPartyFalls,
 };
 use crate::dice::RollMode;
 use crate::rules::lingering::{AppliesTo, MissTrigger};
@@ -86,6 +86,7 @@ pub struct RawFights {
     pub(crate) revivify: Option<Spanned<bool>>,
     pub(crate) aid: Option<Spanned<AidWhen>>,
     pub(crate) drink_potions: Option<Spanned<DrinkWhen>>,
+    pub(crate) spell_policy: Option<Spanned<SpellPolicy>>,
     pub(crate) called_shots: Option<Spanned<CalledShooters>>,
     pub(crate) called_shot_penalty: Option<Spanned<i64>>,
     pub(crate) called_shot_limb: Option<Spanned<LimbAim>>,

@@ -150,6 +150,7 @@ pub fn rules(l: &Layers<RawFights>, catalog: &Catalog) -> Result<EncounterRules,
             revivify: or(get!(l, revivify), d.spending.revivify),
             aid: or(get!(l, aid), d.spending.aid),
             drink_potions: or(get!(l, drink_potions), d.spending.drink_potions),
+            spell_policy: or(get!(l, spell_policy), d.spending.spell_policy),
         },
     };
     Ok(rules)

@@ -377,11 +377,15 @@ impl<R: Rng + Clone + PartialEq> Career<'_, '_, R> {
                     e = plan.pick_index(self.rng);
                 }
             }
+            let later = (calendar.fights_per_day - k - 1) as u32;
             let at = FightAt {
                 level: self.level_index,
                 encounter: e,
+                later,
             };
             let enc = &plan.fights[e].encounter;
+            // The casters budget their slots over the day's fights left.
+            self.arena.plan_later_fights(later);
             let fight = self
                 .sharing
                 .fight(at, enc, self.rng, self.arena, &mut self.party);

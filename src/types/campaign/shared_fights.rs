@@ -24,6 +24,8 @@ pub struct FightAt {
     pub level: usize,
     /// The encounter's index among the level's encounters.
     pub encounter: usize,
+    /// The fights of the day after it (the casters' slot budget).
+    pub later: u32,
 }
 
 /// One fight as a variant played it: its whole input and its result.

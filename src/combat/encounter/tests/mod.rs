@@ -4,6 +4,7 @@
 //! encounter on scripted dice, and every scripted die must be used.
 
 mod attack;
+mod casting;
 mod damage;
 mod dying;
 mod injuries;

@@ -1,11 +1,16 @@
 //! `spells`, `spell_slots`, `spellcasting_modifier` and `diamonds` of a
-//! creature entry into its spellbook: a caster template brings its slots
-//! and modifier, the keys override them, and each spell named must have a
-//! use in a fight, a slot of its level, and appear once.
+//! creature entry into its spellbook and its known spells: a caster
+//! template brings its slots, modifier and spells, the keys override them,
+//! and each spell named must be one the round loop casts (a healing spell
+//! of the healing policy, or an attack, control or buff spell of
+//! `data/spells.toml`), have a slot of its level, and appear once. The
+//! list replaces the template's spells of both kinds.
 
 use toml::Spanned;
 
 use crate::combat::creature::{CreatureSpec, Spellbook};
+use crate::combat::spell::Spells;
+use crate::combat::templates::{Templates, known_spell};
 use crate::rules::injury_cures::{SPELLS, spell_index};
 use crate::scenario::values::{self, at_most};
 use crate::scenario::{Locator, ScenarioError};
@@ -16,7 +21,13 @@ impl RawCreature {
     /// The entry's spell keys into `spec`'s spellbook (none given: `spec`
     /// as it is). Listed spells replace a spell-slot healing feature
     /// (healing word of a template), which would spend the same slots.
-    pub(super) fn spells_of(&self, loc: &Locator, path: &str, spec: &mut CreatureSpec) -> Checked {
+    pub(super) fn spells_of(
+        &self,
+        loc: &Locator,
+        path: &str,
+        spec: &mut CreatureSpec,
+        templates: &Templates,
+    ) -> Checked {
         let given = self.spells.is_some()
             || self.spell_slots.is_some()
             || self.spellcasting_modifier.is_some()
@@ -27,10 +38,37 @@ impl RawCreature {
         let mut book = spec.spellbook.clone().unwrap_or_default();
         self.slots_of(loc, path, &mut book)?;
         book.spells.clear();
+        // The spell save DC and attack bonus of its level and modifier.
+        let proficiency = templates
+            .progression
+            .proficiency_bonus
+            .get(usize::from(spec.level.max(1)) - 1)
+            .copied()
+            .unwrap_or(2);
         if let Some(list) = &self.spells {
-            book.spells = spell_list(loc, path, list, &book, &spec.name)?;
+            let (healing, combat) =
+                spell_list(loc, path, list, &book, &spec.name, &templates.spells)?;
+            book.spells = healing;
+            let old = std::mem::take(&mut spec.known_spells);
+            spec.known_spells = combat
+                .into_iter()
+                .map(|i| {
+                    let spell = templates.spells.spells[i].clone();
+                    // A damage bonus of the template's own (Elemental
+                    // Affinity) stays with its spell.
+                    let bonus = old
+                        .iter()
+                        .find(|k| k.spell.name == spell.name)
+                        .map_or(0, |k| k.damage_bonus);
+                    known_spell(spell, proficiency, book.modifier, bonus)
+                })
+                .collect();
             if spec.heal.is_some_and(|h| h.spell) {
                 spec.heal = None;
+            }
+        } else {
+            for k in spec.known_spells.iter_mut() {
+                *k = known_spell(k.spell.clone(), proficiency, book.modifier, k.damage_bonus);
             }
         }
         spec.spellbook = Some(book);
@@ -58,40 +96,58 @@ impl RawCreature {
     }
 }
 
-/// The spells of `spells = [...]` as indices into [`SPELLS`], each one
-/// `book` can cast (`caster` names the creature in a message).
+/// The spells of `spells = [...]`: the healing spells as indices into
+/// [`SPELLS`], the attack, control and buff spells as indices into
+/// `combat`, each one `book` can cast (`caster` names the creature in a
+/// message).
 fn spell_list(
     loc: &Locator,
     path: &str,
     list: &Spanned<Vec<Spanned<String>>>,
     book: &Spellbook,
     caster: &str,
-) -> Result<Vec<usize>, ScenarioError> {
-    let castable: Vec<&str> = SPELLS
+    combat: &Spells,
+) -> Result<(Vec<usize>, Vec<usize>), ScenarioError> {
+    let mut castable: Vec<&str> = SPELLS
         .iter()
         .filter(|s| s.in_fight.is_some())
         .map(|s| s.name)
         .collect();
+    castable.extend(combat.castable_names());
     at_most(
         &values::at(loc, list, format!("{path}.spells")),
         "spells",
         castable.len(),
     )?;
-    let mut spells = Vec::new();
+    let (mut healing, mut attack) = (Vec::new(), Vec::new());
     for (i, name) in list.get_ref().iter().enumerate() {
         let check = SpellCheck {
             loc,
             field: format!("{path}.spells[{i}]"),
             name,
         };
+        let wanted = name.get_ref().replace('-', "_");
+        if let Some(k) = combat
+            .index(&wanted)
+            .filter(|&k| combat.spells[k].cast_in_fights())
+            .filter(|_| spell_index(&wanted).is_none_or(|h| SPELLS[h].in_fight.is_none()))
+        {
+            let level = combat.spells[k].level;
+            check.level_has_slot(level, &combat.spells[k].name, book, caster)?;
+            if attack.contains(&k) {
+                return Err(check.error(format!("`{wanted}` is listed twice")));
+            }
+            attack.push(k);
+            continue;
+        }
         let index = check.castable(&castable)?;
         check.has_slot(index, book, caster)?;
-        if spells.contains(&index) {
+        if healing.contains(&index) {
             return Err(check.error(format!("`{}` is listed twice", SPELLS[index].name)));
         }
-        spells.push(index);
+        healing.push(index);
     }
-    Ok(spells)
+    Ok((healing, attack))
 }
 
 /// One spell of a `spells` list, for its checks.
@@ -126,7 +182,17 @@ impl SpellCheck<'_> {
 
     /// Whether `book` has a slot of the level of spell `index`.
     fn has_slot(&self, index: usize, book: &Spellbook, caster: &str) -> Result<(), ScenarioError> {
-        let level = SPELLS[index].level;
+        self.level_has_slot(SPELLS[index].level, SPELLS[index].name, book, caster)
+    }
+
+    /// Whether `book` has a slot of `level` for the spell `name`.
+    fn level_has_slot(
+        &self,
+        level: u8,
+        name: &str,
+        book: &Spellbook,
+        caster: &str,
+    ) -> Result<(), ScenarioError> {
         if level <= book.highest_slot() {
             return Ok(());
         }
@@ -135,8 +201,7 @@ impl SpellCheck<'_> {
             n => format!("spell slots up to level {n}"),
         };
         Err(self.error(format!(
-            "`{}` is a level-{level} spell, but `{caster}` has {has} (a higher-level caster, or `spell_slots`)",
-            SPELLS[index].name
+            "`{name}` is a level-{level} spell, but `{caster}` has {has} (a higher-level caster, or `spell_slots`)"
         )))
     }
 }

@@ -108,6 +108,9 @@ pub(super) enum RawFeature {
     },
     SpellDamageBonus {
         from_level: u8,
+        /// Also the levelled spells dealing this type (Elemental Affinity).
+        #[serde(rename = "type")]
+        kind: Option<DamageType>,
     },
 }
 
@@ -225,8 +228,9 @@ fn level_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioEr
         R::RelentlessRage { from_level } => Feature::RelentlessRage {
             from_level: c.first_level(*from_level)?,
         },
-        R::SpellDamageBonus { from_level } => Feature::SpellDamageBonus {
+        R::SpellDamageBonus { from_level, kind } => Feature::SpellDamageBonus {
             from_level: c.first_level(*from_level)?,
+            kind: *kind,
         },
         _ => unreachable!("`feature` passes level features only"),
     })

@@ -12,6 +12,7 @@ use crate::types::campaign::spending::tests::variant;
 const AT: FightAt = FightAt {
     level: 0,
     encounter: 0,
+    later: 0,
 };
 
 /// The fights of a level-3 party of four against the variant's first
@@ -104,6 +105,7 @@ fn a_fight_with_another_party_or_place_is_fought() {
     let elsewhere = FightAt {
         level: 1,
         encounter: 0,
+        later: 0,
     };
     follower.fight(elsewhere, enc, &mut rng, &mut Arena::default(), &mut p);
     assert_eq!(follower.taken_over(), 0);

@@ -1,0 +1,413 @@
+//! Attack, control and buff spells (`encounter/casting.rs`): each clause
+//! on scripted dice (a paralyzed creature is critically hit from within 5
+//! feet and fails Dexterity saves, repeat saves, concentration saves,
+//! *bless*'s die, *shield*, a zone's damage, banishment), and reduced
+//! cases with closed forms against Monte Carlo at 4.5σ (an area spell's
+//! damage on several targets with saves, the automatic critical on a
+//! paralyzed target, a concentration chain, *bless* on a hit chance).
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::{Table, fighter, goblin, monster, slashing, template, with_dice};
+use crate::combat::creature::{Ability, CreatureSpec};
+use crate::combat::encounter::fighter::State;
+use crate::combat::encounter::spell_state::Affliction;
+use crate::combat::policy::{EncounterRules, SpellPolicy};
+use crate::combat::spell::{Condition, bits, save_chance};
+use crate::dice::DiceExpr;
+
+/// The index of spell `name` among `spec`'s known spells.
+fn known(spec: &CreatureSpec, name: &str) -> usize {
+    spec.known_spells
+        .iter()
+        .position(|k| k.spell.name == name)
+        .unwrap_or_else(|| panic!("{} does not know {name}", spec.name))
+}
+
+/// `me` casts its known spell `name` with `slot` on the dice.
+fn cast(t: &mut Table, me: usize, name: &str, slot: u8, dice: &[(u64, u64)]) {
+    let k = known(&t.enc.all[me], name);
+    let Table { enc, arena, out } = t;
+    with_dice(dice, |rng| enc.cast_known(rng, arena, me, k, slot, out));
+}
+
+/// 4.5 standard errors of a mean of `n` draws with variance `var`.
+fn tolerance(var: f64, n: f64) -> f64 {
+    4.5 * (var / n).sqrt()
+}
+
+#[test]
+fn hold_person_paralyzes_on_a_failed_save_and_the_caster_concentrates() {
+    // Cleric-5: DC 8 + 3 + 4 = 15; the goblin saves with Wis -1.
+    let mut t = Table::new(
+        vec![template("cleric-5")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    // The target (one conscious enemy), then its save: 5 - 1 = 4 < 15.
+    cast(&mut t, 0, "hold_person", 2, &[(1, 1), (5, 20)]);
+    assert_eq!(t.f(0).slots[1], 2, "a 2nd-level slot spent");
+    let paralyzed = Condition::Paralyzed.bits();
+    assert_eq!(t.f(1).spells.conditions, paralyzed);
+    assert_eq!(
+        t.f(0).spells.concentrating,
+        known(&t.enc.all[0], "hold_person") as u8 + 1
+    );
+    // A success (18 - 1 = 17) leaves a second goblin free.
+    let mut t = Table::new(
+        vec![template("cleric-5")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    cast(&mut t, 0, "hold_person", 2, &[(1, 1), (18, 20)]);
+    assert_eq!(t.f(1).spells.conditions, 0);
+}
+
+#[test]
+fn a_paralyzed_creature_is_critically_hit_from_within_5_feet_and_fails_dex_saves() {
+    let mut t = Table::new(vec![fighter()], vec![goblin()], EncounterRules::default());
+    t.f_mut(1).spells.afflict(Affliction {
+        bits: Condition::Paralyzed.bits(),
+        source: 0,
+        ..Affliction::NONE
+    });
+    // Advantage (10 and 3: keep 10), 10 + 5 = 15 hits AC 15, and the hit
+    // is critical: 2d8 + 3 + 2 = 4 + 4 + 5 = 13.
+    t.attack(0, 1, &[(10, 20), (3, 20), (4, 8), (4, 8)]);
+    assert_eq!(t.state(1).0, State::Dead);
+    let mut t = Table::new(vec![fighter()], vec![goblin()], EncounterRules::default());
+    t.f_mut(1).spells.afflict(Affliction {
+        bits: Condition::Paralyzed.bits(),
+        ..Affliction::NONE
+    });
+    let Table { enc, arena, .. } = &t;
+    let failed = with_dice(&[], |rng| !enc.saving_throw(rng, arena, 1, Ability::Dex, 1));
+    assert!(failed, "no die: the save fails outright");
+}
+
+#[test]
+fn a_repeat_save_at_the_end_of_the_turn_ends_the_condition() {
+    let mut t = Table::new(
+        vec![template("cleric-5")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    cast(&mut t, 0, "hold_person", 2, &[(1, 1), (5, 20)]);
+    let Table { enc, arena, .. } = &mut t;
+    // 15 - 1 = 14: still held; 16 - 1 = 15: free.
+    with_dice(&[(15, 20)], |rng| enc.spells_at_turn_end(rng, arena, 1));
+    assert_ne!(arena.fighters[1].spells.conditions, 0);
+    with_dice(&[(16, 20)], |rng| enc.spells_at_turn_end(rng, arena, 1));
+    assert_eq!(arena.fighters[1].spells.conditions, 0);
+}
+
+#[test]
+fn a_failed_concentration_save_ends_the_spell_on_its_target() {
+    let mut t = Table::new(
+        vec![template("cleric-5")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    cast(&mut t, 0, "hold_person", 2, &[(1, 1), (5, 20)]);
+    // 8 damage: DC 10; the cleric's Con save is +2: 8 + 2 = 10 holds.
+    t.deal(0, slashing(8, false), &[(8, 20)]);
+    assert_ne!(t.f(1).spells.conditions, 0);
+    // 28 damage (the cleric has 30 HP left): DC 14; 11 + 2 = 13 fails:
+    // the goblin is free.
+    t.deal(0, slashing(28, false), &[(11, 20)]);
+    assert_eq!(t.f(0).spells.concentrating, 0);
+    assert_eq!(t.f(1).spells.conditions, 0);
+}
+
+#[test]
+fn dropping_to_0_hp_ends_concentration() {
+    let mut t = Table::new(
+        vec![template("cleric-5")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    cast(&mut t, 0, "hold_person", 2, &[(1, 1), (5, 20)]);
+    let hp = t.f(0).hp;
+    t.deal(0, slashing(hp, false), &[]);
+    assert_eq!(t.f(0).state, State::Dying);
+    assert_eq!(t.f(1).spells.conditions, 0);
+}
+
+#[test]
+fn bless_adds_a_d4_to_attack_rolls() {
+    let mut t = Table::new(
+        vec![fighter(), template("cleric-5")],
+        vec![monster("hobgoblin-warrior")],
+        EncounterRules::default(),
+    );
+    cast(&mut t, 1, "bless", 1, &[]);
+    assert!(t.f(0).spells.buffed && t.f(1).spells.buffed);
+    // 8 + 5 = 13 misses AC 18; with the d4's 4: 17, still a miss...
+    t.attack(0, 2, &[(8, 20), (4, 4)]);
+    assert_eq!(t.f(2).hp, t.f(2).max_hp);
+    // ... 9 + 5 + 4 = 18 hits: 1d8 + 3 + 2 = 1 + 5.
+    t.attack(0, 2, &[(9, 20), (4, 4), (1, 8)]);
+    assert_eq!(t.f(2).max_hp - t.f(2).hp, 6);
+}
+
+#[test]
+fn shield_turns_a_hit_into_a_miss_and_stays_up_until_the_casters_turn() {
+    let mut t = Table::new(
+        vec![template("wizard-5")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    let (hp, slots) = (t.f(0).hp, t.f(0).slots[0]);
+    // 12 + 4 = 16 hits AC 15 but not 20: shield, a 1st-level slot.
+    t.attack(1, 0, &[(12, 20)]);
+    assert_eq!((t.f(0).hp, t.f(0).slots[0]), (hp, slots - 1));
+    assert!(t.f(0).spells.shield_up && !t.f(0).reaction);
+    // 17 + 4 = 21 hits AC 20: 1d6 + 2 = 3 + 2.
+    t.attack(1, 0, &[(17, 20), (3, 6)]);
+    assert_eq!(t.f(0).hp, hp - 5);
+    // A hit the shield cannot stop is taken without it (the reaction kept).
+    let mut t = Table::new(
+        vec![template("wizard-5")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    t.attack(1, 0, &[(19, 20), (1, 6)]);
+    assert!(t.f(0).reaction && !t.f(0).spells.shield_up);
+    assert_eq!(t.f(0).slots[0], slots);
+}
+
+#[test]
+fn spirit_guardians_strike_an_enemy_that_starts_its_turn_in_them() {
+    // Cleric-5: DC 15; the ogre saves with Wis -2.
+    let mut t = Table::new(
+        vec![template("cleric-5")],
+        vec![monster("ogre")],
+        EncounterRules::default(),
+    );
+    // The area's one enemy, 3d8 = 2 + 3 + 4 = 9, a failed save (5 - 2).
+    cast(
+        &mut t,
+        0,
+        "spirit_guardians",
+        3,
+        &[(1, 1), (2, 8), (3, 8), (4, 8), (5, 20)],
+    );
+    let hp = t.f(1).hp;
+    assert_eq!(t.f(1).max_hp - hp, 9);
+    assert_eq!(t.f(1).spells.zone.source, 0);
+    // Its turn starts in the zone: 3d8 = 8 + 8 + 8, a success (19 - 2): 12.
+    let Table { enc, arena, out } = &mut t;
+    with_dice(&[(8, 8), (8, 8), (8, 8), (19, 20)], |rng| {
+        enc.spells_at_turn_start(rng, arena, 1, out)
+    });
+    assert_eq!(arena.fighters[1].hp, hp - 12);
+}
+
+#[test]
+fn a_banished_creature_cannot_be_targeted_and_leaves_the_fight_while_away() {
+    let mut t = Table::new(vec![fighter()], vec![goblin()], EncounterRules::default());
+    t.f_mut(1).spells.afflict(Affliction {
+        bits: Condition::Banished.bits(),
+        ..Affliction::NONE
+    });
+    assert_eq!(
+        t.target(0, crate::combat::creature::Reach::Melee, &[]),
+        None
+    );
+    let tally = super::super::round::tally_for_tests(&t.arena.fighters);
+    assert_eq!(tally, (true, 0), "the party stands; no monster is up");
+}
+
+#[test]
+fn the_policy_casts_fireball_at_six_hobgoblins_and_fire_bolt_at_one_goblin() {
+    let six = vec![monster("hobgoblin-warrior"); 6];
+    let mut t = Table::new(vec![template("wizard-9")], six, EncounterRules::default());
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let Table { enc, arena, out } = &mut t;
+    let turn = enc.cast_spells(&mut rng, arena, 0, true, true, out);
+    assert!(turn.action);
+    assert_eq!(arena.fighters[0].slots[2], 2, "a 3rd-level slot: fireball");
+    let mut t = Table::new(
+        vec![template("wizard-9")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    let Table { enc, arena, out } = &mut t;
+    let turn = enc.cast_spells(&mut rng, arena, 0, true, true, out);
+    assert!(!turn.action, "a goblin is worth a cantrip, not a slot");
+    assert_eq!(arena.fighters[0].slots, enc.all[0].spell_slots());
+    // `never`: no spell at all.
+    let rules = EncounterRules {
+        spending: crate::combat::policy::Spending {
+            spell_policy: SpellPolicy::Never,
+            ..crate::combat::policy::Spending::DEFAULT
+        },
+        ..EncounterRules::default()
+    };
+    let mut t = Table::new(
+        vec![template("wizard-9")],
+        vec![monster("hobgoblin-warrior"); 6],
+        rules,
+    );
+    let Table { enc, arena, out } = &mut t;
+    assert!(!enc.cast_spells(&mut rng, arena, 0, true, true, out).action);
+}
+
+/// Exact mean and variance of `f(v)` for `v` of `dice`.
+fn moments(dice: DiceExpr, f: impl Fn(i64) -> f64) -> (f64, f64) {
+    let pmf = dice.pmf();
+    let (mut m1, mut m2) = (0.0, 0.0);
+    for (i, p) in pmf.iter().enumerate() {
+        let v = f(dice.min() + i as i64);
+        m1 += p * v;
+        m2 += p * v * v;
+    }
+    (m1, m2 - m1 * m1)
+}
+
+#[test]
+fn fireball_on_four_ogres_deals_its_exact_mean_with_saves_for_half() {
+    // Wizard-5: DC 8 + 3 + 4 = 15; an ogre saves Dex with -1: succeeds on
+    // 16+ (q = 0.25). Each ogre (59 HP) takes 8d6, or half rounded down.
+    let ogre = monster("ogre");
+    let q = save_chance(ogre.save(Ability::Dex), 15);
+    let dice: DiceExpr = "8d6".parse().unwrap();
+    // The total over four targets sharing one roll r: (4 - k) r + k ⌊r/2⌋
+    // with k ~ Binomial(4, q) successes.
+    let binom = |k: usize| {
+        let c = [1.0, 4.0, 6.0, 4.0, 1.0][k];
+        c * q.powi(k as i32) * (1.0 - q).powi(4 - k as i32)
+    };
+    let (mut m1, mut m2) = (0.0, 0.0);
+    let pmf = dice.pmf();
+    for (i, p) in pmf.iter().enumerate() {
+        let r = (dice.min() + i as i64) as f64;
+        for k in 0..=4 {
+            let total = (4 - k) as f64 * r + k as f64 * (r / 2.0).floor();
+            m1 += p * binom(k) * total;
+            m2 += p * binom(k) * total * total;
+        }
+    }
+    let var = m2 - m1 * m1;
+    let n = 20_000;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(20261205);
+    let mut t = Table::new(
+        vec![template("wizard-5")],
+        vec![ogre; 4],
+        EncounterRules::default(),
+    );
+    let k = known(&t.enc.all[0], "fireball");
+    let mut sum = 0.0;
+    for _ in 0..n {
+        for i in 1..=4 {
+            let f = t.f_mut(i);
+            f.hp = f.max_hp;
+        }
+        t.f_mut(0).slots[2] = 2;
+        let Table { enc, arena, out } = &mut t;
+        enc.cast_known(&mut rng, arena, 0, k, 3, out);
+        sum += (1..=4)
+            .map(|i| f64::from(t.f(i).max_hp - t.f(i).hp))
+            .sum::<f64>();
+    }
+    let mean = sum / f64::from(n);
+    assert!(
+        (mean - m1).abs() < tolerance(var, f64::from(n)),
+        "fireball on four ogres: {mean} against the exact {m1}"
+    );
+}
+
+#[test]
+fn a_paralyzed_target_takes_critical_hits_at_the_exact_rate() {
+    // Fighter-1 (+5, 1d8 + 5) against a paralyzed ogre (AC 11): advantage,
+    // hits on 6+ (a 1 misses): 1 - (5/20)^2; every hit critical: 2d8 + 5.
+    let p_hit = 1.0 - 0.25f64.powi(2);
+    let (d1, d2) = moments("2d8".parse().unwrap(), |v| v as f64 + 5.0);
+    let m1 = p_hit * d1;
+    let var = p_hit * (d2 + d1 * d1) - m1 * m1;
+    let n = 20_000;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![monster("ogre")],
+        EncounterRules::default(),
+    );
+    t.f_mut(1).spells.afflict(Affliction {
+        bits: Condition::Paralyzed.bits(),
+        ..Affliction::NONE
+    });
+    let attack = t.enc.all[0].attacks[0].clone();
+    let mut sum = 0.0;
+    for _ in 0..n {
+        t.f_mut(1).hp = 59;
+        let Table { enc, arena, out } = &mut t;
+        enc.attack::<false, _>(&mut rng, arena, 0, 1, &attack, out);
+        sum += f64::from(59 - t.f(1).hp);
+    }
+    let mean = sum / f64::from(n);
+    assert!(
+        (mean - m1).abs() < tolerance(var, f64::from(n)),
+        "{mean} against {m1}"
+    );
+}
+
+#[test]
+fn concentration_survives_a_chain_of_hits_at_the_exact_rate() {
+    // Cleric-5 (Con save +2) concentrating, hit three times for 24 (DC
+    // 12): keeps it with (1 - 9/20)^3.
+    let p = save_chance(2, 12).powi(3);
+    let n = 20_000;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut t = Table::new(
+        vec![template("cleric-5")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    let mut kept = 0;
+    for _ in 0..n {
+        let f = t.f_mut(0);
+        f.hp = f.max_hp;
+        f.spells.concentrating = 1;
+        for _ in 0..3 {
+            let Table { enc, arena, out } = &mut t;
+            enc.deal_total(&mut rng, arena, 0, slashing(24, false), out);
+            arena.fighters[0].hp = arena.fighters[0].max_hp;
+        }
+        kept += u32::from(t.f(0).spells.concentrating != 0);
+    }
+    let share = f64::from(kept) / f64::from(n);
+    assert!(
+        (share - p).abs() < tolerance(p * (1.0 - p), f64::from(n)),
+        "{share} against {p}"
+    );
+}
+
+#[test]
+fn bless_raises_the_hit_chance_to_its_exact_value() {
+    // Fighter-1 (+5) against AC 18: hits on 13+ without bless (0.40); with
+    // 1d4 on 13 - b (b = 1..4): (8 + 2.5) / 20.
+    let p = (8.0 + 2.5) / 20.0;
+    let n = 20_000;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
+    let mut t = Table::new(
+        vec![fighter(), template("cleric-5")],
+        vec![monster("hobgoblin-warrior")],
+        EncounterRules::default(),
+    );
+    cast(&mut t, 1, "bless", 1, &[]);
+    let attack = t.enc.all[0].attacks[0].clone();
+    let mut hits = 0;
+    for _ in 0..n {
+        t.f_mut(2).hp = 1000;
+        let Table { enc, arena, out } = &mut t;
+        enc.attack::<false, _>(&mut rng, arena, 0, 2, &attack, out);
+        hits += u32::from(t.f(2).hp < 1000);
+    }
+    let share = f64::from(hits) / f64::from(n);
+    assert!(
+        (share - p).abs() < tolerance(p * (1.0 - p), f64::from(n)),
+        "{share} against {p}"
+    );
+    let _ = bits::BANISHED;
+}
