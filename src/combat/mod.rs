@@ -10,6 +10,7 @@ pub mod bestiary;
 pub mod creature;
 pub mod effect;
 pub mod encounter;
+pub mod magic_items;
 pub mod policy;
 pub mod spell;
 pub mod statblock;

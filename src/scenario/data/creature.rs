@@ -116,6 +116,66 @@ pub struct RawCreature {
     line: Option<crate::combat::creature::Line>,
     condition_immune: Option<Vec<Condition>>,
     not_modelled: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Magic items: `"none"`, `"typical"` (for its level) or
+    /// `{ weapon = 1, armor = 0, focus = 1 }`.
+    magic_items: Option<Spanned<RawMagicItems>>,
+}
+
+/// Magic items as written: a keyword or the bonuses.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum RawMagicItems {
+    /// `"none"` or `"typical"`.
+    Keyword(String),
+    /// `{ weapon = 1, armor = 0, focus = 1 }`.
+    Bonuses {
+        /// Weapon +N.
+        #[serde(default)]
+        weapon: i64,
+        /// Armour +N.
+        #[serde(default)]
+        armor: i64,
+        /// Focus +N.
+        #[serde(default)]
+        focus: i64,
+    },
+}
+
+/// `magic_items` (field `field`) for a creature of character `level`.
+pub fn magic_items(
+    loc: &Locator,
+    raw: &Spanned<RawMagicItems>,
+    field: &str,
+    level: u8,
+) -> Result<crate::combat::magic_items::MagicItems, ScenarioError> {
+    use crate::combat::magic_items::{MagicItems, typical};
+    let error = |m: String| loc.error(raw.span().start, field, m);
+    match raw.get_ref() {
+        RawMagicItems::Keyword(k) if k == "none" => Ok(MagicItems::default()),
+        RawMagicItems::Keyword(k) if k == "typical" => Ok(typical(level)),
+        RawMagicItems::Keyword(k) => Err(error(format!(
+            "unknown value `{k}`{}; magic_items is \"none\", \"typical\" or {{ weapon = N, armor = N, focus = N }} with N from 0 to 3",
+            crate::scenario::wording::did_you_mean(k, &["none", "typical"])
+        ))),
+        RawMagicItems::Bonuses {
+            weapon,
+            armor,
+            focus,
+        } => {
+            for (name, v) in [("weapon", weapon), ("armor", armor), ("focus", focus)] {
+                if !(0..=3).contains(v) {
+                    return Err(error(format!(
+                        "a magic item's bonus is 0 to 3 (+1 to +3 items), got {name} = {v}"
+                    )));
+                }
+            }
+            Ok(MagicItems {
+                weapon: *weapon as u8,
+                armor: *armor as u8,
+                focus: *focus as u8,
+            })
+        }
+    }
 }
 
 /// The keys of `saves = { ... }`, in ability order.
@@ -198,6 +258,9 @@ impl RawCreature {
         }
         if let Some(line) = self.line {
             spec.line = Some(line);
+        }
+        if let Some(m) = &self.magic_items {
+            magic_items(loc, m, &format!("{path}.magic_items"), spec.level)?.apply(&mut spec);
         }
         if spec.name.is_empty() {
             spec.name = path.to_string();

@@ -11,7 +11,8 @@ use crate::combat::encounter::MAX_PCS;
 use crate::combat::templates::ClassTemplate;
 use crate::model::Catalog;
 use crate::scenario::ScenarioError;
-use crate::scenario::data::creature::RawCreature;
+use crate::combat::magic_items::{MagicItems, typical};
+use crate::scenario::data::creature::{RawCreature, RawMagicItems, magic_items};
 use crate::scenario::layers::{Layers, Setting, get};
 use crate::scenario::values;
 use crate::scenario::wording::did_you_mean;
@@ -24,6 +25,10 @@ pub struct RawMember {
     class: Option<Spanned<String>>,
     fixed: Option<Spanned<RawCreature>>,
     name: Option<Spanned<String>>,
+    /// A class member's magic items at each level: `"none"`, `"typical"`
+    /// or `{ weapon = 1, armor = 0, focus = 1 }` (a fixed one gives them
+    /// in its entry).
+    magic_items: Option<Spanned<RawMagicItems>>,
 }
 
 /// A validated party member.
@@ -35,10 +40,22 @@ pub(super) enum Member {
         class: String,
         /// Its name.
         name: String,
+        /// Its magic items: the same bonuses at every level, or the
+        /// typical set of each level.
+        items: Items,
     },
     /// A creature the same at every level (a hireling, a companion, a PC
     /// built by hand); it casts nothing out of combat.
     Fixed(Box<CreatureSpec>),
+}
+
+/// A class member's magic items (docs/combat.md, "Magic items").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Items {
+    /// These bonuses at every level.
+    Fixed(MagicItems),
+    /// The typical set of each level.
+    Typical,
 }
 
 impl Member {
@@ -59,12 +76,16 @@ impl Member {
     /// Its creature at character `level`.
     pub(super) fn at(&self, level: u8, catalog: &Catalog) -> CreatureSpec {
         match self {
-            Member::Class { class, name } => {
+            Member::Class { class, name, items } => {
                 let mut spec = catalog
                     .templates
                     .template(&format!("{class}-{level}"))
                     .expect("validated: every class has templates to the end level");
                 spec.name = name.clone();
+                match items {
+                    Items::Fixed(m) => m.apply(&mut spec),
+                    Items::Typical => typical(level).apply(&mut spec),
+                }
                 spec
             }
             Member::Fixed(spec) => (**spec).clone(),
@@ -182,7 +203,17 @@ fn member_of(
                 )));
             }
             let name = name.unwrap_or_else(|| format!("{class}-{}", i + 1));
-            Ok(Member::Class { class, name })
+            let items = match &m.magic_items {
+                None => Items::Fixed(MagicItems::default()),
+                Some(raw) => match raw.get_ref() {
+                    RawMagicItems::Keyword(k) if k == "typical" => Items::Typical,
+                    _ => {
+                        let at = item.child("magic_items", raw);
+                        Items::Fixed(magic_items(&at.loc, raw, &at.field, 1)?)
+                    }
+                },
+            };
+            Ok(Member::Class { class, name, items })
         }
         (None, Some(raw)) => {
             let at = item.child("fixed", raw);
