@@ -173,6 +173,8 @@ pub struct Spellbook {
     pub disciple_of_life: bool,
     /// 300 gp diamonds carried, one consumed per *revivify*.
     pub diamonds: u8,
+    /// Its slots come back on a short rest too (Pact Magic).
+    pub short_rest_slots: bool,
 }
 
 impl Spellbook {
@@ -224,6 +226,50 @@ pub struct Rage {
     pub damage_bonus: i32,
     /// Rages (one per encounter is used).
     pub uses: u8,
+}
+
+/// The class features of a PC template that act in the round loop beyond
+/// the fields of [`CreatureSpec`] (docs/combat.md, "PC templates"; the
+/// loop's side is `encounter/features.rs`). All zero for a creature
+/// without them (every monster): the loop then rolls no die for them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ClassFeatures {
+    /// Action Surge (fighter 2): uses per short rest (0: none).
+    pub action_surge: u8,
+    /// Indomitable (fighter 9): rerolls of a failed saving throw per long
+    /// rest (0: none).
+    pub indomitable: u8,
+    /// Uncanny Dodge (rogue 5): its reaction halves an attack's damage.
+    pub uncanny_dodge: bool,
+    /// Brutal Critical (barbarian 9): weapon damage dice added to a melee
+    /// critical hit (0: none).
+    pub brutal_critical: u8,
+    /// Stunning Strike (monk 5): ki points per short rest, one spent a
+    /// strike (0: none).
+    pub ki: u8,
+    /// Stunning Strike's Constitution save DC (8 + proficiency + Wis).
+    pub stun_dc: i32,
+    /// Deflect Missiles (monk 3): its reaction reduces a ranged weapon
+    /// attack's damage by these dice (the Dex modifier and the monk level
+    /// in the modifier); `None`: it has not the feature.
+    pub deflect_missiles: Option<DiceExpr>,
+    /// Aura of Protection (paladin 6): the bonus its allies add to their
+    /// saving throws while it is conscious (0: none; its own saves carry
+    /// it already).
+    pub aura: i32,
+    /// The aura's reach in feet (with positions).
+    pub aura_feet: i32,
+    /// Bardic Inspiration (bard 1): the die's sides (0: none).
+    pub inspiration_die: u8,
+    /// Bardic Inspiration uses per long rest (the Charisma modifier).
+    pub inspiration_uses: u8,
+    /// Font of Inspiration (bard 5): the uses come back on a short rest too.
+    pub inspiration_short_rest: bool,
+    /// Channel Divinity: Preserve Life (Life cleric 2): uses per short rest
+    /// (0: none).
+    pub preserve_life: u8,
+    /// Preserve Life's pool of hit points (5 × the cleric level).
+    pub preserve_life_hp: i32,
 }
 
 /// A creature's statistics.
@@ -300,6 +346,9 @@ pub struct CreatureSpec {
     /// spell attack bonus; the healing policy's spells are its
     /// [`CreatureSpec::spellbook`].
     pub known_spells: Vec<KnownSpell>,
+    /// Class features the loop models beyond the fields above (Action
+    /// Surge, Indomitable, Uncanny Dodge, ...).
+    pub class_features: ClassFeatures,
 }
 
 /// Where a creature stands at the start of a fight with positions
@@ -350,6 +399,7 @@ impl CreatureSpec {
             line: None,
             hit_dice: None,
             known_spells: Vec::new(),
+            class_features: ClassFeatures::default(),
         }
     }
 

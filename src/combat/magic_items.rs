@@ -100,7 +100,10 @@ mod tests {
         typical(17).apply(&mut w);
         assert_eq!(w.ac, wizard.ac + 2);
         assert_eq!(w.attacks[0].to_hit, wizard.attacks[0].to_hit + 3);
-        assert_eq!(w.attacks[0].damage, wizard.attacks[0].damage, "no damage from a focus");
+        assert_eq!(
+            w.attacks[0].damage, wizard.attacks[0].damage,
+            "no damage from a focus"
+        );
         for (a, b) in w.known_spells.iter().zip(&wizard.known_spells) {
             assert_eq!((a.to_hit, a.dc), (b.to_hit + 3, b.dc));
         }
@@ -108,7 +111,9 @@ mod tests {
 
     #[test]
     fn the_typical_set_grows_by_tier() {
-        let weapons: Vec<u8> = [1, 4, 5, 10, 11, 16, 17, 20].map(|l| typical(l).weapon).to_vec();
+        let weapons: Vec<u8> = [1, 4, 5, 10, 11, 16, 17, 20]
+            .map(|l| typical(l).weapon)
+            .to_vec();
         assert_eq!(weapons, [0, 0, 1, 1, 2, 2, 3, 3]);
         let armour: Vec<u8> = [5, 10, 11, 17].map(|l| typical(l).armor).to_vec();
         assert_eq!(armour, [0, 0, 1, 2]);

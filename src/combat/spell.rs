@@ -389,6 +389,8 @@ pub struct Modifiers {
     pub no_reactions: bool,
     /// An action or a bonus action on its turn, not both (*slow*).
     pub action_or_bonus: bool,
+    /// Damage types it resists while the spell lasts (*stoneskin*).
+    pub resistance: crate::rules::damage::DamageTypes,
 }
 
 /// Healing a spell gives (cast by the healing policy, not here).

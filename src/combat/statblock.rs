@@ -264,7 +264,89 @@ pub fn render(spec: &CreatureSpec) -> String {
     if spec.reckless {
         let _ = writeln!(out, "  Reckless Attack");
     }
+    render_class_features(spec, &mut out);
     out
+}
+
+/// The class features of [`crate::combat::creature::ClassFeatures`] it
+/// has, and Evasion and Relentless Rage, one line each.
+fn render_class_features(spec: &CreatureSpec, out: &mut String) {
+    let c = &spec.class_features;
+    let uses = |n: u8, per: &str| {
+        let s = if n == 1 { "" } else { "s" };
+        format!("{n} use{s} per {per} rest")
+    };
+    if spec.evasion {
+        let _ = writeln!(out, "  Evasion");
+    }
+    if spec.relentless_rage {
+        let _ = writeln!(out, "  Relentless Rage");
+    }
+    if c.action_surge > 0 {
+        let _ = writeln!(
+            out,
+            "  Action Surge: the Attack action again on its first turn ({})",
+            uses(c.action_surge, "short")
+        );
+    }
+    if c.indomitable > 0 {
+        let _ = writeln!(
+            out,
+            "  Indomitable: reroll a failed save ({})",
+            uses(c.indomitable, "long")
+        );
+    }
+    if c.uncanny_dodge {
+        let _ = writeln!(out, "  Uncanny Dodge: reaction, halves a hit's damage");
+    }
+    if c.brutal_critical > 0 {
+        let _ = writeln!(
+            out,
+            "  Brutal Critical: +{} weapon dice on a melee critical hit",
+            c.brutal_critical
+        );
+    }
+    if let Some(d) = c.deflect_missiles {
+        let _ = writeln!(
+            out,
+            "  Deflect Missiles: reaction, {d} off a ranged weapon hit"
+        );
+    }
+    if c.ki > 0 {
+        let _ = writeln!(
+            out,
+            "  Stunning Strike: 1 ki, DC {} Con save or stunned ({} ki per short rest)",
+            c.stun_dc, c.ki
+        );
+    }
+    if c.aura > 0 {
+        let _ = writeln!(
+            out,
+            "  Aura of Protection: allies within {} ft add +{} to saves",
+            c.aura_feet, c.aura
+        );
+    }
+    if c.inspiration_die > 0 && c.inspiration_uses > 0 {
+        let rest = if c.inspiration_short_rest {
+            "short"
+        } else {
+            "long"
+        };
+        let _ = writeln!(
+            out,
+            "  Bardic Inspiration: d{} to an ally's attack roll (bonus action, {})",
+            c.inspiration_die,
+            uses(c.inspiration_uses, rest)
+        );
+    }
+    if c.preserve_life > 0 {
+        let _ = writeln!(
+            out,
+            "  Preserve Life: {} HP among allies below half (action, {})",
+            c.preserve_life_hp,
+            uses(c.preserve_life, "short")
+        );
+    }
 }
 
 /// The slots and the attack, control and buff spells of `spec`, one line
@@ -364,5 +446,48 @@ fn ordinal(n: usize) -> String {
         2 => "2nd".into(),
         3 => "3rd".into(),
         n => format!("{n}th"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_template_lists_its_class_features() {
+        let t = |name: &str| {
+            let spec = crate::fixtures::catalog().templates.template(name).unwrap();
+            super::render(&spec)
+        };
+        let fighter = t("fighter-9");
+        assert!(
+            fighter.contains(
+                "Action Surge: the Attack action again on its first turn (1 use per short rest)"
+            ),
+            "{fighter}"
+        );
+        assert!(
+            fighter.contains("Indomitable: reroll a failed save (1 use per long rest)"),
+            "{fighter}"
+        );
+        assert!(!t("fighter-1").contains("Action Surge"));
+        assert!(t("rogue-5").contains("Uncanny Dodge"));
+        assert!(t("barbarian-13").contains("Brutal Critical: +2 weapon dice"));
+        let monk = t("monk-5");
+        assert!(
+            monk.contains("Deflect Missiles: reaction, 1d10+9 off a ranged weapon hit"),
+            "{monk}"
+        );
+        assert!(
+            monk.contains("Stunning Strike: 1 ki, DC 13 Con save or stunned (5 ki per short rest)"),
+            "{monk}"
+        );
+        assert!(
+            t("paladin-18").contains("Aura of Protection: allies within 30 ft add +2 to saves")
+        );
+        assert!(t("bard-5").contains(
+            "Bardic Inspiration: d8 to an ally's attack roll (bonus action, 4 uses per short rest)"
+        ));
+        assert!(t("cleric-2").contains(
+            "Preserve Life: 10 HP among allies below half (action, 1 use per short rest)"
+        ));
     }
 }

@@ -35,6 +35,9 @@ pub struct Progression {
     /// the rule core's table ([`full_caster_slots`]), which planners
     /// without a catalog read too.
     pub half_caster_slots: Vec<[u8; 9]>,
+    /// Pact Magic slots of a warlock by class level (all of one level;
+    /// they come back on a short rest).
+    pub pact_slots: Vec<[u8; 9]>,
 }
 
 /// How a class casts spells: which slot table its level reads.
@@ -48,6 +51,9 @@ pub enum Spellcasting {
     Full,
     /// The half-caster table.
     Half,
+    /// Pact Magic (warlock): few slots, all of one level, back on a short
+    /// rest. No spell of the healing settings' cost model.
+    Pact,
 }
 
 /// An attack of a template: the ability that adds to the attack roll (and
@@ -253,6 +259,7 @@ impl ClassTemplate {
             Spellcasting::None => None,
             Spellcasting::Full => Some(CasterProgression::Full),
             Spellcasting::Half => Some(CasterProgression::Half),
+            Spellcasting::Pact => None,
         }
     }
 
@@ -346,6 +353,7 @@ impl ClassTemplate {
             Spellcasting::None => None,
             Spellcasting::Full => Some(full_caster_slots(level)),
             Spellcasting::Half => Some(at(&p.half_caster_slots, level)),
+            Spellcasting::Pact => Some(at(&p.pact_slots, level)),
         }
     }
 
@@ -361,6 +369,7 @@ impl ClassTemplate {
                 .iter()
                 .any(|f| matches!(f, Feature::HealingWord { bonus, .. } if *bonus > 0)),
             diamonds: 0,
+            short_rest_slots: self.spellcasting == Spellcasting::Pact,
         }
     }
 
@@ -568,5 +577,98 @@ mod tests {
         let d = t("druid-5");
         assert_eq!(d.attacks[0].damage.to_string(), "2d8");
         assert_eq!(d.heal.unwrap().uses, 4 + 3 + 2);
+    }
+
+    /// One class-feature value at each level 1..=20.
+    fn by_level<T>(
+        class: &str,
+        f: impl Fn(&crate::combat::creature::ClassFeatures) -> T,
+    ) -> Vec<T> {
+        (1..=20)
+            .map(|l| f(&t(&format!("{class}-{l}")).class_features))
+            .collect()
+    }
+
+    #[test]
+    fn action_surge_from_2_twice_from_17_and_indomitable_at_9_13_17() {
+        let surge = by_level("fighter", |c| c.action_surge);
+        assert_eq!(
+            surge,
+            [0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2]
+        );
+        let indomitable = by_level("fighter", |c| c.indomitable);
+        assert_eq!(
+            indomitable,
+            [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
+        );
+        assert_eq!(t("rogue-5").class_features.action_surge, 0);
+    }
+
+    #[test]
+    fn uncanny_dodge_from_rogue_5_and_brutal_critical_at_9_13_17() {
+        let dodge = by_level("rogue", |c| c.uncanny_dodge);
+        assert_eq!(dodge.iter().position(|&d| d), Some(4));
+        assert!(dodge[4..].iter().all(|&d| d));
+        let brutal = by_level("barbarian", |c| c.brutal_critical);
+        assert_eq!(
+            brutal,
+            [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
+        );
+    }
+
+    #[test]
+    fn the_monk_deflects_from_3_and_stuns_from_5_with_ki_equal_to_its_level() {
+        let ki = by_level("monk", |c| c.ki);
+        let expected: Vec<u8> = (1..=20).map(|l| if l < 5 { 0 } else { l }).collect();
+        assert_eq!(ki, expected);
+        // DC 8 + proficiency + Wis (+2): 13 at 5, 14 at 9, 15 at 13, 16 at 17.
+        let dc: Vec<i32> = [5, 9, 13, 17]
+            .map(|l| t(&format!("monk-{l}")).class_features.stun_dc)
+            .to_vec();
+        assert_eq!(dc, [13, 14, 15, 16]);
+        assert!(t("monk-2").class_features.deflect_missiles.is_none());
+        // 1d10 + Dex + monk level: Dex +3 at 3, +5 at 20.
+        let d3 = t("monk-3").class_features.deflect_missiles.unwrap();
+        let d20 = t("monk-20").class_features.deflect_missiles.unwrap();
+        assert_eq!(
+            (d3.to_string(), d20.to_string()),
+            ("1d10+6".into(), "1d10+25".into())
+        );
+    }
+
+    #[test]
+    fn the_paladins_aura_reaches_allies_from_6_at_10_feet_then_30_from_18() {
+        let aura = by_level("paladin", |c| (c.aura, c.aura_feet));
+        assert_eq!(aura[4], (0, 0));
+        assert_eq!((aura[5], aura[16], aura[17]), ((2, 10), (2, 10), (2, 30)));
+        // Its own saves still carry it: Wis 0 + proficiency 3 + 2.
+        assert_eq!(t("paladin-6").saves[4], 5);
+    }
+
+    #[test]
+    fn bardic_inspiration_dice_and_uses_grow_and_come_back_on_short_rests_from_5() {
+        let dice = by_level("bard", |c| c.inspiration_die);
+        assert_eq!(
+            dice,
+            [
+                6, 6, 6, 6, 8, 8, 8, 8, 8, 10, 10, 10, 10, 10, 12, 12, 12, 12, 12, 12
+            ]
+        );
+        // The Charisma modifier: 3, 4 from 4, 5 from 8.
+        let uses = by_level("bard", |c| c.inspiration_uses);
+        assert_eq!((uses[0], uses[3], uses[7], uses[19]), (3, 4, 5, 5));
+        let font = by_level("bard", |c| c.inspiration_short_rest);
+        assert_eq!(font.iter().position(|&f| f), Some(4));
+    }
+
+    #[test]
+    fn preserve_life_from_cleric_2_with_five_hp_per_level() {
+        let uses = by_level("cleric", |c| c.preserve_life);
+        assert_eq!(
+            uses,
+            [0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3]
+        );
+        let pool = by_level("cleric", |c| c.preserve_life_hp);
+        assert_eq!((pool[1], pool[19]), (10, 100));
     }
 }

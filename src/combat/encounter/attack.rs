@@ -96,10 +96,13 @@ impl Encounter {
         spec.ac - broken - shield
     }
 
+    /// A saving throw of `target` against `dc`; with an ally's Aura of
+    /// Protection and Indomitable's reroll of a failure
+    /// (`encounter/features.rs`).
     pub(super) fn saving_throw<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
-        arena: &Arena,
+        arena: &mut Arena,
         target: usize,
         ability: Ability,
         dc: i32,
@@ -124,10 +127,18 @@ impl Encounter {
             }
             _ => false,
         };
-        i32::from(RollMode::with(false, disadvantage).roll(rng)) + spec.save(ability)
-            - i32::from(f.return_penalty)
-            + self.save_bonus(rng, arena, target)
-            >= dc
+        let mode = RollMode::with(false, disadvantage);
+        let natural = i32::from(mode.roll(rng));
+        let mut bonus =
+            spec.save(ability) - i32::from(f.return_penalty) + self.save_bonus(rng, arena, target);
+        if self.auras {
+            bonus += self.aura_bonus(arena, target);
+        }
+        let saved = natural + bonus >= dc;
+        if saved || arena.fighters[target].feats.indomitable == 0 {
+            return saved;
+        }
+        self.indomitable(rng, arena, target, mode, bonus, dc)
     }
 
     /// One attack of `me` on `target`. `POSITIONS` says whether the
@@ -180,10 +191,17 @@ impl Encounter {
                 .map(|limb| (limb, *shots)),
         };
         let penalty = aimed.map_or(0, |(_, shots)| shots.penalty);
+        // A Bardic Inspiration die it holds goes on this roll.
+        let inspired = attacker.feats.inspired;
         let natural = RollMode::with(advantage, disadvantage).roll(rng);
         let roll = AttackRoll {
             bonus: attack.to_hit - penalty - i32::from(attacker.return_penalty)
-                + self.attack_roll_bonus(rng, arena, me),
+                + self.attack_roll_bonus(rng, arena, me)
+                + if inspired != 0 {
+                    Self::inspiration_roll(rng, inspired)
+                } else {
+                    0
+                },
             ac: self.defended_ac(defender),
             crit_range: self.rules.crit_range.unwrap_or(spec.crit_range),
             // Any hit within 5 ft on an unconscious (or paralyzed) creature
@@ -192,6 +210,9 @@ impl Encounter {
             critical_hits: self.rules.critical_hits,
             crit_range_hits: true,
         };
+        if inspired != 0 {
+            arena.fighters[me].feats.inspired = 0;
+        }
         let crit = match roll.resolve(natural) {
             AttackOutcome::NaturalOne => return self.missed(rng, arena, me, true, out),
             AttackOutcome::Miss => return self.missed(rng, arena, me, false, out),
@@ -209,6 +230,9 @@ impl Encounter {
             (if crit { dice.doubled_dice() } else { dice }).sample(rng) as i32
         };
         let mut amount = roll(rng, attack.damage);
+        if crit {
+            amount += super::features::brutal_critical(rng, spec, attack);
+        }
         if melee && arena.fighters[me].raging {
             amount += spec.rage.map_or(0, |r| r.damage_bonus);
         }
@@ -256,6 +280,11 @@ impl Encounter {
                 to_limb += dealt;
             }
         }
+        // Uncanny Dodge, Deflect Missiles: the defender's reaction.
+        if arena.fighters[target].feats.reacts {
+            total = self.defensive_reaction(rng, arena, target, attack, total);
+            to_limb = to_limb.min(total);
+        }
         if arena.fighters[target].party && crit {
             arena.fighters[target].crits_taken += 1;
         }
@@ -278,6 +307,10 @@ impl Encounter {
         }
         if let Some(rider) = attack.rider.filter(|_| poisons) {
             self.envenom(rng, arena, target, rider);
+        }
+        // Stunning Strike on a melee weapon hit.
+        if arena.fighters[me].feats.ki != 0 && melee && !attack.spell {
+            self.stunning_strike(rng, arena, me, target);
         }
     }
 }

@@ -17,7 +17,8 @@
 //!   of ongoing damage;
 //! - **lasting effects**: repeat saves at the end of the afflicted
 //!   creature's turn, prone creatures standing up on their turn, zones
-//!   dealing their damage at the start of a turn spent in them, *shield*
+//!   dealing their damage at the start or the end of a turn spent in them
+//!   (as the spell says), *shield*
 //!   (+5 AC until the caster's next turn) as a reaction to a hit it would
 //!   turn into a miss, and **concentration**: one spell at a time, a
 //!   Constitution save (DC 10 or half the damage, whichever is higher)
@@ -25,15 +26,17 @@
 //!   new concentration spell, taking its conditions, buffs and zones with
 //!   it.
 //!
-//! Durations other than concentration and *shield*'s round are not
-//! tracked: a spell's effect lasts the fight (fights end well within a
-//! minute; docs/spells.md says so).
+//! Durations: a spell without concentration lasting 1 to 9 rounds
+//! (*guiding bolt*'s, *vicious mockery*'s "until the end of your next
+//! turn") ends at the start of its caster's turn that many rounds on;
+//! longer ones last the fight (fights end well within a minute;
+//! docs/spells.md says so), concentration spells until it ends.
 
 use rand::Rng;
 
 use super::damage::Blow;
 use super::fighter::State;
-use super::spell_state::{Affliction, Buff, NO_SOURCE};
+use super::spell_state::{Affliction, Buff, NO_SOURCE, SpellState};
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Ability, Reach};
 use crate::combat::spell::{
@@ -67,6 +70,11 @@ struct Foes {
     /// Mean expected damage of one Attack action of theirs.
     threat: f64,
     saves: [f64; 6],
+    /// The rounds they are expected to last against the caster's side:
+    /// their hit points over the side's expected damage a round, between
+    /// 1 and [`EXPECTED_ROUNDS`] (a lasting effect is worth no more rounds
+    /// than the fight has left).
+    rounds: f64,
 }
 
 impl Encounter {
@@ -84,6 +92,7 @@ impl Encounter {
             hp: 0.0,
             threat: 0.0,
             saves: [0.0; 6],
+            rounds: EXPECTED_ROUNDS,
         };
         for i in range {
             let t = &arena.fighters[i];
@@ -100,6 +109,14 @@ impl Encounter {
             }
         }
         if f.up > 0 {
+            let ours: f64 = self
+                .side(arena.fighters[me].party, arena.fighters.len())
+                .filter(|&i| arena.fighters[i].state == State::Up)
+                .map(|i| self.threat.get(i).copied().unwrap_or(0.0))
+                .sum();
+            if ours > 0.0 {
+                f.rounds = (f.hp / ours).clamp(1.0, EXPECTED_ROUNDS);
+            }
             let n = f.up as f64;
             f.ac /= n;
             f.hp /= n;
@@ -118,7 +135,7 @@ impl Encounter {
         let spell = &known.spell;
         let level = arena.fighters[me].spells_level(self);
         if spell.targets.helps_allies() {
-            return self.buff_value(arena, me, k, slot);
+            return self.buff_value(arena, me, k, slot, foes);
         }
         if foes.up == 0 {
             return 0.0;
@@ -159,7 +176,7 @@ impl Encounter {
             };
             // A zone or a spell used again deals its damage each round.
             let repeats = if spell.ongoing.is_some() {
-                EXPECTED_ROUNDS
+                foes.rounds
             } else {
                 1.0
             };
@@ -171,9 +188,9 @@ impl Encounter {
                     Some(s) => save_chance(foes.saves[s.ability as usize].round() as i32, known.dc),
                     None => 0.5,
                 };
-                (1.0 / p.max(0.05)).min(EXPECTED_ROUNDS)
+                (1.0 / p.max(0.05)).min(foes.rounds)
             } else {
-                EXPECTED_ROUNDS
+                foes.rounds
             };
             value += n * lands * foes.threat * rounds * condition_weight(c.condition);
         }
@@ -186,14 +203,14 @@ impl Encounter {
             if m.no_reactions || m.action_or_bonus {
                 weight += 0.25;
             }
-            value += n * lands * foes.threat * EXPECTED_ROUNDS * weight.max(0.0);
+            value += n * lands * foes.threat * foes.rounds * weight.max(0.0);
         }
         value
     }
 
     /// The value of a buff on the caster's side: the extra damage of its
     /// allies (or its own) over the expected rounds.
-    fn buff_value(&self, arena: &Arena, me: usize, k: usize, slot: u8) -> f64 {
+    fn buff_value(&self, arena: &Arena, me: usize, k: usize, slot: u8, foes: &Foes) -> f64 {
         let spell = &self.known(arena, me, k).spell;
         let Some(m) = spell.modifiers else {
             return 0.0;
@@ -235,7 +252,7 @@ impl Encounter {
             }
         }
         gains[..count].sort_by(|a, b| b.total_cmp(a));
-        gains[..count.min(n)].iter().sum::<f64>() * EXPECTED_ROUNDS
+        gains[..count.min(n)].iter().sum::<f64>() * foes.rounds
     }
 
     /// The lowest slot `me` has left for a spell of `level` (0 for a
@@ -277,6 +294,37 @@ impl Encounter {
         let free = spec
             .threat(foes.ac.round() as i32)
             .min(foes.hp * foes.up as f64);
+        // A concentration spell used again on later turns (spiritual
+        // weapon's bonus-action attack, call lightning's Magic action):
+        // with the bonus action whenever free, with the action when one
+        // use is worth more than the free option.
+        let mut bonus = bonus;
+        let mut action = action;
+        if let Some(k) = arena.fighters[me].spells.concentrating.checked_sub(1) {
+            let k = usize::from(k);
+            let spell = &spec.known_spells[k].spell;
+            if let Some(o) = spell.ongoing.filter(|o| o.when == OngoingWhen::CasterTurn) {
+                let again = match o.action {
+                    Some(CastingTime::BonusAction) => bonus,
+                    Some(CastingTime::Action) => {
+                        action
+                            && self.spell_value(arena, me, k, spell.level, &foes) / foes.rounds
+                                > free
+                    }
+                    _ => false,
+                };
+                if again {
+                    self.strike(rng, arena, me, k, spell.level, out);
+                    if o.action == Some(CastingTime::BonusAction) {
+                        bonus = false;
+                        turn.bonus = true;
+                    } else {
+                        action = false;
+                        turn.action = true;
+                    }
+                }
+            }
+        }
         for (time, available) in [
             (CastingTime::BonusAction, bonus),
             (CastingTime::Action, action),
@@ -313,8 +361,7 @@ impl Encounter {
             } else {
                 0.0
             };
-            if let Some((value, k, slot)) = best.filter(|&(v, _, _)| v > threshold) {
-                let _ = value;
+            if let Some((_, k, slot)) = best.filter(|&(v, _, _)| v > threshold) {
                 self.cast_known(rng, arena, me, k, slot, out);
                 match time {
                     CastingTime::Action => turn.action = true,
@@ -354,6 +401,23 @@ impl Encounter {
             self.cast_buff(arena, me, k, slot);
             return;
         }
+        self.strike(rng, arena, me, k, slot, out);
+    }
+
+    /// The effect of `me`'s known spell `k` cast with `slot` on its
+    /// enemies: its targets, attack rolls or saves, damage, conditions and
+    /// zones (also a spell used again on a later turn).
+    fn strike<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        k: usize,
+        slot: u8,
+        out: &mut TrialOutcome,
+    ) {
+        let known = self.known(arena, me, k);
+        let spell = &known.spell;
         let level = arena.fighters[me].spells_level(self);
         let damage = spell.damage_at(slot, level);
         let rolls = spell.rolls_at(slot, level);
@@ -477,6 +541,7 @@ impl Encounter {
                 arena.fighters[t].spells.zone = Buff {
                     source: me as u16,
                     spell: k as u8,
+                    until: 0,
                 };
             }
         }
@@ -561,6 +626,7 @@ impl Encounter {
                 ends_on_damage: c.ends_on_damage,
                 concentration: known.spell.concentration,
                 prone: c.condition == Condition::Prone,
+                until: self.timed_end(arena, me, k),
             };
             if arena.fighters[t].state == State::Up {
                 arena.fighters[t].spells.afflict(a);
@@ -615,13 +681,71 @@ impl Encounter {
         }
     }
 
+    /// The round at whose start of its caster's turn an effect of `me`'s
+    /// spell `k` cast now ends: for a spell without concentration lasting
+    /// 1 to 9 rounds (*guiding bolt*'s "until the end of your next turn"
+    /// is 1), the current round plus its duration; 0 (the fight, or the
+    /// concentration) otherwise. Notes the end on the caster, whose turn
+    /// start removes it ([`Encounter::expire_timed`]).
+    fn timed_end(&self, arena: &mut Arena, me: usize, k: usize) -> u16 {
+        let spell = &self.known(arena, me, k).spell;
+        let Some(until) = timed_until(spell.concentration, spell.duration, arena.round) else {
+            return 0;
+        };
+        let s = &mut arena.fighters[me].spells;
+        if s.timed_until == 0 || until < s.timed_until {
+            s.timed_until = until;
+        }
+        until
+    }
+
+    /// The start of `me`'s turn: its short spells that end now leave
+    /// every creature (see [`Encounter::timed_end`]).
+    fn expire_timed(&self, arena: &mut Arena, me: usize) {
+        let round = arena.round.min(u32::from(u16::MAX)) as u16;
+        let due = arena.fighters[me].spells.timed_until;
+        if due == 0 || round < due {
+            return;
+        }
+        let source = me as u16;
+        let mut next = 0u16;
+        for t in 0..arena.fighters.len() {
+            if arena.fighters[t].spells.expire_from(source, round) {
+                self.recompute_buffs(arena, t);
+            }
+            let s = &arena.fighters[t].spells;
+            let pending = s
+                .afflictions
+                .iter()
+                .filter(|a| a.bits != 0 && a.source == source)
+                .map(|a| a.until)
+                .chain(
+                    s.buffs
+                        .iter()
+                        .filter(|b| b.source == source)
+                        .map(|b| b.until),
+                )
+                .filter(|&u| u != 0)
+                .min();
+            if let Some(u) = pending {
+                next = if next == 0 { u } else { next.min(u) };
+            }
+        }
+        arena.fighters[me].spells.timed_until = next;
+    }
+
     /// Puts `source`'s spell `k` on `t` as a buff (or debuff).
     fn add_buff(&self, arena: &mut Arena, t: usize, source: usize, k: usize) {
-        let s = &mut arena.fighters[t].spells;
-        if let Some(slot) = s.buffs.iter_mut().find(|b| b.source == NO_SOURCE) {
-            *slot = Buff {
+        let free = arena.fighters[t]
+            .spells
+            .buffs
+            .iter()
+            .position(|b| b.source == NO_SOURCE);
+        if let Some(slot) = free {
+            arena.fighters[t].spells.buffs[slot] = Buff {
                 source: source as u16,
                 spell: k as u8,
+                until: self.timed_end(arena, source, k),
             };
         }
         self.recompute_buffs(arena, t);
@@ -659,6 +783,12 @@ impl Encounter {
                 let caster = self.spec(arena.fighters[usize::from(b.source)].spec);
                 caster.known_spells[usize::from(b.spell)].spell.modifiers
             })
+    }
+
+    /// The damage types its buffs make `who` resist (*stoneskin*).
+    pub(super) fn buff_resistances(&self, arena: &Arena, who: usize) -> DamageTypes {
+        self.buff_modifiers(arena, who)
+            .fold(DamageTypes::default(), |r, m| r.union(m.resistance))
     }
 
     /// The dice its buffs add to (or take from) an attack roll of `who`.
@@ -809,8 +939,9 @@ impl Encounter {
     }
 
     /// The start of `me`'s turn: *shield* goes down, its slot of the turn
-    /// is free again, a creature prone from a spell stands up, and a zone
-    /// it starts its turn in deals its damage.
+    /// is free again, its short spells that end now end, a creature prone
+    /// from a spell stands up, and a zone whose damage comes at the start
+    /// of a turn spent in it deals it.
     #[inline(never)]
     pub(super) fn spells_at_turn_start<R: Rng + ?Sized>(
         &self,
@@ -819,6 +950,7 @@ impl Encounter {
         me: usize,
         out: &mut TrialOutcome,
     ) {
+        self.expire_timed(arena, me);
         let s = &mut arena.fighters[me].spells;
         s.shield_up = false;
         s.slot_this_turn = false;
@@ -830,70 +962,85 @@ impl Encounter {
             }
             s.recompute_conditions();
         }
-        let zone = s.zone;
-        if zone.source != NO_SOURCE && arena.fighters[me].state == State::Up {
-            let caster = usize::from(zone.source);
-            let k = usize::from(zone.spell);
-            let c = &arena.fighters[caster];
-            let known = &self.spec(c.spec).known_spells[k];
-            let active = c.state == State::Up
-                && (!known.spell.concentration || c.spells.concentrating == zone.spell + 1);
-            let starts = known
-                .spell
-                .ongoing
-                .is_some_and(|o| o.when == OngoingWhen::StartOfTurn);
-            if !active {
-                arena.fighters[me].spells.zone = Buff::NONE;
-            } else if starts {
-                let level = c.spells_level(self);
-                // The zone's damage at the slot it was cast with is not
-                // remembered: the spell's own level (docs/spells.md).
-                let damage = known.spell.damage_at(known.spell.level, level);
-                let rolled = self.roll_damage(rng, damage, false, 0);
-                let share = match known.spell.save {
-                    None => 1.0,
-                    Some(save) => {
-                        if self.saving_throw(rng, arena, me, save.ability, known.dc) {
-                            if save.success == OnSuccess::Half {
-                                0.5
-                            } else {
-                                0.0
-                            }
-                        } else {
-                            1.0
-                        }
-                    }
-                };
-                let mut total = 0;
-                let mut types = DamageTypes::default();
-                for (amount, kind) in rolled {
-                    let Some(kind) = kind else { continue };
-                    total +=
-                        self.after_defenses(arena, me, kind, (f64::from(amount) * share) as i32);
-                    types = types.with(kind);
-                }
-                self.deal_total(
-                    rng,
-                    arena,
-                    me,
-                    Blow {
-                        amount: total,
-                        types,
-                        crit: false,
-                    },
-                    out,
-                );
-            }
+        if arena.fighters[me].spells.zone.source != NO_SOURCE {
+            self.zone_damage(rng, arena, me, OngoingWhen::StartOfTurn, out);
         }
     }
 
-    /// The end of `me`'s turn: a save against each condition it repeats.
+    /// The zone `me` is in, if its caster still holds it, deals its damage
+    /// when it is `when` (SRD 5.2: *moonbeam*'s "starts its turn there",
+    /// *spirit guardians*' "ends its turn there"); a zone whose caster is
+    /// down or lost concentration is gone.
+    fn zone_damage<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        when: OngoingWhen,
+        out: &mut TrialOutcome,
+    ) {
+        if arena.fighters[me].state != State::Up {
+            return;
+        }
+        let zone = arena.fighters[me].spells.zone;
+        let caster = usize::from(zone.source);
+        let k = usize::from(zone.spell);
+        let c = &arena.fighters[caster];
+        let known = &self.spec(c.spec).known_spells[k];
+        let active = c.state == State::Up
+            && (!known.spell.concentration || c.spells.concentrating == zone.spell + 1);
+        if !active {
+            arena.fighters[me].spells.zone = Buff::NONE;
+            return;
+        }
+        if !known.spell.ongoing.is_some_and(|o| o.when == when) {
+            return;
+        }
+        let level = c.spells_level(self);
+        // The zone's damage at the slot it was cast with is not
+        // remembered: the spell's own level (docs/spells.md).
+        let damage = known.spell.damage_at(known.spell.level, level);
+        let rolled = self.roll_damage(rng, damage, false, 0);
+        let share = match known.spell.save {
+            None => 1.0,
+            Some(save) if self.saving_throw(rng, arena, me, save.ability, known.dc) => {
+                if save.success == OnSuccess::Half {
+                    0.5
+                } else {
+                    0.0
+                }
+            }
+            Some(_) => 1.0,
+        };
+        let mut total = 0;
+        let mut types = DamageTypes::default();
+        for (amount, kind) in rolled {
+            let Some(kind) = kind else { continue };
+            total += self.after_defenses(arena, me, kind, (f64::from(amount) * share) as i32);
+            types = types.with(kind);
+        }
+        self.deal_total(
+            rng,
+            arena,
+            me,
+            Blow {
+                amount: total,
+                types,
+                crit: false,
+            },
+            out,
+        );
+    }
+
+    /// The end of `me`'s turn: a save against each condition it repeats,
+    /// and the damage of a zone it ends its turn in.
     #[inline(never)]
     pub(super) fn spells_at_turn_end<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
         arena: &mut Arena,
         me: usize,
+        out: &mut TrialOutcome,
     ) {
         for slot in 0..arena.fighters[me].spells.afflictions.len() {
             let a = arena.fighters[me].spells.afflictions[slot];
@@ -905,6 +1052,9 @@ impl Encounter {
                 s.afflictions[slot] = Affliction::NONE;
                 s.recompute_conditions();
             }
+        }
+        if arena.fighters[me].spells.zone.source != NO_SOURCE {
+            self.zone_damage(rng, arena, me, OngoingWhen::EndOfTurn, out);
         }
     }
 
@@ -954,6 +1104,17 @@ pub(super) fn spell_roll_mode(attacker: u16, defender: u16, melee: bool) -> (boo
     (advantage, disadvantage, auto_crit)
 }
 
+/// The round at whose start of its caster's turn an effect cast in
+/// `round` ends: a spell without concentration lasting 1 to 9 rounds ends
+/// `duration` rounds on; others (a minute or more, concentration,
+/// instantaneous) are not timed (`None`): fights end well within a minute.
+pub fn timed_until(concentration: bool, duration: Option<u32>, round: u32) -> Option<u16> {
+    match duration {
+        Some(d @ 1..=9) if !concentration => Some((round + d).min(u32::from(u16::MAX)) as u16),
+        _ => None,
+    }
+}
+
 /// How much of a creature's damage a condition prevents while it lasts,
 /// for valuing control spells: all of it for one that keeps it from acting,
 /// half for blinded or restrained (its attacks at disadvantage, attacks on
@@ -973,5 +1134,18 @@ impl super::fighter::Fighter {
     /// Its character level (a cantrip's tier).
     pub(super) fn spells_level(&self, e: &Encounter) -> u8 {
         e.spec(self.spec).level
+    }
+
+    /// A fight begins with `ahead` fights (this one included) left before
+    /// the next long rest: the spells of an earlier fight are over, and a
+    /// caster's slot levels are shared over the fights ahead (rounded up).
+    pub(super) fn begin_fight_spells(&mut self, ahead: u32) {
+        self.spells = SpellState::EMPTY;
+        if self.spell_caster {
+            let levels: u32 = (1..=9u32)
+                .map(|l| l * u32::from(self.slots[l as usize - 1]))
+                .sum();
+            self.spells.slot_budget = levels.div_ceil(ahead.max(1)).min(u32::from(u16::MAX)) as u16;
+        }
     }
 }

@@ -32,6 +32,11 @@ impl Encounter {
     ) -> i32 {
         let f = &arena.fighters[target];
         let mut defenses = self.spec(f.spec).defenses;
+        if f.spells.buffed {
+            defenses.resistances = defenses
+                .resistances
+                .union(self.buff_resistances(arena, target));
+        }
         if f.raging
             && matches!(
                 kind,

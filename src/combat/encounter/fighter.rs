@@ -2,6 +2,7 @@
 //! resources spent, wounds and lingering injuries, and the effects they
 //! impose in the fight (as bits, so the hot loop tests them cheaply).
 
+use super::features::FeatureState;
 use super::spell_state::SpellState;
 use crate::combat::creature::CreatureSpec;
 use crate::combat::effect;
@@ -184,6 +185,8 @@ pub struct Fighter {
     /// Its *shield*-like reaction spell: index into its known spells plus
     /// one (0: none).
     pub(super) shield_spell: u8,
+    /// What it has left of its class features (Action Surge, ki, ...).
+    pub(super) feats: FeatureState,
     // Per-trial tallies.
     pub(super) went_down: bool,
     pub(super) crits_taken: u32,
@@ -264,6 +267,7 @@ impl Fighter {
                 .iter()
                 .position(|k| k.spell.casting_time == crate::combat::spell::CastingTime::Reaction)
                 .map_or(0, |i| i as u8 + 1),
+            feats: FeatureState::full(&spec.class_features),
             went_down: state == State::Dying,
             crits_taken: 0,
             hp_lost: 0,

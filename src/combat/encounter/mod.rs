@@ -31,13 +31,17 @@
 //! (healing, potions, stabilising), `injuries.rs` (lingering injuries
 //! in a fight), `limbs.rs` (called shots on limbs, our extension) and
 //! `positions.rs` (places, movement and opportunity attacks, our
-//! approximation), `party_state.rs` (a party carried between days of a
+//! approximation), `features.rs` (class features of the templates: Action
+//! Surge, Indomitable, Uncanny Dodge, Brutal Critical, Stunning Strike,
+//! Deflect Missiles, Aura of Protection for allies, Bardic Inspiration,
+//! Preserve Life), `party_state.rs` (a party carried between days of a
 //! campaign); the clause tests follow the same split under `tests/`.
 
 mod attack;
 mod casting;
 mod damage;
 mod dying;
+mod features;
 mod fighter;
 mod injuries;
 mod limbs;
@@ -156,6 +160,10 @@ pub struct Encounter {
     /// Some creature casts attack, control or buff spells: the round loop
     /// looks at spell state only then.
     spellcasting: bool,
+    /// Some creature has Stunning Strike (its stuns end with its turns).
+    stunners: bool,
+    /// Some creature has an Aura of Protection for its allies.
+    auras: bool,
     /// The permanent wounds a PC may take, by severity.
     wound_examples: WoundExamples,
     /// The riders of the monsters' attacks that spread (our extension).

@@ -8,7 +8,7 @@ use rand::Rng;
 
 use super::fighter::{Fighter, State};
 use super::positions::Movement;
-use super::spell_state::SpellState;
+use super::spell_state::NO_SOURCE;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Attack, Reach};
 use crate::combat::effect;
@@ -137,14 +137,7 @@ impl Encounter {
             f.raging = false;
             // Spells of an earlier fight are over; a caster's slot levels
             // are shared over the fights ahead (rounded up).
-            f.spells = SpellState::EMPTY;
-            if f.spell_caster {
-                let levels: u32 = (1..=9u32)
-                    .map(|l| l * u32::from(f.slots[l as usize - 1]))
-                    .sum();
-                f.spells.slot_budget =
-                    levels.div_ceil(ahead.max(1)).min(u32::from(u16::MAX)) as u16;
-            }
+            f.begin_fight_spells(ahead);
         }
         if let Some(p) = &self.rules.positions {
             self.place(arena, p);
@@ -172,8 +165,15 @@ impl Encounter {
             for k in 0..arena.order.len() {
                 let me = arena.order[k];
                 self.take_turn(rng, arena, me, decided_at.is_some(), out);
-                if self.spellcasting && arena.fighters[me].spells.conditions != 0 {
-                    self.spells_at_turn_end(rng, arena, me);
+                if self.spellcasting
+                    && (arena.fighters[me].spells.conditions != 0
+                        || arena.fighters[me].spells.zone.source != NO_SOURCE)
+                {
+                    self.spells_at_turn_end(rng, arena, me, out);
+                }
+                // Stunning Strike: a monk's stuns end with its next turn.
+                if self.stunners && self.spec(arena.fighters[me].spec).class_features.ki != 0 {
+                    self.features_at_turn_end(arena, me);
                 }
             }
             // The dead and the fled take no more turns in this fight
@@ -190,6 +190,9 @@ impl Encounter {
                 }
             }
             arena.order.truncate(kept);
+            if self.stunners {
+                self.features_at_round_end(arena);
+            }
             let mut tally = SideTally::of(&arena.fighters);
             // Morale: the rest flee when too few are left standing.
             if self.rules.monsters_flee_below > 0.0
@@ -341,6 +344,10 @@ impl Encounter {
         arena.fighters[me].spells.bonus_spent = false;
         let action_used = self.can_support(&arena.fighters[me], fight_over)
             && self.support(rng, arena, me, fight_over, action);
+        // Bardic Inspiration: a bonus action the healing left free.
+        if arena.fighters[me].feats.inspirations != 0 && !fight_over {
+            self.bardic_inspiration(arena, me);
+        }
         if action_used || fight_over || !action {
             return;
         }
@@ -365,13 +372,17 @@ impl Encounter {
         } else {
             self.multiattack::<false, R>(rng, arena, me, out);
         }
+        // Action Surge: the Attack action again in the first round.
+        if spec.class_features.action_surge != 0 {
+            self.action_surge(rng, arena, me, out);
+        }
     }
 
     /// The attacks of `me`'s Attack action (its multiattack), each at the
     /// target the policy picks; with `POSITIONS`, moving into reach first
     /// (or stepping back for a ranged attack) as positions say.
     #[inline]
-    fn multiattack<const POSITIONS: bool, R: Rng + ?Sized>(
+    pub(super) fn multiattack<const POSITIONS: bool, R: Rng + ?Sized>(
         &self,
         rng: &mut R,
         arena: &mut Arena,

@@ -5,6 +5,7 @@
 
 use rand::Rng;
 
+use super::features::FeatureState;
 use super::fighter::{Fighter, NEVER_REVIVED, State};
 use super::{Arena, Encounter};
 use crate::combat::creature::{Attack, CreatureSpec};
@@ -111,7 +112,10 @@ impl Encounter {
             .map(|(i, spec)| Fighter::new(i, spec, i < party.len(), &rules))
             .collect();
         let casters = party.iter().any(CreatureSpec::casts_spells);
-        let spellcasting = all.iter().any(|c| !c.known_spells.is_empty());
+        // Stunning Strike's stuns are spell state: the loop looks at it.
+        let stunners = all.iter().any(|c| c.class_features.ki > 0);
+        let auras = all.iter().any(|c| c.class_features.aura > 0);
+        let spellcasting = stunners || all.iter().any(|c| !c.known_spells.is_empty());
         let fielded = all.len();
         Encounter {
             party,
@@ -122,6 +126,8 @@ impl Encounter {
             all,
             casters,
             spellcasting,
+            stunners,
+            auras,
             initial,
             wound_examples,
             venom_riders,
@@ -134,7 +140,9 @@ impl Encounter {
     /// level behind fights with (docs/campaign.md, `replace_dead`).
     pub fn with_bench(mut self, below: Vec<CreatureSpec>) -> Self {
         assert_eq!(below.len(), self.party.len(), "one bench template per PC");
-        self.spellcasting |= below.iter().any(|c| !c.known_spells.is_empty());
+        self.stunners |= below.iter().any(|c| c.class_features.ki > 0);
+        self.auras |= below.iter().any(|c| c.class_features.aura > 0);
+        self.spellcasting |= self.stunners || below.iter().any(|c| !c.known_spells.is_empty());
         self.all.truncate(self.fielded);
         self.initial.truncate(self.fielded);
         self.in_hand.truncate(self.fielded);
@@ -203,6 +211,7 @@ impl Encounter {
             f.smite_uses = spec.once_per_turn.and_then(|o| o.uses).unwrap_or(0);
             f.rage_uses = spec.rage.map_or(0, |r| r.uses);
             f.relentless_uses = 0;
+            f.feats = FeatureState::full(&spec.class_features);
             f.hit_dice = regained_hit_dice(spec, f.hit_dice);
             f.state = State::Up;
             f.tally = Tally::default();
@@ -218,6 +227,12 @@ impl Encounter {
             if let Some(h) = spec.heal.filter(|h| h.short_rest) {
                 f.heal_uses = h.uses;
             }
+            // Pact Magic: the slots come back on a short rest.
+            if spec.spellbook.as_ref().is_some_and(|b| b.short_rest_slots) {
+                f.slots = spec.spell_slots();
+            }
+            // Action Surge, ki, Channel Divinity, Font of Inspiration.
+            f.feats.short_rest(&spec.class_features);
             spend_hit_dice(rng, spec, f);
         }
     }

@@ -30,6 +30,9 @@ pub struct Affliction {
     pub concentration: bool,
     /// It is prone from a spell: it stands up on its turn.
     pub prone: bool,
+    /// The round at whose caster's turn a short spell's condition ends
+    /// (0: it lasts until a save or the fight's end).
+    pub until: u16,
 }
 
 impl Affliction {
@@ -43,6 +46,7 @@ impl Affliction {
         ends_on_damage: false,
         concentration: false,
         prone: false,
+        until: 0,
     };
 }
 
@@ -53,6 +57,9 @@ pub struct Buff {
     pub source: u16,
     /// Index into the caster's known spells.
     pub spell: u8,
+    /// The round at whose caster's turn a short spell's buff ends (0: it
+    /// lasts the fight or the caster's concentration).
+    pub until: u16,
 }
 
 impl Buff {
@@ -60,6 +67,7 @@ impl Buff {
     pub const NONE: Buff = Buff {
         source: NO_SOURCE,
         spell: 0,
+        until: 0,
     };
 }
 
@@ -101,6 +109,13 @@ pub struct SpellState {
     /// in this fight: its slot levels left shared evenly over the fights
     /// still planned for the day (docs/spells.md, "Casting policy").
     pub slot_budget: u16,
+    /// Per affliction slot, the ends of its source's turns after which it
+    /// ends (0: not so limited): Stunning Strike's "until the end of your
+    /// next turn" (`encounter/features.rs`).
+    pub source_turns: [u8; AFFLICTIONS],
+    /// The earliest round at whose start of its turn a short spell it cast
+    /// ends (0: none pending).
+    pub timed_until: u16,
 }
 
 impl Default for SpellState {
@@ -123,7 +138,31 @@ impl SpellState {
         slot_this_turn: false,
         bonus_spent: false,
         slot_budget: 0,
+        source_turns: [0; AFFLICTIONS],
+        timed_until: 0,
     };
+
+    /// Removes the short spells of `source` that end by round `round`.
+    /// Says whether anything was removed.
+    pub fn expire_from(&mut self, source: u16, round: u16) -> bool {
+        let mut removed = false;
+        for a in self.afflictions.iter_mut() {
+            if a.bits != 0 && a.source == source && a.until != 0 && a.until <= round {
+                *a = Affliction::NONE;
+                removed = true;
+            }
+        }
+        for b in self.buffs.iter_mut() {
+            if b.source == source && b.until != 0 && b.until <= round {
+                *b = Buff::NONE;
+                removed = true;
+            }
+        }
+        if removed {
+            self.recompute_conditions();
+        }
+        removed
+    }
 
     /// Recomputes [`SpellState::conditions`] from the afflictions.
     pub fn recompute_conditions(&mut self) {
@@ -134,13 +173,54 @@ impl SpellState {
     /// [`AFFLICTIONS`] keeps them: the new one is lost). Says whether it
     /// was added.
     pub fn afflict(&mut self, a: Affliction) -> bool {
-        match self.afflictions.iter_mut().find(|s| s.bits == 0) {
-            Some(slot) => {
-                *slot = a;
+        self.afflict_until_source_turn(a, 0)
+    }
+
+    /// [`SpellState::afflict`] of an affliction that ends at the end of
+    /// its source's turn once `turns` of them have ended (0: not so
+    /// limited), counting the one in progress if it is the source's.
+    pub fn afflict_until_source_turn(&mut self, a: Affliction, turns: u8) -> bool {
+        match self.afflictions.iter().position(|s| s.bits == 0) {
+            Some(k) => {
+                self.afflictions[k] = a;
+                self.source_turns[k] = turns;
                 self.recompute_conditions();
                 true
             }
             None => false,
+        }
+    }
+
+    /// The end of a turn of `source`: its afflictions limited to its turns
+    /// count down, and end at 0.
+    pub fn source_turn_ended(&mut self, source: u16) {
+        let mut changed = false;
+        for (a, turns) in self.afflictions.iter_mut().zip(&mut self.source_turns) {
+            if a.bits != 0 && a.source == source && *turns > 0 {
+                *turns -= 1;
+                if *turns == 0 {
+                    *a = Affliction::NONE;
+                    changed = true;
+                }
+            }
+        }
+        if changed {
+            self.recompute_conditions();
+        }
+    }
+
+    /// `source` left the fight: its afflictions limited to its turns end.
+    pub fn source_left(&mut self, source: u16) {
+        let mut changed = false;
+        for (a, turns) in self.afflictions.iter_mut().zip(&mut self.source_turns) {
+            if a.bits != 0 && a.source == source && *turns > 0 {
+                *turns = 0;
+                *a = Affliction::NONE;
+                changed = true;
+            }
+        }
+        if changed {
+            self.recompute_conditions();
         }
     }
 
@@ -201,5 +281,28 @@ mod tests {
         assert!(!s.remove_from(5, true), "not a concentration spell");
         assert!(s.remove_from(5, false));
         assert_eq!(s.conditions, 0);
+    }
+
+    #[test]
+    fn an_affliction_limited_to_its_source_turns_ends_with_the_last() {
+        let mut s = SpellState::EMPTY;
+        let stun = Affliction {
+            bits: 1,
+            source: 3,
+            ..Affliction::NONE
+        };
+        assert!(s.afflict_until_source_turn(stun, 2));
+        s.source_turn_ended(4);
+        s.source_turn_ended(3);
+        assert_eq!(s.conditions, 1, "one of its source's turns still to end");
+        s.source_turn_ended(3);
+        assert_eq!(s.conditions, 0);
+        // A later affliction in the slot is not limited.
+        assert!(s.afflict(Affliction { bits: 2, ..stun }));
+        s.source_turn_ended(3);
+        assert_eq!(s.conditions, 2);
+        assert!(s.afflict_until_source_turn(Affliction { bits: 4, ..stun }, 2));
+        s.source_left(3);
+        assert_eq!(s.conditions, 2, "the limited one ends with its source gone");
     }
 }

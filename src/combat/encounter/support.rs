@@ -64,6 +64,7 @@ impl Encounter {
     #[inline]
     pub(super) fn can_support(&self, f: &Fighter, fight_over: bool) -> bool {
         f.heal_uses > 0
+            || f.feats.preserves > 0
             || f.potions != [0; 4]
             || f.casts
             || (f.party && self.stabilizes(fight_over))
@@ -94,6 +95,14 @@ impl Encounter {
         };
         let when = self.rules.heal_when;
         let allies = self.side(party, arena.fighters.len());
+        // Channel Divinity: Preserve Life, an action, before the rest
+        // (`encounter/features.rs`); a bonus action may still heal.
+        let preserved =
+            action && arena.fighters[me].feats.preserves > 0 && self.preserve_life(arena, me);
+        if preserved && arena.fighters[me].effects & effect::ACTION_OR_BONUS != 0 {
+            return true;
+        }
+        let action = action && !preserved;
         let patient = |arena: &Arena, self_only: bool| -> Option<usize> {
             if self_only {
                 return needs(&arena.fighters[me], when).then_some(me);
@@ -121,7 +130,7 @@ impl Encounter {
         }
         if let Some(book) = spec.spellbook.as_ref().filter(|_| arena.fighters[me].casts) {
             if let Some(spent) = self.cast(rng, arena, me, book, action, bonus_used) {
-                return spent;
+                return spent || preserved;
             }
         }
         if !action {

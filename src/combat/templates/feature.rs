@@ -4,8 +4,11 @@
 //! Martial Arts, riders), its action and once-per-turn damage (Extra
 //! Attack, Rage, Sneak Attack, ...), its healing (Second Wind, Lay on
 //! Hands, healing word) or its defences (saves, Evasion, speed, hit
-//! points); one function per part keeps each short and the part it touches
-//! plain. Features apply in file order; a later one of the same part (two
+//! points), or it is one of the features the loop reads from
+//! [`ClassFeatures`] (Action Surge, Indomitable, Uncanny Dodge, Brutal
+//! Critical, Stunning Strike, Deflect Missiles, Aura of Protection for
+//! allies, Bardic Inspiration, Preserve Life); one function per part keeps
+//! each short and the part it touches plain. Features apply in file order; a later one of the same part (two
 //! healing features) replaces an earlier one.
 
 use crate::dice::DiceExpr;
@@ -13,7 +16,7 @@ use crate::rules::damage::DamageType;
 
 use super::{Build, Level, at};
 use crate::combat::creature::{
-    Ability, Attack, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach, Rider,
+    Ability, Attack, ClassFeatures, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach, Rider,
 };
 
 /// A class feature the round loop models, with its per-level values
@@ -90,12 +93,15 @@ pub enum Feature {
         /// Flat bonus.
         bonus: i32,
     },
-    /// Aura of Protection: a bonus to every saving throw.
+    /// Aura of Protection: a bonus to every saving throw of its own and of
+    /// its allies within the aura while it is conscious.
     AuraOfProtection {
         /// First level with it.
         from_level: u8,
         /// The bonus.
         save_bonus: i32,
+        /// The aura's reach by level, feet (10, 30 from 18).
+        feet: Vec<i32>,
     },
     /// Improved Divine Smite: extra dice on every melee weapon hit (a rider
     /// of each melee weapon attack).
@@ -179,6 +185,68 @@ pub enum Feature {
         /// spell attacks of the template only).
         kind: Option<DamageType>,
     },
+    /// Action Surge: one more action on its turn, uses per short rest by
+    /// level (0 before it has it).
+    ActionSurge {
+        /// Uses by level.
+        uses: Vec<u8>,
+    },
+    /// Indomitable: rerolls of a failed saving throw per long rest, by
+    /// level.
+    Indomitable {
+        /// Uses by level.
+        uses: Vec<u8>,
+    },
+    /// Uncanny Dodge: its reaction halves the damage of an attack that
+    /// hits it.
+    UncannyDodge {
+        /// First level with it.
+        from_level: u8,
+    },
+    /// Brutal Critical: one more weapon damage die on a melee critical hit
+    /// at each level.
+    BrutalCritical {
+        /// Levels that add a die.
+        levels: Vec<u8>,
+    },
+    /// Stunning Strike: 1 ki on a melee weapon hit, the target saves (Con,
+    /// DC 8 + proficiency + the ability's modifier) or is stunned until the
+    /// end of its next turn; ki points by level (per short rest).
+    StunningStrike {
+        /// First level with it.
+        from_level: u8,
+        /// Ki points by level (the class table's column).
+        ki: Vec<u8>,
+        /// The ability of the DC (Wisdom).
+        ability: Ability,
+    },
+    /// Deflect Missiles: its reaction reduces a ranged weapon attack's
+    /// damage by the dice plus its Dexterity modifier plus its level.
+    DeflectMissiles {
+        /// First level with it.
+        from_level: u8,
+        /// The dice (1d10).
+        dice: DiceExpr,
+    },
+    /// Bardic Inspiration: a bonus action giving an ally a die to add to an
+    /// attack roll; uses = the main ability's modifier (at least 1) per
+    /// long rest, and per short rest from `short_rest_from` (Font of
+    /// Inspiration).
+    BardicInspiration {
+        /// The die's sides by level.
+        die: Vec<u32>,
+        /// First level at which a short rest restores the uses.
+        short_rest_from: u8,
+    },
+    /// Channel Divinity: Preserve Life: an action restoring `hp_per_level`
+    /// × level HP among its allies, none above half its maximum; uses per
+    /// short rest by level.
+    PreserveLife {
+        /// Uses by level (0 before it has it).
+        uses: Vec<u8>,
+        /// Hit points per level of the pool (5).
+        hp_per_level: i32,
+    },
 }
 
 impl Feature {
@@ -213,6 +281,56 @@ impl Feature {
         self.apply_to_actions(b, l);
         self.apply_healing(&mut b.spec, l);
         self.apply_to_defences(b, l);
+        self.apply_class_features(&mut b.spec.class_features, l);
+    }
+
+    /// Action Surge, Indomitable, Uncanny Dodge, Brutal Critical, Stunning
+    /// Strike, Deflect Missiles, the aura for allies, Bardic Inspiration
+    /// and Preserve Life: the values the round loop's
+    /// `encounter/features.rs` reads.
+    fn apply_class_features(&self, c: &mut ClassFeatures, l: &Level) {
+        let byte = |n: i32| n.clamp(0, 255) as u8;
+        match self {
+            Feature::ActionSurge { uses } => c.action_surge = at(uses, l.level),
+            Feature::Indomitable { uses } => c.indomitable = at(uses, l.level),
+            Feature::UncannyDodge { from_level } => c.uncanny_dodge = l.has(*from_level),
+            Feature::BrutalCritical { levels } => c.brutal_critical = l.reached(levels) as u8,
+            Feature::StunningStrike {
+                from_level,
+                ki,
+                ability,
+            } if l.has(*from_level) => {
+                c.ki = at(ki, l.level);
+                c.stun_dc = 8 + l.proficiency + l.modifier(*ability);
+            }
+            Feature::DeflectMissiles { from_level, dice } if l.has(*from_level) => {
+                c.deflect_missiles = Some(DiceExpr {
+                    modifier: dice.modifier + l.modifier(Ability::Dex) + i32::from(l.level),
+                    ..*dice
+                });
+            }
+            Feature::AuraOfProtection {
+                from_level,
+                save_bonus,
+                feet,
+            } if l.has(*from_level) => {
+                c.aura = *save_bonus;
+                c.aura_feet = at(feet, l.level);
+            }
+            Feature::BardicInspiration {
+                die,
+                short_rest_from,
+            } => {
+                c.inspiration_die = byte(at(die, l.level) as i32);
+                c.inspiration_uses = byte(l.main_modifier.max(1));
+                c.inspiration_short_rest = l.has(*short_rest_from);
+            }
+            Feature::PreserveLife { uses, hp_per_level } => {
+                c.preserve_life = at(uses, l.level);
+                c.preserve_life_hp = hp_per_level * i32::from(l.level);
+            }
+            _ => {}
+        }
     }
 
     /// Fighting styles, Martial Arts, Improved Divine Smite and spell
@@ -370,6 +488,7 @@ impl Feature {
             Feature::AuraOfProtection {
                 from_level,
                 save_bonus,
+                ..
             } if l.has(*from_level) => b.saves = b.saves.map(|s| s + save_bonus),
             Feature::AllSaves { from_level } if l.has(*from_level) => {
                 for (a, save) in b.saves.iter_mut().enumerate() {

@@ -450,6 +450,32 @@ impl Parse<'_> {
             },
             not_modelled: r.not_modelled.clone(),
         })
+        .map(|spell| self.unmodelled_keys(r, spell))
+    }
+
+    /// A spell whose data has keys the round loop does not act on (a change
+    /// of speed: fights have no map unless positions are on, and positions
+    /// do not read spells; a creature entering a zone on a later turn)
+    /// says so in its `not_modelled` and is at most partly modelled.
+    fn unmodelled_keys(&self, r: &RawSpell, mut spell: SpellSpec) -> SpellSpec {
+        let mut notes = Vec::new();
+        if r.modifiers
+            .as_ref()
+            .is_some_and(|m| m.get_ref().speed.is_some())
+        {
+            notes.push("the change to speed (woundsim: speeds act only with positions, which do not read spells)");
+        }
+        if r.ongoing.as_ref().is_some_and(|o| o.get_ref().enters) {
+            notes.push("damage to a creature entering the area on a later turn (woundsim: only the creatures caught when it is cast stand in it)");
+        }
+        if notes.is_empty() || !matches!(spell.fight, FightUse::Modelled | FightUse::Partial) {
+            return spell;
+        }
+        spell.fight = FightUse::Partial;
+        spell
+            .not_modelled
+            .extend(notes.into_iter().map(String::from));
+        spell
     }
 
     fn side(&self, side: &Option<Spanned<String>>, key: &str) -> Result<Side, ScenarioError> {
@@ -544,7 +570,6 @@ impl Parse<'_> {
 
     fn ongoing(&self, o: &Spanned<RawOngoing>) -> Result<Ongoing, ScenarioError> {
         let r = o.get_ref();
-        let _ = r.enters;
         Ok(Ongoing {
             when: keyword(
                 self,
@@ -597,7 +622,7 @@ impl Parse<'_> {
     fn modifiers(&self, m: &Spanned<RawModifiers>) -> Result<Modifiers, ScenarioError> {
         let at = m.span().start;
         let r = m.get_ref();
-        let _ = (&r.speed, &r.resistance);
+
         let damage_on_hit = match (&r.damage_on_hit, r.damage_type) {
             (Some(d), Some(kind)) => Some(DamagePart {
                 dice: self.dice(d, "modifiers.damage_on_hit")?,
@@ -628,6 +653,7 @@ impl Parse<'_> {
             extra_attack: r.extra_attack.min(3),
             no_reactions: r.no_reactions,
             action_or_bonus: r.action_or_bonus,
+            resistance: crate::rules::damage::DamageTypes::of(r.resistance.iter().copied()),
         })
     }
 }

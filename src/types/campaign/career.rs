@@ -377,7 +377,7 @@ impl<R: Rng + Clone + PartialEq> Career<'_, '_, R> {
                     e = plan.pick_index(self.rng);
                 }
             }
-            let later = (calendar.fights_per_day - k - 1) as u32;
+            let later = calendar.fights_per_day - k - 1;
             let at = FightAt {
                 level: self.level_index,
                 encounter: e,

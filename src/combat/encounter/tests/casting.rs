@@ -81,7 +81,7 @@ fn a_paralyzed_creature_is_critically_hit_from_within_5_feet_and_fails_dex_saves
         bits: Condition::Paralyzed.bits(),
         ..Affliction::NONE
     });
-    let Table { enc, arena, .. } = &t;
+    let Table { enc, arena, .. } = &mut t;
     let failed = with_dice(&[], |rng| !enc.saving_throw(rng, arena, 1, Ability::Dex, 1));
     assert!(failed, "no die: the save fails outright");
 }
@@ -94,11 +94,15 @@ fn a_repeat_save_at_the_end_of_the_turn_ends_the_condition() {
         EncounterRules::default(),
     );
     cast(&mut t, 0, "hold_person", 2, &[(1, 1), (5, 20)]);
-    let Table { enc, arena, .. } = &mut t;
+    let Table { enc, arena, out } = &mut t;
     // 15 - 1 = 14: still held; 16 - 1 = 15: free.
-    with_dice(&[(15, 20)], |rng| enc.spells_at_turn_end(rng, arena, 1));
+    with_dice(&[(15, 20)], |rng| {
+        enc.spells_at_turn_end(rng, arena, 1, out)
+    });
     assert_ne!(arena.fighters[1].spells.conditions, 0);
-    with_dice(&[(16, 20)], |rng| enc.spells_at_turn_end(rng, arena, 1));
+    with_dice(&[(16, 20)], |rng| {
+        enc.spells_at_turn_end(rng, arena, 1, out)
+    });
     assert_eq!(arena.fighters[1].spells.conditions, 0);
 }
 
@@ -178,7 +182,7 @@ fn shield_turns_a_hit_into_a_miss_and_stays_up_until_the_casters_turn() {
 }
 
 #[test]
-fn spirit_guardians_strike_an_enemy_that_starts_its_turn_in_them() {
+fn spirit_guardians_strike_an_enemy_that_ends_its_turn_in_them() {
     // Cleric-5: DC 15; the ogre saves with Wis -2.
     let mut t = Table::new(
         vec![template("cleric-5")],
@@ -196,10 +200,14 @@ fn spirit_guardians_strike_an_enemy_that_starts_its_turn_in_them() {
     let hp = t.f(1).hp;
     assert_eq!(t.f(1).max_hp - hp, 9);
     assert_eq!(t.f(1).spells.zone.source, 0);
-    // Its turn starts in the zone: 3d8 = 8 + 8 + 8, a success (19 - 2): 12.
+    // Its turn starts in the zone: nothing (SRD 5.2: "enters the
+    // Emanation or ends its turn there").
     let Table { enc, arena, out } = &mut t;
+    with_dice(&[], |rng| enc.spells_at_turn_start(rng, arena, 1, out));
+    assert_eq!(arena.fighters[1].hp, hp);
+    // It ends its turn there: 3d8 = 8 + 8 + 8, a success (19 - 2): 12.
     with_dice(&[(8, 8), (8, 8), (8, 8), (19, 20)], |rng| {
-        enc.spells_at_turn_start(rng, arena, 1, out)
+        enc.spells_at_turn_end(rng, arena, 1, out)
     });
     assert_eq!(arena.fighters[1].hp, hp - 12);
 }
@@ -410,4 +418,66 @@ fn bless_raises_the_hit_chance_to_its_exact_value() {
         "{share} against {p}"
     );
     let _ = bits::BANISHED;
+}
+
+#[test]
+fn guiding_bolts_advantage_ends_at_the_start_of_the_casters_next_turn() {
+    // Cleric-5 (+7) at a goblin in round 1: 15 + 7 hits AC 15, 4d6 = 4.
+    let mut t = Table::new(
+        vec![template("cleric-5")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    t.arena.round = 1;
+    cast(
+        &mut t,
+        0,
+        "guiding_bolt",
+        1,
+        &[(1, 1), (15, 20), (1, 6), (1, 6), (1, 6), (1, 6)],
+    );
+    assert_eq!(t.f(1).max_hp - t.f(1).hp, 4);
+    let Table { enc, arena, out } = &mut t;
+    assert!(
+        enc.buff_advantage(arena, 1).1,
+        "attacks on it have advantage"
+    );
+    // Its caster's turn in the same round changes nothing; in the next
+    // round the spell's 1 round is over.
+    with_dice(&[], |rng| enc.spells_at_turn_start(rng, arena, 0, out));
+    assert!(enc.buff_advantage(arena, 1).1);
+    arena.round = 2;
+    with_dice(&[], |rng| enc.spells_at_turn_start(rng, arena, 0, out));
+    assert!(!enc.buff_advantage(arena, 1).1, "over at round 2");
+    assert_eq!(arena.fighters[0].spells.timed_until, 0, "nothing pending");
+    // A spell lasting a minute, or with concentration, is not timed.
+    use crate::combat::encounter::casting::timed_until;
+    assert_eq!(timed_until(false, Some(1), 3), Some(4));
+    assert_eq!(timed_until(false, Some(10), 3), None);
+    assert_eq!(timed_until(true, Some(1), 3), None);
+    assert_eq!(timed_until(false, Some(0), 3), None);
+}
+
+#[test]
+fn stoneskin_halves_slashing_while_the_caster_concentrates() {
+    let spells = &crate::fixtures::catalog().templates.spells;
+    let mut wizard = template("wizard-9");
+    let stoneskin = spells.get("stoneskin").unwrap().clone();
+    wizard
+        .known_spells
+        .push(crate::combat::templates::known_spell(stoneskin, 4, 4, 0));
+    let k = wizard.known_spells.len() - 1;
+    let mut t = Table::new(vec![wizard], vec![goblin()], EncounterRules::default());
+    let Table { enc, arena, out } = &mut t;
+    with_dice(&[], |rng| enc.cast_known(rng, arena, 0, k, 4, out));
+    assert_eq!(arena.fighters[0].slots[3], 2, "a 4th-level slot");
+    assert_eq!(
+        enc.after_defenses(arena, 0, crate::rules::damage::DamageType::Slashing, 9),
+        4
+    );
+    enc.end_concentration(arena, 0);
+    assert_eq!(
+        enc.after_defenses(arena, 0, crate::rules::damage::DamageType::Slashing, 9),
+        9
+    );
 }

@@ -127,7 +127,7 @@ fn a_severed_leg_is_the_tables_lose_a_foot_or_leg_not_the_wounds_lost_leg() {
     );
     // One d20: 5 saves against DC 5.
     let saved = with_dice(&[(5, 20)], |rng| {
-        t.enc.saving_throw(rng, &t.arena, 0, Ability::Dex, 5)
+        t.enc.saving_throw(rng, &mut t.arena, 0, Ability::Dex, 5)
     });
     assert!(saved);
 }

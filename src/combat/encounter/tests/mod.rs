@@ -7,6 +7,7 @@ mod attack;
 mod casting;
 mod damage;
 mod dying;
+mod features;
 mod injuries;
 mod limbs;
 mod party_state;
@@ -128,6 +129,10 @@ impl Table {
         );
         let mut arena = Arena::default();
         arena.fighters.extend_from_slice(&enc.initial);
+        // A one-fight day: every slot is the fight's to spend.
+        for f in arena.fighters.iter_mut() {
+            f.begin_fight_spells(1);
+        }
         Table {
             enc,
             arena,

@@ -11,10 +11,11 @@ use crate::rules::injury_cures::spell_index;
 
 /// A level-5 life cleric (Wisdom +4, slots 4/3/2, Disciple of Life) who
 /// casts `spells` and carries `diamonds`, without the template's healing
-/// word feature.
+/// word feature and Preserve Life.
 fn cleric(spells: &[&str], diamonds: u8) -> CreatureSpec {
     let mut c = template("cleric-5");
     c.heal = None;
+    c.class_features.preserve_life = 0;
     let book = c.spellbook.as_mut().unwrap();
     assert_eq!(
         (book.slots, book.modifier),

@@ -65,6 +65,8 @@ pub(super) enum RawFeature {
     AuraOfProtection {
         from_level: u8,
         save_bonus: i32,
+        /// The aura's reach by level (feet).
+        feet: Vec<i32>,
     },
     ImprovedDivineSmite {
         from_level: u8,
@@ -111,6 +113,35 @@ pub(super) enum RawFeature {
         /// Also the levelled spells dealing this type (Elemental Affinity).
         #[serde(rename = "type")]
         kind: Option<DamageType>,
+    },
+    ActionSurge {
+        uses: Vec<u8>,
+    },
+    Indomitable {
+        uses: Vec<u8>,
+    },
+    UncannyDodge {
+        from_level: u8,
+    },
+    BrutalCritical {
+        levels: Vec<u8>,
+    },
+    StunningStrike {
+        from_level: u8,
+        ki: Vec<u8>,
+        ability: Ability,
+    },
+    DeflectMissiles {
+        from_level: u8,
+        dice: String,
+    },
+    BardicInspiration {
+        die: Vec<u32>,
+        short_rest_from: u8,
+    },
+    PreserveLife {
+        uses: Vec<u8>,
+        hp_per_level: i32,
     },
 }
 
@@ -187,7 +218,9 @@ pub(super) fn feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, Scena
         | R::Evasion { .. }
         | R::AllSaves { .. }
         | R::RelentlessRage { .. }
-        | R::SpellDamageBonus { .. } => level_feature(c, f),
+        | R::SpellDamageBonus { .. }
+        | R::UncannyDodge { .. }
+        | R::BrutalCritical { .. } => level_feature(c, f),
         R::Dueling { .. }
         | R::LayOnHands { .. }
         | R::AuraOfProtection { .. }
@@ -198,10 +231,16 @@ pub(super) fn feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, Scena
         | R::DivineSmite { .. }
         | R::HealingWord { .. }
         | R::ImprovedDivineSmite { .. }
-        | R::ExtraDamage { .. } => dice_feature(c, f),
+        | R::ExtraDamage { .. }
+        | R::DeflectMissiles { .. } => dice_feature(c, f),
         R::Rage { .. } | R::SneakAttack { .. } | R::MartialArts { .. } | R::SpeedBonus { .. } => {
             table_feature(c, f)
         }
+        R::ActionSurge { .. }
+        | R::Indomitable { .. }
+        | R::StunningStrike { .. }
+        | R::BardicInspiration { .. }
+        | R::PreserveLife { .. } => uses_feature(c, f),
     }
 }
 
@@ -231,6 +270,12 @@ fn level_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioEr
         R::SpellDamageBonus { from_level, kind } => Feature::SpellDamageBonus {
             from_level: c.first_level(*from_level)?,
             kind: *kind,
+        },
+        R::UncannyDodge { from_level } => Feature::UncannyDodge {
+            from_level: c.first_level(*from_level)?,
+        },
+        R::BrutalCritical { levels } => Feature::BrutalCritical {
+            levels: c.levels(levels)?,
         },
         _ => unreachable!("`feature` passes level features only"),
     })
@@ -264,10 +309,19 @@ fn bonus_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioEr
         R::AuraOfProtection {
             from_level,
             save_bonus,
-        } => Feature::AuraOfProtection {
-            from_level: c.first_level(*from_level)?,
-            save_bonus: *save_bonus,
-        },
+            feet,
+        } => {
+            let feet = c.table("feet", feet)?;
+            if let Some(bad) = feet.iter().find(|f| !(0..=1000).contains(*f)) {
+                let message = format!("an aura's reach is 0 to 1000 feet, got {bad}");
+                return Err(c.error("feet", message));
+            }
+            Feature::AuraOfProtection {
+                from_level: c.first_level(*from_level)?,
+                save_bonus: *save_bonus,
+                feet,
+            }
+        }
         R::AbilityBonus {
             from_level,
             ability,
@@ -343,6 +397,10 @@ fn dice_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioErr
             dice: c.dice(dice)?,
             kind: *kind,
         },
+        R::DeflectMissiles { from_level, dice } => Feature::DeflectMissiles {
+            from_level: c.first_level(*from_level)?,
+            dice: c.dice(dice)?,
+        },
         _ => unreachable!("`feature` passes dice features only"),
     })
 }
@@ -377,5 +435,53 @@ fn table_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioEr
             Feature::SpeedBonus { feet }
         }
         _ => unreachable!("`feature` passes table features only"),
+    })
+}
+
+/// A feature with uses (or a die) by level: Action Surge, Indomitable,
+/// Stunning Strike's ki, Bardic Inspiration's die, Preserve Life.
+fn uses_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioError> {
+    use RawFeature as R;
+    Ok(match f {
+        R::ActionSurge { uses } => Feature::ActionSurge {
+            uses: c.table("uses", uses)?,
+        },
+        R::Indomitable { uses } => Feature::Indomitable {
+            uses: c.table("uses", uses)?,
+        },
+        R::StunningStrike {
+            from_level,
+            ki,
+            ability,
+        } => Feature::StunningStrike {
+            from_level: c.first_level(*from_level)?,
+            ki: c.table("ki", ki)?,
+            ability: *ability,
+        },
+        R::BardicInspiration {
+            die,
+            short_rest_from,
+        } => {
+            let die = c.table("die", die)?;
+            if let Some(bad) = die.iter().find(|d| ![0, 4, 6, 8, 10, 12].contains(*d)) {
+                let message = format!("an inspiration die is 6, 8, 10 or 12 (0: none), got {bad}");
+                return Err(c.error("die", message));
+            }
+            Feature::BardicInspiration {
+                die,
+                short_rest_from: c.level("short_rest_from", *short_rest_from)?,
+            }
+        }
+        R::PreserveLife { uses, hp_per_level } => {
+            if !(1..=100).contains(hp_per_level) {
+                let message = format!("hp_per_level must be 1 to 100, got {hp_per_level}");
+                return Err(c.error("hp_per_level", message));
+            }
+            Feature::PreserveLife {
+                uses: c.table("uses", uses)?,
+                hp_per_level: *hp_per_level,
+            }
+        }
+        _ => unreachable!("`feature` passes use features only"),
     })
 }

@@ -1,0 +1,383 @@
+//! Class features of the templates (`encounter/features.rs`), each clause
+//! on scripted dice: Action Surge, Indomitable, Uncanny Dodge, Brutal
+//! Critical, Stunning Strike, Deflect Missiles, Aura of Protection for
+//! allies, Bardic Inspiration and Preserve Life, and the rests that bring
+//! their uses back.
+
+use super::*;
+use crate::combat::creature::Ability;
+use crate::combat::policy::{Between, Positions};
+use crate::combat::spell::{Condition, bits};
+
+/// A goblin that lives through a few hits (100 HP).
+fn tough_goblin() -> CreatureSpec {
+    let mut g = goblin();
+    g.max_hp = 100;
+    g
+}
+
+/// `who` saves with `ability` against `dc` on the dice.
+fn save(t: &mut Table, who: usize, ability: Ability, dc: i32, dice: &[(u64, u64)]) -> bool {
+    let Table { enc, arena, .. } = t;
+    with_dice(dice, |rng| enc.saving_throw(rng, arena, who, ability, dc))
+}
+
+/// The rest `kind` for creature `who`.
+fn rest(t: &mut Table, who: usize, kind: Between) {
+    let Table { enc, arena, .. } = t;
+    with_dice(&[], |rng| {
+        enc.rest_between_fights(rng, &mut arena.fighters[who], kind)
+    });
+}
+
+#[test]
+fn action_surge_attacks_again_on_the_first_turn_once_per_short_rest() {
+    let mut t = Table::new(
+        vec![template("fighter-2")],
+        vec![tough_goblin()],
+        EncounterRules::default(),
+    );
+    assert_eq!(t.f(0).feats.surges, 1);
+    t.arena.round = 1;
+    // The Attack action (target d1, a 2 misses), then the surge's.
+    t.turn(0, false, &[(1, 1), (2, 20), (1, 1), (2, 20)]);
+    assert_eq!(t.f(0).feats.surges, 0);
+    // Used: one Attack action on its next first-round turn.
+    t.turn(0, false, &[(1, 1), (2, 20)]);
+    // A short rest brings it back; it waits for the first round.
+    rest(&mut t, 0, Between::ShortRest);
+    assert_eq!(t.f(0).feats.surges, 1);
+    t.arena.round = 2;
+    t.turn(0, false, &[(1, 1), (2, 20)]);
+    assert_eq!(t.f(0).feats.surges, 1);
+    // Not with the enemy down after the first Attack action: 20 + 5
+    // crits, 2d8 of 8 + 3 + 2 = 21 kills a 7-HP goblin.
+    let mut t = Table::duel(EncounterRules::default());
+    t.enc.all[0].class_features.action_surge = 1;
+    t.f_mut(0).feats.surges = 1;
+    t.arena.round = 1;
+    t.turn(0, false, &[(1, 1), (20, 20), (8, 8), (8, 8)]);
+    assert_eq!((t.f(1).state, t.f(0).feats.surges), (State::Dead, 1));
+    // Two uses from 17; none at 1.
+    assert_eq!(template("fighter-17").class_features.action_surge, 2);
+    assert_eq!(template("fighter-1").class_features.action_surge, 0);
+}
+
+#[test]
+fn indomitable_rerolls_a_failed_save_and_keeps_the_new_roll() {
+    // Fighter-9: Wisdom save +1. A 5 (6) fails DC 15; the reroll 14 (15) saves.
+    let mut t = Table::new(
+        vec![template("fighter-9")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    assert!(save(&mut t, 0, Ability::Wis, 15, &[(5, 20), (14, 20)]));
+    assert_eq!(t.f(0).feats.indomitable, 0);
+    // No use left: the failure stands (one die).
+    assert!(!save(&mut t, 0, Ability::Wis, 15, &[(5, 20)]));
+    // The new roll must be used, even when it fails too.
+    rest(&mut t, 0, Between::LongRest);
+    assert!(!save(&mut t, 0, Ability::Wis, 15, &[(5, 20), (3, 20)]));
+    // A success rolls once; a fighter-8 has no reroll.
+    rest(&mut t, 0, Between::LongRest);
+    assert!(save(&mut t, 0, Ability::Wis, 15, &[(14, 20)]));
+    assert_eq!(t.f(0).feats.indomitable, 1);
+    let mut t = Table::new(
+        vec![template("fighter-8")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    assert!(!save(&mut t, 0, Ability::Wis, 15, &[(5, 20)]));
+    // A short rest does not bring it back.
+    let mut t = Table::new(
+        vec![template("fighter-9")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    t.f_mut(0).feats.indomitable = 0;
+    rest(&mut t, 0, Between::ShortRest);
+    assert_eq!(t.f(0).feats.indomitable, 0);
+}
+
+#[test]
+fn uncanny_dodge_halves_the_first_damaging_hit_of_a_round() {
+    // Rogue-5: AC 15; the goblin's scimitar +4, 1d6+2.
+    let mut t = Table::new(
+        vec![template("rogue-5")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    let hp = t.f(0).hp;
+    t.attack(1, 0, &[(15, 20), (4, 6)]);
+    assert_eq!(t.f(0).hp, hp - 3, "6 halved");
+    assert!(!t.f(0).reaction);
+    // The reaction is spent: the next hit lands whole.
+    t.attack(1, 0, &[(15, 20), (4, 6)]);
+    assert_eq!(t.f(0).hp, hp - 3 - 6);
+    // A blinded rogue does not see the attacker (advantage: two d20s).
+    t.f_mut(0).reaction = true;
+    t.f_mut(0).effects |= crate::combat::effect::BLINDED;
+    t.attack(1, 0, &[(15, 20), (2, 20), (4, 6)]);
+    assert_eq!(t.f(0).hp, hp - 3 - 12);
+    // A rogue-4 has none.
+    let mut t = Table::new(
+        vec![template("rogue-4")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    let hp = t.f(0).hp;
+    t.attack(1, 0, &[(15, 20), (4, 6)]);
+    assert_eq!(t.f(0).hp, hp - 6);
+}
+
+#[test]
+fn brutal_critical_adds_weapon_dice_to_a_melee_critical_hit() {
+    // Barbarian-9 greataxe 1d12 + 5: a critical rolls 2d12 + 1d12.
+    let mut t = Table::new(
+        vec![template("barbarian-9")],
+        vec![tough_goblin()],
+        EncounterRules::default(),
+    );
+    t.attack(0, 1, &[(20, 20), (1, 12), (1, 12), (1, 12)]);
+    assert_eq!(t.f(1).hp, 100 - 8);
+    // An ordinary hit rolls one die.
+    t.attack(0, 1, &[(15, 20), (1, 12)]);
+    assert_eq!(t.f(1).hp, 100 - 8 - 6);
+    // Three dice at 17; a barbarian-8 rolls the doubled dice only.
+    assert_eq!(template("barbarian-17").class_features.brutal_critical, 3);
+    let mut t = Table::new(
+        vec![template("barbarian-8")],
+        vec![tough_goblin()],
+        EncounterRules::default(),
+    );
+    t.attack(0, 1, &[(20, 20), (1, 12), (1, 12)]);
+    assert_eq!(t.f(1).hp, 100 - 7);
+}
+
+#[test]
+fn stunning_strike_stuns_on_a_failed_con_save_until_the_end_of_the_monks_next_turn() {
+    // Monk-5: unarmed +7, 1d6+4; DC 8 + 3 + 2 = 13; the goblin's Con +0.
+    let mut t = Table::new(
+        vec![template("monk-5")],
+        vec![tough_goblin()],
+        EncounterRules::default(),
+    );
+    assert!(t.enc.spellcasting, "a monk's stuns turn spell state on");
+    assert_eq!(t.f(0).feats.ki, 5);
+    t.attack(0, 1, &[(10, 20), (1, 6), (5, 20)]);
+    let stunned = Condition::Stunned.bits();
+    assert_eq!(t.f(1).spells.conditions, stunned);
+    assert_eq!(t.f(0).feats.ki, 4);
+    // One strike a turn: the next hit (advantage on the stunned) rolls
+    // no save.
+    t.attack(0, 1, &[(10, 20), (10, 20), (1, 6)]);
+    assert_eq!(t.f(0).feats.ki, 4);
+    // A stunned goblin does nothing on its turn.
+    t.turn(1, false, &[]);
+    // The end of this turn of the monk's, then of its next: free.
+    t.enc.features_at_turn_end(&mut t.arena, 0);
+    assert_eq!(t.f(1).spells.conditions, stunned);
+    t.enc.features_at_turn_end(&mut t.arena, 0);
+    assert_eq!(t.f(1).spells.conditions, 0);
+    // A success (13) spends the ki all the same.
+    t.attack(0, 1, &[(10, 20), (1, 6), (13, 20)]);
+    assert_eq!((t.f(1).spells.conditions, t.f(0).feats.ki), (0, 3));
+    // A monk gone from the fight takes its stun with it at the round's end.
+    t.enc.features_at_turn_end(&mut t.arena, 0);
+    t.attack(0, 1, &[(10, 20), (1, 6), (5, 20)]);
+    t.f_mut(0).state = State::Dead;
+    t.enc.features_at_round_end(&mut t.arena);
+    assert_eq!(t.f(1).spells.conditions & bits::INCAPACITATED, 0);
+    // Short rest: ki back; a monk-4 strikes without it.
+    t.f_mut(0).state = State::Up;
+    rest(&mut t, 0, Between::ShortRest);
+    assert_eq!(t.f(0).feats.ki, 5);
+    let mut t = Table::new(
+        vec![template("monk-4")],
+        vec![tough_goblin()],
+        EncounterRules::default(),
+    );
+    assert!(!t.enc.spellcasting);
+    t.attack(0, 1, &[(10, 20), (1, 4)]);
+    assert_eq!(t.f(1).spells.conditions, 0);
+}
+
+#[test]
+fn deflect_missiles_takes_1d10_plus_dex_plus_level_off_a_ranged_weapon_hit() {
+    // Monk-3: AC 15; 1d10 + 3 + 3. The shortbow's 1d6+2 of 8: 1 left.
+    let mut t = Table::new(
+        vec![template("monk-3")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    let hp = t.f(0).hp;
+    let bow = goblin().attacks[1].clone();
+    t.attack_with(1, 0, &bow, &[(15, 20), (6, 6), (1, 10)]);
+    assert_eq!(t.f(0).hp, hp - 1);
+    // Not below 0; the reaction is spent for the round.
+    t.f_mut(0).reaction = true;
+    t.attack_with(1, 0, &bow, &[(15, 20), (1, 6), (10, 10)]);
+    assert_eq!(t.f(0).hp, hp - 1);
+    t.attack_with(1, 0, &bow, &[(15, 20), (1, 6)]);
+    assert_eq!(t.f(0).hp, hp - 4);
+    // A melee hit is not deflected.
+    t.f_mut(0).reaction = true;
+    t.attack(1, 0, &[(15, 20), (4, 6)]);
+    assert_eq!(t.f(0).hp, hp - 10);
+    assert!(t.f(0).reaction);
+}
+
+#[test]
+fn the_aura_of_protection_adds_the_paladins_charisma_to_its_allies_saves() {
+    // A fighter-1 (Wisdom save +1) beside a paladin-6 (+2 aura).
+    let mut t = Table::new(
+        vec![template("fighter-1"), template("paladin-6")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    assert!(save(&mut t, 0, Ability::Wis, 10, &[(7, 20)]), "7 + 1 + 2");
+    // An unconscious paladin grants nothing.
+    t.dying(1, 0, 0);
+    assert!(!save(&mut t, 0, Ability::Wis, 10, &[(7, 20)]));
+    // Auras do not stack: the highest, less the paladin's own.
+    let mut strong = template("paladin-6");
+    strong.class_features.aura = 4;
+    let mut t = Table::new(
+        vec![template("fighter-1"), template("paladin-6"), strong],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    assert!(save(&mut t, 0, Ability::Wis, 12, &[(7, 20)]), "7 + 1 + 4");
+    assert!(!save(&mut t, 0, Ability::Wis, 13, &[(7, 20)]));
+    // Paladin-6's Wisdom save (0 + 3 + 2 own) gains 2 more.
+    let own = t.enc.spec(1).save(Ability::Wis);
+    assert!(save(&mut t, 1, Ability::Wis, 7 + own + 2, &[(7, 20)]));
+    // A paladin-5 has none; the goblins gain nothing from a paladin.
+    let mut t = Table::new(
+        vec![template("fighter-1"), template("paladin-5")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    assert!(!save(&mut t, 0, Ability::Wis, 10, &[(7, 20)]));
+    let mut t = Table::new(
+        vec![template("paladin-6")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    let g = goblin().save(Ability::Wis);
+    assert!(!save(&mut t, 1, Ability::Wis, 8 + g, &[(7, 20)]));
+    // With positions: 10 feet along the line.
+    let rules = EncounterRules {
+        positions: Some(Positions::DEFAULT),
+        ..Default::default()
+    };
+    let mut t = Table::new(
+        vec![template("fighter-1"), template("paladin-6")],
+        vec![goblin()],
+        rules,
+    );
+    t.f_mut(1).x = 10;
+    assert!(save(&mut t, 0, Ability::Wis, 10, &[(7, 20)]));
+    t.f_mut(1).x = 15;
+    assert!(!save(&mut t, 0, Ability::Wis, 10, &[(7, 20)]));
+}
+
+#[test]
+fn bardic_inspiration_goes_to_the_strongest_ally_and_onto_its_next_attack_roll() {
+    // A bard-1 (3 uses, d6), a fighter-1 and a wizard-1 against a goblin;
+    // no attack spells (spell_policy = "never"): the bonus action is the
+    // feature's or the healing's.
+    let rules = EncounterRules {
+        spending: crate::combat::policy::Spending {
+            spell_policy: crate::combat::policy::SpellPolicy::Never,
+            ..crate::combat::policy::Spending::DEFAULT
+        },
+        ..EncounterRules::default()
+    };
+    let mut t = Table::new(
+        vec![
+            template("bard-1"),
+            template("wizard-1"),
+            template("fighter-1"),
+        ],
+        vec![goblin()],
+        rules.clone(),
+    );
+    assert_eq!(t.f(0).feats.inspirations, 3);
+    // Its turn: the die to the fighter (the higher threat), then its
+    // rapier (target d1, a 2 misses).
+    t.turn(0, false, &[(1, 1), (2, 20)]);
+    assert_eq!((t.f(2).feats.inspired, t.f(1).feats.inspired), (6, 0));
+    assert_eq!(t.f(0).feats.inspirations, 2);
+    assert!(t.f(0).spells.bonus_spent);
+    // The fighter's 8 + 5 = 13 misses AC 15; the die's 3 makes 16: longsword 1 + 3 + 2.
+    t.attack(2, 3, &[(8, 20), (3, 6), (1, 8)]);
+    assert_eq!(t.f(3).hp, 7 - 6);
+    assert_eq!(t.f(2).feats.inspired, 0, "spent");
+    // With healing word spent on a dying ally, no die.
+    t.dying(1, 0, 0);
+    t.turn(0, false, &[(1, 4), (1, 1), (2, 20)]);
+    assert_eq!(t.f(1).state, State::Up);
+    assert_eq!(t.f(0).feats.inspirations, 2, "the bonus action healed");
+    // Font of Inspiration: a short rest brings the uses back from 5.
+    t.f_mut(0).feats.inspirations = 0;
+    rest(&mut t, 0, Between::ShortRest);
+    assert_eq!(t.f(0).feats.inspirations, 0);
+    let mut t = Table::new(vec![template("bard-5")], vec![goblin()], rules);
+    t.f_mut(0).feats.inspirations = 0;
+    rest(&mut t, 0, Between::ShortRest);
+    assert_eq!(t.f(0).feats.inspirations, 4);
+    // Alone, it has no one to inspire.
+    t.turn(0, false, &[(1, 1), (2, 20)]);
+    assert_eq!(t.f(0).feats.inspirations, 4);
+}
+
+#[test]
+fn preserve_life_restores_five_hp_per_level_up_to_half_of_each_allys_maximum() {
+    // A cleric-2 (pool 10, worth using from 4) and two fighter-5s (44 HP).
+    let party = || {
+        let mut t = Table::new(
+            vec![
+                template("cleric-2"),
+                template("fighter-5"),
+                template("fighter-5"),
+            ],
+            vec![goblin()],
+            EncounterRules::default(),
+        );
+        // No healing word: Preserve Life alone is weighed.
+        t.f_mut(0).heal_uses = 0;
+        t
+    };
+    let mut t = party();
+    t.f_mut(1).hp = 20;
+    t.f_mut(2).hp = 10;
+    assert!(t.support(0, false, true, &[]), "an action");
+    // The lowest share first: 10 of its room of 12; the pool is spent.
+    assert_eq!((t.f(1).hp, t.f(2).hp), (20, 20));
+    assert_eq!(t.f(0).feats.preserves, 0);
+    // One ally below half and no one dying: not used.
+    let mut t = party();
+    t.f_mut(2).hp = 10;
+    assert!(!t.support(0, false, true, &[]));
+    assert_eq!(t.f(0).feats.preserves, 1);
+    // One dying: up to half its maximum, then the next.
+    let mut t = party();
+    t.dying(1, 0, 2);
+    t.f_mut(2).hp = 21;
+    assert!(t.support(0, false, true, &[]));
+    assert_eq!(t.state(1), (State::Up, 10));
+    assert_eq!(t.f(2).hp, 21);
+    // Two allies with 1 HP of room each: less than twice the level.
+    let mut t = party();
+    t.f_mut(1).hp = 21;
+    t.f_mut(2).hp = 21;
+    assert!(!t.support(0, false, true, &[]));
+    // A short rest brings the use back; two at 6, three at 18.
+    let mut t = party();
+    t.f_mut(0).feats.preserves = 0;
+    rest(&mut t, 0, Between::ShortRest);
+    assert_eq!(t.f(0).feats.preserves, 1);
+    assert_eq!(template("cleric-6").class_features.preserve_life, 2);
+    assert_eq!(template("cleric-1").class_features.preserve_life, 0);
+}
