@@ -158,7 +158,7 @@ impl Encounter {
         let melee = attack.reach == Reach::Melee;
         let unconscious = matches!(defender.state, State::Dying | State::Stable);
         // Conditions from spells (SRD 5.2 "Conditions") and buffs.
-        let (spell_adv, spell_dis, spell_crit) = super::casting::spell_roll_mode(
+        let (spell_adv, spell_dis, spell_crit) = super::spell_lasting::spell_roll_mode(
             attacker.spells.conditions,
             defender.spells.conditions,
             melee,

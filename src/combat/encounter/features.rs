@@ -82,7 +82,7 @@ use rand::Rng;
 use super::fighter::{Fighter, State};
 use super::spell_state::Affliction;
 use super::{Arena, Encounter, TrialOutcome};
-use crate::combat::creature::{Ability, Attack, ClassFeatures, CreatureSpec, Reach};
+use crate::combat::creature::{Ability, Attack, CreatureSpec, Reach};
 use crate::combat::effect;
 use crate::combat::policy::HealWhen;
 use crate::combat::spell::{Condition, bits};
@@ -90,58 +90,6 @@ use crate::dice::{DiceExpr, RollMode, roll_die};
 
 #[cfg(doc)]
 use super::spell_state::SpellState;
-
-/// What a creature has left of its class features in a trial (small and
-/// `Copy`, part of the [`Fighter`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FeatureState {
-    /// Action Surge uses left.
-    pub surges: u8,
-    /// Indomitable rerolls left.
-    pub indomitable: u8,
-    /// Ki points left (Stunning Strike).
-    pub ki: u8,
-    /// It attempted a stunning strike this turn.
-    pub struck: bool,
-    /// Bardic Inspiration uses left.
-    pub inspirations: u8,
-    /// The sides of the Bardic Inspiration die it holds (0: none).
-    pub inspired: u8,
-    /// Preserve Life uses left.
-    pub preserves: u8,
-    /// It has a defensive reaction (Uncanny Dodge, Deflect Missiles).
-    pub reacts: bool,
-}
-
-impl FeatureState {
-    /// Everything of `c` at hand (the start of a trial, a long rest).
-    pub fn full(c: &ClassFeatures) -> Self {
-        FeatureState {
-            surges: c.action_surge,
-            indomitable: c.indomitable,
-            ki: c.ki,
-            struck: false,
-            inspirations: c.inspiration_uses * u8::from(c.inspiration_die > 0),
-            inspired: 0,
-            preserves: c.preserve_life,
-            reacts: c.uncanny_dodge || c.deflect_missiles.is_some(),
-        }
-    }
-
-    /// A short rest: Action Surge, ki, Channel Divinity, and from Font of
-    /// Inspiration the inspirations come back; a die held is gone (it lasts
-    /// 10 minutes).
-    pub fn short_rest(&mut self, c: &ClassFeatures) {
-        self.surges = c.action_surge;
-        self.ki = c.ki;
-        self.preserves = c.preserve_life;
-        if c.inspiration_short_rest {
-            self.inspirations = c.inspiration_uses * u8::from(c.inspiration_die > 0);
-        }
-        self.inspired = 0;
-        self.struck = false;
-    }
-}
 
 impl Encounter {
     /// Action Surge: the Attack action again on its turn in the first

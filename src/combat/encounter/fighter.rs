@@ -2,7 +2,7 @@
 //! resources spent, wounds and lingering injuries, and the effects they
 //! impose in the fight (as bits, so the hot loop tests them cheaply).
 
-use super::features::FeatureState;
+use super::feature_state::FeatureState;
 use super::spell_state::SpellState;
 use crate::combat::creature::CreatureSpec;
 use crate::combat::effect;

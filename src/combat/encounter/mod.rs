@@ -34,13 +34,19 @@
 //! approximation), `features.rs` (class features of the templates: Action
 //! Surge, Indomitable, Uncanny Dodge, Brutal Critical, Stunning Strike,
 //! Deflect Missiles, Aura of Protection for allies, Bardic Inspiration,
-//! Preserve Life), `party_state.rs` (a party carried between days of a
-//! campaign); the clause tests follow the same split under `tests/`.
+//! Preserve Life; what is left of them is `feature_state.rs`), the spells
+//! of the fight (`casting.rs`: the casting policy; `spell_effects.rs`: what
+//! a cast spell does; `spell_buffs.rs`: buffs and debuffs in play;
+//! `spell_lasting.rs`: concentration, zones, turn starts and ends,
+//! *shield*; `spell_state.rs`: a creature's spell state),
+//! `party_state.rs` (a party carried between days of a campaign); the
+//! clause tests follow the same split under `tests/`.
 
 mod attack;
 mod casting;
 mod damage;
 mod dying;
+mod feature_state;
 mod features;
 mod fighter;
 mod injuries;
@@ -49,6 +55,9 @@ mod party_state;
 mod positions;
 mod round;
 mod setup;
+mod spell_buffs;
+mod spell_effects;
+mod spell_lasting;
 mod spell_state;
 mod support;
 mod targeting;

@@ -5,7 +5,7 @@
 
 use rand::Rng;
 
-use super::features::FeatureState;
+use super::feature_state::FeatureState;
 use super::fighter::{Fighter, NEVER_REVIVED, State};
 use super::{Arena, Encounter};
 use crate::combat::creature::{Attack, CreatureSpec};

@@ -451,7 +451,7 @@ fn guiding_bolts_advantage_ends_at_the_start_of_the_casters_next_turn() {
     assert!(!enc.buff_advantage(arena, 1).1, "over at round 2");
     assert_eq!(arena.fighters[0].spells.timed_until, 0, "nothing pending");
     // A spell lasting a minute, or with concentration, is not timed.
-    use crate::combat::encounter::casting::timed_until;
+    use crate::combat::encounter::spell_lasting::timed_until;
     assert_eq!(timed_until(false, Some(1), 3), Some(4));
     assert_eq!(timed_until(false, Some(10), 3), None);
     assert_eq!(timed_until(true, Some(1), 3), None);
