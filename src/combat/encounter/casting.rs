@@ -38,6 +38,17 @@ pub(super) struct SpellTurn {
     pub bonus: bool,
 }
 
+/// A spell the policy may cast this turn: its value per resource, which
+/// known spell, with which slot (0: a cantrip), and whether it needs
+/// concentration.
+#[derive(Clone, Copy, Debug)]
+struct Choice {
+    value: f64,
+    k: usize,
+    slot: u8,
+    concentration: bool,
+}
+
 /// The enemies a caster weighs its options against: their means.
 #[derive(Clone, Copy, Debug)]
 struct Foes {
@@ -303,35 +314,36 @@ impl Encounter {
                 }
             }
         }
-        for (time, available) in [
-            (CastingTime::BonusAction, bonus),
-            (CastingTime::Action, action),
-        ] {
-            if !available {
-                continue;
-            }
-            let mut best: Option<(f64, usize, u8)> = None;
+        // The best pair of a bonus-action and an action choice that fit
+        // together (one concentration spell, one slot a turn): the best
+        // action then the best bonus action beside it, or the other way
+        // round, whichever pair is worth more.
+        let best = |time: CastingTime, no_concentration: bool, no_slot: bool| {
+            let s = &arena.fighters[me].spells;
+            let mut best: Option<Choice> = None;
             for (k, known) in spec.known_spells.iter().enumerate() {
                 let spell = &known.spell;
-                if spell.casting_time != time {
-                    continue;
-                }
-                if spell.concentration && arena.fighters[me].spells.concentrating != 0 {
-                    continue;
-                }
-                if spell.level > 0 && arena.fighters[me].spells.slot_this_turn {
+                if spell.casting_time != time
+                    || spell.concentration && (no_concentration || s.concentrating != 0)
+                    || spell.level > 0 && (no_slot || s.slot_this_turn)
+                {
                     continue;
                 }
                 let Some(slot) = self.open_slot(arena, me, spell.level) else {
                     continue;
                 };
-                if u16::from(slot) > arena.fighters[me].spells.slot_budget {
+                if u16::from(slot) > s.slot_budget {
                     continue;
                 }
                 let value =
                     self.spell_value(arena, me, k, slot, &foes) / (1.0 + k_cost * f64::from(slot));
-                if best.is_none_or(|(b, _, _)| value > b) {
-                    best = Some((value, k, slot));
+                if best.is_none_or(|b| value > b.value) {
+                    best = Some(Choice {
+                        value,
+                        k,
+                        slot,
+                        concentration: spell.concentration,
+                    });
                 }
             }
             let threshold = if time == CastingTime::Action {
@@ -339,13 +351,35 @@ impl Encounter {
             } else {
                 0.0
             };
-            if let Some((_, k, slot)) = best.filter(|&(v, _, _)| v > threshold) {
-                self.cast_known(rng, arena, me, k, slot, out);
-                match time {
-                    CastingTime::Action => turn.action = true,
-                    _ => turn.bonus = true,
-                }
+            best.filter(|b| b.value > threshold)
+        };
+        let beside = |first: Option<Choice>, time: CastingTime, available: bool| {
+            let (conc, slot) = first.map_or((false, false), |c| (c.concentration, c.slot > 0));
+            if available {
+                best(time, conc, slot)
+            } else {
+                None
             }
+        };
+        let worth = |a: Option<Choice>, b: Option<Choice>| {
+            a.map_or(free, |c| c.value) + b.map_or(0.0, |c| c.value)
+        };
+        let a1 = beside(None, CastingTime::Action, action);
+        let b1 = beside(a1, CastingTime::BonusAction, bonus);
+        let b2 = beside(None, CastingTime::BonusAction, bonus);
+        let a2 = beside(b2, CastingTime::Action, action);
+        let (a, b) = if worth(a1, b1) >= worth(a2, b2) {
+            (a1, b1)
+        } else {
+            (a2, b2)
+        };
+        if let Some(c) = b {
+            self.cast_known(rng, arena, me, c.k, c.slot, out);
+            turn.bonus = true;
+        }
+        if let Some(c) = a {
+            self.cast_known(rng, arena, me, c.k, c.slot, out);
+            turn.action = true;
         }
         turn
     }

@@ -15,7 +15,7 @@ use super::fighter::State;
 use super::spell_state::{Affliction, Buff, NO_SOURCE};
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::Ability;
-use crate::combat::spell::{OnSuccess, OngoingWhen, bits};
+use crate::combat::spell::{OnSuccess, OngoingWhen, Shape, Side, Targets, bits};
 use crate::rules::damage::DamageTypes;
 
 impl Encounter {
@@ -97,6 +97,59 @@ impl Encounter {
         }
         if arena.fighters[me].spells.zone.source != NO_SOURCE {
             self.zone_damage(rng, arena, me, OngoingWhen::StartOfTurn, out);
+        }
+        if arena.fighters[me].spells.concentrating != 0 && arena.fighters[me].state == State::Up {
+            self.emanation_follows(rng, arena, me);
+        }
+    }
+
+    /// An emanation of ongoing damage around `me` (*spirit guardians*:
+    /// "whenever the Emanation enters a creature's space") moves with its
+    /// caster: at the start of the caster's turn it holds again as many
+    /// enemies as the area's count rule gives, the ones it lost (dead,
+    /// fled, banished) replaced by a random pick of the conscious enemies
+    /// in no zone (the caster moves among those fighting it; our
+    /// approximation without a map).
+    fn emanation_follows<R: Rng + ?Sized>(&self, rng: &mut R, arena: &mut Arena, me: usize) {
+        let k = arena.fighters[me].spells.concentrating - 1;
+        let spell = &self.known(arena, me, usize::from(k)).spell;
+        if !matches!(
+            spell.targets,
+            Targets::Area {
+                shape: Shape::Emanation,
+                side: Side::Enemies,
+                ..
+            }
+        ) || spell
+            .ongoing
+            .is_none_or(|o| o.when == OngoingWhen::CasterTurn)
+        {
+            return;
+        }
+        let room = usize::from(spell.targets_at(spell.level));
+        let source = me as u16;
+        self.collect_targets(arena, me);
+        let fighters = &arena.fighters;
+        let inside = arena
+            .scratch
+            .iter()
+            .filter(|&&i| fighters[i].spells.zone.source == source)
+            .count();
+        arena.scratch.retain(|&i| {
+            let s = &fighters[i].spells;
+            s.zone.source == NO_SOURCE && s.conditions & bits::BANISHED == 0
+        });
+        let n = room.saturating_sub(inside).min(arena.scratch.len());
+        for j in 0..n {
+            let pick =
+                j + crate::dice::uniform_below(rng, (arena.scratch.len() - j) as u64) as usize;
+            arena.scratch.swap(j, pick);
+            let t = arena.scratch[j];
+            arena.fighters[t].spells.zone = Buff {
+                source,
+                spell: k,
+                until: 0,
+            };
         }
     }
 

@@ -481,3 +481,64 @@ fn stoneskin_halves_slashing_while_the_caster_concentrates() {
         9
     );
 }
+
+#[test]
+fn the_policy_keeps_concentration_for_spirit_guardians_over_shield_of_faith() {
+    // Cleric-9 against six hobgoblins: shield of faith (bonus action) and
+    // spirit guardians (action) both need concentration and a slot; the
+    // pair worth more is spirit guardians and no bonus-action spell.
+    let six = vec![monster("hobgoblin-warrior"); 6];
+    let mut t = Table::new(vec![template("cleric-9")], six, EncounterRules::default());
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let Table { enc, arena, out } = &mut t;
+    let turn = enc.cast_spells(&mut rng, arena, 0, true, true, out);
+    assert!(turn.action && !turn.bonus);
+    assert_eq!(
+        arena.fighters[0].spells.concentrating,
+        known(&enc.all[0], "spirit_guardians") as u8 + 1
+    );
+    assert_eq!(arena.fighters[0].slots[2], 2, "a 3rd-level slot");
+}
+
+#[test]
+fn spirit_guardians_follow_the_caster_and_take_in_new_enemies() {
+    // Cleric-5 against five goblins: the 15-ft emanation holds 3.
+    let mut t = Table::new(
+        vec![template("cleric-5")],
+        vec![goblin(); 5],
+        EncounterRules::default(),
+    );
+    let in_zone = |t: &Table| (1..=5).filter(|&i| t.f(i).spells.zone.source == 0).count();
+    // Targets: three draws of the five; every save succeeds (20s), 3d8 = 3.
+    cast(
+        &mut t,
+        0,
+        "spirit_guardians",
+        3,
+        &[
+            (1, 5),
+            (1, 4),
+            (1, 3),
+            (1, 8),
+            (1, 8),
+            (1, 8),
+            (20, 20),
+            (20, 20),
+            (20, 20),
+        ],
+    );
+    assert_eq!(in_zone(&t), 3);
+    // One of them dies: at the caster's turn start one more comes in.
+    let gone = (1..=5).find(|&i| t.f(i).spells.zone.source == 0).unwrap();
+    t.f_mut(gone).state = State::Dead;
+    let Table { enc, arena, out } = &mut t;
+    with_dice(&[(1, 2)], |rng| {
+        enc.spells_at_turn_start(rng, arena, 0, out)
+    });
+    let inside = (1..=5)
+        .filter(|&i| {
+            arena.fighters[i].state == State::Up && arena.fighters[i].spells.zone.source == 0
+        })
+        .count();
+    assert_eq!(inside, 3, "two still in it and one new");
+}
