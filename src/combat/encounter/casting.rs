@@ -38,6 +38,10 @@ pub(super) struct SpellTurn {
     pub bonus: bool,
 }
 
+/// The most known spells a caster weighs in one turn (the templates know
+/// at most 20; more are ignored).
+const MAX_CANDIDATES: usize = 32;
+
 /// A spell the policy may cast this turn: its value per resource, which
 /// known spell, with which slot (0: a cantrip), and whether it needs
 /// concentration.
@@ -318,14 +322,23 @@ impl Encounter {
         // together (one concentration spell, one slot a turn): the best
         // action then the best bonus action beside it, or the other way
         // round, whichever pair is worth more.
-        let best = |time: CastingTime, no_concentration: bool, no_slot: bool| {
+        // Every spell it can cast now, valued once.
+        let mut cands = [(CastingTime::Action, None::<Choice>); MAX_CANDIDATES];
+        let mut count = 0;
+        {
             let s = &arena.fighters[me].spells;
-            let mut best: Option<Choice> = None;
             for (k, known) in spec.known_spells.iter().enumerate() {
                 let spell = &known.spell;
-                if spell.casting_time != time
-                    || spell.concentration && (no_concentration || s.concentrating != 0)
-                    || spell.level > 0 && (no_slot || s.slot_this_turn)
+                let time = spell.casting_time;
+                let open = match time {
+                    CastingTime::Action => action,
+                    CastingTime::BonusAction => bonus,
+                    _ => false,
+                };
+                if !open
+                    || count == MAX_CANDIDATES
+                    || spell.concentration && s.concentrating != 0
+                    || spell.level > 0 && s.slot_this_turn
                 {
                     continue;
                 }
@@ -337,13 +350,27 @@ impl Encounter {
                 }
                 let value =
                     self.spell_value(arena, me, k, slot, &foes) / (1.0 + k_cost * f64::from(slot));
-                if best.is_none_or(|b| value > b.value) {
-                    best = Some(Choice {
+                cands[count] = (
+                    time,
+                    Some(Choice {
                         value,
                         k,
                         slot,
                         concentration: spell.concentration,
-                    });
+                    }),
+                );
+                count += 1;
+            }
+        }
+        let cands = &cands[..count];
+        let best = |time: CastingTime, no_concentration: bool, no_slot: bool| {
+            let mut best: Option<Choice> = None;
+            for c in cands.iter().filter(|c| c.0 == time).filter_map(|c| c.1) {
+                if c.concentration && no_concentration || c.slot > 0 && no_slot {
+                    continue;
+                }
+                if best.is_none_or(|b| c.value > b.value) {
+                    best = Some(c);
                 }
             }
             let threshold = if time == CastingTime::Action {
