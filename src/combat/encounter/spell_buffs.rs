@@ -42,17 +42,7 @@ impl Encounter {
         arena: &Arena,
         who: usize,
     ) -> i32 {
-        if !arena.fighters[who].spells.buffed {
-            return 0;
-        }
-        let mut total = 0;
-        for m in self.buff_modifiers(arena, who) {
-            if let Some(b) = m.attack_rolls {
-                let v = b.dice.sample(rng) as i32;
-                total += if b.negative { -v } else { v };
-            }
-        }
-        total
+        self.roll_bonus(rng, arena, who, |m| m.attack_rolls)
     }
 
     /// The dice its buffs add to (or take from) a saving throw of `who`.
@@ -62,15 +52,25 @@ impl Encounter {
         arena: &Arena,
         who: usize,
     ) -> i32 {
+        self.roll_bonus(rng, arena, who, |m| m.saves)
+    }
+
+    /// The dice the buffs of `who` add to (or take from) the roll that
+    /// `part` picks out of each buff's modifiers.
+    fn roll_bonus<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &Arena,
+        who: usize,
+        part: fn(crate::combat::spell::Modifiers) -> Option<crate::combat::spell::RollBonus>,
+    ) -> i32 {
         if !arena.fighters[who].spells.buffed {
             return 0;
         }
         let mut total = 0;
-        for m in self.buff_modifiers(arena, who) {
-            if let Some(b) = m.saves {
-                let v = b.dice.sample(rng) as i32;
-                total += if b.negative { -v } else { v };
-            }
+        for b in self.buff_modifiers(arena, who).filter_map(part) {
+            let v = b.dice.sample(rng) as i32;
+            total += if b.negative { -v } else { v };
         }
         total
     }

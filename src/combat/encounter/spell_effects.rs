@@ -139,20 +139,7 @@ impl Encounter {
         out: &mut TrialOutcome,
     ) {
         let known = self.known(arena, me, k);
-        let share = match known.spell.save {
-            None => 1.0,
-            Some(save) => {
-                let saved = self.saving_throw(rng, arena, t, save.ability, known.dc);
-                let evades =
-                    save.ability == Ability::Dex && self.spec(arena.fighters[t].spec).evasion;
-                match (saved, save.success, evades) {
-                    (false, _, false) => 1.0,
-                    (false, _, true) => 0.5,
-                    (true, OnSuccess::Half, false) => 0.5,
-                    (true, _, _) => 0.0,
-                }
-            }
-        };
+        let share = self.save_share(rng, arena, t, known.spell.save, known.dc);
         self.land(rng, arena, me, k, t, rolled, share, false, out);
         if let Some(o) = known.spell.ongoing {
             if o.when != OngoingWhen::CasterTurn || known.spell.concentration {
@@ -163,6 +150,48 @@ impl Encounter {
                 };
             }
         }
+    }
+
+    /// The share of a spell's damage that `t` takes after its save
+    /// (`None`: no save): all on a failure, half or none on a success as
+    /// the spell says; with Evasion, against a Dexterity save, half on a
+    /// failure and none on a success.
+    pub(super) fn save_share<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        t: usize,
+        save: Option<crate::combat::spell::SpellSave>,
+        dc: i32,
+    ) -> f64 {
+        let Some(save) = save else { return 1.0 };
+        let saved = self.saving_throw(rng, arena, t, save.ability, dc);
+        let evades = save.ability == Ability::Dex && self.spec(arena.fighters[t].spec).evasion;
+        match (saved, save.success, evades) {
+            (false, _, false) => 1.0,
+            (false, _, true) => 0.5,
+            (true, OnSuccess::Half, false) => 0.5,
+            (true, _, _) => 0.0,
+        }
+    }
+
+    /// The damage `t` takes from a spell's rolled parts, `share` of each
+    /// (rounded down) through its defences, and their types.
+    pub(super) fn spell_damage(
+        &self,
+        arena: &Arena,
+        t: usize,
+        rolled: [(i32, Option<crate::rules::damage::DamageType>); 2],
+        share: f64,
+    ) -> (i32, DamageTypes) {
+        let mut total = 0;
+        let mut types = DamageTypes::default();
+        for (amount, kind) in rolled {
+            let Some(kind) = kind else { continue };
+            total += self.after_defenses(arena, t, kind, (f64::from(amount) * share) as i32);
+            types = types.with(kind);
+        }
+        (total, types)
     }
 
     /// A spell attack roll of `me` on `t`: `None` on a miss, else whether
@@ -221,14 +250,7 @@ impl Encounter {
         out: &mut TrialOutcome,
     ) {
         let known = self.known(arena, me, k);
-        let mut total = 0;
-        let mut types = DamageTypes::default();
-        for (amount, kind) in rolled {
-            let Some(kind) = kind else { continue };
-            let amount = (f64::from(amount) * share) as i32;
-            total += self.after_defenses(arena, t, kind, amount);
-            types = types.with(kind);
-        }
+        let (total, types) = self.spell_damage(arena, t, rolled, share);
         // The condition: on a failed save (full share), or on a hit.
         if let Some(c) = known.spell.condition.filter(|_| share >= 1.0) {
             let (ability, dc) = match known.spell.save {

@@ -15,8 +15,7 @@ use super::fighter::State;
 use super::spell_state::{Affliction, Buff, NO_SOURCE};
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::Ability;
-use crate::combat::spell::{OnSuccess, OngoingWhen, Shape, Side, Targets, bits};
-use crate::rules::damage::DamageTypes;
+use crate::combat::spell::{OngoingWhen, Shape, Side, Targets, bits};
 
 impl Encounter {
     /// Ends `me`'s concentration: its conditions, buffs and zones leave
@@ -187,24 +186,9 @@ impl Encounter {
         // remembered: the spell's own level (docs/spells.md).
         let damage = known.spell.damage_at(known.spell.level, level);
         let rolled = self.roll_damage(rng, damage, false, 0);
-        let share = match known.spell.save {
-            None => 1.0,
-            Some(save) if self.saving_throw(rng, arena, me, save.ability, known.dc) => {
-                if save.success == OnSuccess::Half {
-                    0.5
-                } else {
-                    0.0
-                }
-            }
-            Some(_) => 1.0,
-        };
-        let mut total = 0;
-        let mut types = DamageTypes::default();
-        for (amount, kind) in rolled {
-            let Some(kind) = kind else { continue };
-            total += self.after_defenses(arena, me, kind, (f64::from(amount) * share) as i32);
-            types = types.with(kind);
-        }
+        let (save, dc) = (known.spell.save, known.dc);
+        let share = self.save_share(rng, arena, me, save, dc);
+        let (total, types) = self.spell_damage(arena, me, rolled, share);
         self.deal_total(
             rng,
             arena,
