@@ -529,6 +529,11 @@ impl SpellSpec {
     }
 }
 
+/// The most attack, control and buff spells one creature knows: the round
+/// loop values each it can cast on every one of its turns, and keeps the
+/// one it concentrates on as a byte.
+pub const MAX_KNOWN_SPELLS: usize = 32;
+
 /// Every spell of a spell file (`data/spells.toml`), in file order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Spells {

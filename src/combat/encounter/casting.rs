@@ -38,10 +38,6 @@ pub(super) struct SpellTurn {
     pub bonus: bool,
 }
 
-/// The most known spells a caster weighs in one turn (the templates know
-/// at most 20; more are ignored).
-const MAX_CANDIDATES: usize = 32;
-
 /// A spell the policy may cast this turn: its value per resource, which
 /// known spell, with which slot (0: a cantrip), and whether it needs
 /// concentration.
@@ -323,7 +319,8 @@ impl Encounter {
         // action then the best bonus action beside it, or the other way
         // round, whichever pair is worth more.
         // Every spell it can cast now, valued once.
-        let mut cands = [(CastingTime::Action, None::<Choice>); MAX_CANDIDATES];
+        let mut cands =
+            [(CastingTime::Action, None::<Choice>); crate::combat::spell::MAX_KNOWN_SPELLS];
         let mut count = 0;
         {
             let s = &arena.fighters[me].spells;
@@ -336,7 +333,7 @@ impl Encounter {
                     _ => false,
                 };
                 if !open
-                    || count == MAX_CANDIDATES
+                    || count == crate::combat::spell::MAX_KNOWN_SPELLS
                     || spell.concentration && s.concentrating != 0
                     || spell.level > 0 && s.slot_this_turn
                 {

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::combat::creature::{Ability, Reach};
-use crate::combat::spell::Spells;
+use crate::combat::spell::{MAX_KNOWN_SPELLS, Spells};
 use crate::combat::templates::{
     ClassTemplate, Progression, Spellcasting, TemplateAttack, Templates,
 };
@@ -446,6 +446,13 @@ fn combat_spells(
             return Err(error(format!("`{}` is listed twice", name.get_ref())));
         }
         out.push(index);
+    }
+    if out.len() > MAX_KNOWN_SPELLS {
+        return Err(loc.error(
+            names[MAX_KNOWN_SPELLS].span().start,
+            &format!("{path}.spells"),
+            format!("at most {MAX_KNOWN_SPELLS} spells, got {}", names.len()),
+        ));
     }
     Ok(out)
 }

@@ -9,7 +9,7 @@
 use toml::Spanned;
 
 use crate::combat::creature::{CreatureSpec, Spellbook};
-use crate::combat::spell::Spells;
+use crate::combat::spell::{MAX_KNOWN_SPELLS, Spells};
 use crate::combat::templates::{Templates, known_spell};
 use crate::rules::injury_cures::{SPELLS, spell_index};
 use crate::scenario::values::{self, at_most};
@@ -146,6 +146,14 @@ fn spell_list(
             return Err(check.error(format!("`{}` is listed twice", SPELLS[index].name)));
         }
         healing.push(index);
+    }
+    if attack.len() > MAX_KNOWN_SPELLS {
+        return Err(
+            values::at(loc, list, format!("{path}.spells")).error(format!(
+                "at most {MAX_KNOWN_SPELLS} attack, control and buff spells, got {}",
+                attack.len()
+            )),
+        );
     }
     Ok((healing, attack))
 }
