@@ -529,6 +529,43 @@ impl SpellSpec {
     }
 }
 
+/// What the casting policy weighs of a known spell cast with one slot (0
+/// for a cantrip), worked out once per encounter for its caster's level:
+/// the mean of its damage parts plus the caster's damage bonus, its
+/// separate rolls and the creatures it affects.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SlotMeans {
+    /// Mean damage of one roll: its parts' dice means plus the damage bonus.
+    pub damage: f64,
+    /// Separate rolls ([`SpellSpec::rolls_at`]).
+    pub rolls: u8,
+    /// Creatures affected ([`SpellSpec::targets_at`]).
+    pub targets: u8,
+}
+
+impl KnownSpell {
+    /// [`SlotMeans`] of this spell for each slot 0..=9, cast by a caster
+    /// of `level`.
+    pub fn slot_means(&self, level: u8) -> [SlotMeans; 10] {
+        let mut out = [SlotMeans::default(); 10];
+        for (slot, m) in (0u8..).zip(out.iter_mut()) {
+            *m = SlotMeans {
+                damage: self
+                    .spell
+                    .damage_at(slot, level)
+                    .iter()
+                    .flatten()
+                    .map(|p| p.dice.mean())
+                    .sum::<f64>()
+                    + f64::from(self.damage_bonus),
+                rolls: self.spell.rolls_at(slot, level),
+                targets: self.spell.targets_at(slot),
+            };
+        }
+        out
+    }
+}
+
 /// The most attack, control and buff spells one creature knows: the round
 /// loop values each it can cast on every one of its turns, and keeps the
 /// one it concentrates on as a byte.

@@ -122,14 +122,14 @@ impl Encounter {
     fn spell_value(&self, arena: &Arena, me: usize, k: usize, slot: u8, foes: &Foes) -> f64 {
         let known = self.known(arena, me, k);
         let spell = &known.spell;
-        let level = arena.fighters[me].spells_level(self);
         if spell.targets.helps_allies() {
             return self.buff_value(arena, me, k, slot, foes);
         }
         if foes.up == 0 {
             return 0.0;
         }
-        let n = f64::from(spell.targets_at(slot)).min(foes.up as f64);
+        let means = self.spell_means[arena.fighters[me].spec][k][usize::from(slot)];
+        let n = f64::from(means.targets).min(foes.up as f64);
         // The chance that the spell lands on one target, and what a
         // success still does (half damage).
         let (lands, on_success) = match (spell.attack, spell.save) {
@@ -146,19 +146,13 @@ impl Encounter {
             (None, None) => (1.0, 0.0),
         };
         let mut value = 0.0;
-        let damage: f64 = spell
-            .damage_at(slot, level)
-            .iter()
-            .flatten()
-            .map(|p| p.dice.mean())
-            .sum::<f64>()
-            + f64::from(known.damage_bonus);
+        let damage = means.damage;
         if damage > 0.0 {
-            let rolls = f64::from(spell.rolls_at(slot, level));
+            let rolls = f64::from(means.rolls);
             let per_roll = lands * damage.min(foes.hp) + on_success * (damage * 0.5).min(foes.hp);
             // Rolls spread over the targets; each target's share capped at
             // its hit points.
-            let dealt = if spell.rolls_at(slot, level) > 1 {
+            let dealt = if means.rolls > 1 {
                 (rolls * per_roll).min(foes.hp * foes.up as f64)
             } else {
                 n * per_roll
@@ -204,15 +198,14 @@ impl Encounter {
         let Some(m) = spell.modifiers else {
             return 0.0;
         };
-        let allies = self.side(arena.fighters[me].party, arena.fighters.len());
         let (me16, k) = (me as u16, k as u8);
         let n = usize::from(spell.targets_at(slot));
         // The allies it would go on: its targets' own damage per round.
         let mut gains = [0.0f64; 8];
         let mut count = 0;
-        let candidates: Box<dyn Iterator<Item = usize>> = match spell.targets {
-            Targets::Caster => Box::new(std::iter::once(me)),
-            _ => Box::new(allies),
+        let candidates = match spell.targets {
+            Targets::Caster => me..me + 1,
+            _ => self.side(arena.fighters[me].party, arena.fighters.len()),
         };
         for i in candidates {
             let f = &arena.fighters[i];

@@ -69,6 +69,15 @@ fn attacks_in_hand(spec: &CreatureSpec) -> [Vec<Attack>; 3] {
     [one_handed, broken, both]
 }
 
+/// What the casting policy weighs of each known spell of `spec` at each
+/// slot, for its level.
+fn spell_means(spec: &CreatureSpec) -> Vec<[crate::combat::spell::SlotMeans; 10]> {
+    spec.known_spells
+        .iter()
+        .map(|k| k.slot_means(spec.level))
+        .collect()
+}
+
 impl Encounter {
     /// Builds an encounter; `party.len()` must be at most [`MAX_PCS`]. A PC
     /// that accepts a permanent wound takes one of `wound_examples`.
@@ -111,6 +120,7 @@ impl Encounter {
             .enumerate()
             .map(|(i, spec)| Fighter::new(i, spec, i < party.len(), &rules))
             .collect();
+        let spell_means = all.iter().map(spell_means).collect();
         let casters = party.iter().any(CreatureSpec::casts_spells);
         // Stunning Strike's stuns are spell state: the loop looks at it.
         let stunners = all.iter().any(|c| c.class_features.ki > 0);
@@ -122,6 +132,7 @@ impl Encounter {
             monsters,
             rules,
             threat,
+            spell_means,
             in_hand,
             all,
             casters,
@@ -146,11 +157,13 @@ impl Encounter {
         self.all.truncate(self.fielded);
         self.initial.truncate(self.fielded);
         self.in_hand.truncate(self.fielded);
+        self.spell_means.truncate(self.fielded);
         for spec in below {
             let index = self.all.len();
             self.initial
                 .push(Fighter::new(index, &spec, true, &self.rules));
             self.in_hand.push(attacks_in_hand(&spec));
+            self.spell_means.push(spell_means(&spec));
             self.all.push(spec);
         }
         self
