@@ -18,7 +18,15 @@ pub(super) fn show(catalog: &Catalog, name: &str, out: &mut dyn Write) -> Result
         return print(out, &crate::combat::statblock::render_monster(monster));
     }
     if let Some(spec) = catalog.templates.template(name) {
-        return print(out, &crate::combat::statblock::render(&spec));
+        let mut text = crate::combat::statblock::render(&spec);
+        let missing = catalog.templates.not_modelled(name).unwrap_or_default();
+        if !missing.is_empty() {
+            text.push_str("  Class features not modelled (docs/spells.md, \"Class features\"):\n");
+            for m in missing {
+                text.push_str(&format!("    - {m}\n"));
+            }
+        }
+        return print(out, &text);
     }
     let scenarios: Vec<String> = builtin::BUILTIN
         .iter()

@@ -270,6 +270,9 @@ pub struct ClassFeatures {
     pub preserve_life: u8,
     /// Preserve Life's pool of hit points (5 × the cleric level).
     pub preserve_life_hp: i32,
+    /// Metamagic: Quickened Spell (sorcerer 3): sorcery points per long
+    /// rest (Font of Magic), 2 a quickened spell (0: none).
+    pub sorcery_points: u8,
 }
 
 /// A creature's statistics.

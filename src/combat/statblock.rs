@@ -347,6 +347,13 @@ fn render_class_features(spec: &CreatureSpec, out: &mut String) {
             uses(c.preserve_life, "short")
         );
     }
+    if c.sorcery_points > 0 {
+        let _ = writeln!(
+            out,
+            "  Quickened Spell: an action spell cast as a bonus action for 2 of {} sorcery points (per long rest)",
+            c.sorcery_points
+        );
+    }
 }
 
 /// The slots and the attack, control and buff spells of `spec`, one line
@@ -355,7 +362,29 @@ fn render_known_spells(spec: &CreatureSpec, out: &mut String) {
     use crate::combat::spell::{CastingTime, Targets};
     let slots = spec.spell_slots();
     let highest = slots.iter().rposition(|&n| n > 0).map_or(0, |i| i + 1);
-    if highest > 0 {
+    let pact = spec.spellbook.as_ref().is_some_and(|b| b.short_rest_slots);
+    if pact && highest > 0 {
+        let pact_level = slots[..5].iter().rposition(|&n| n > 0).map_or(0, |i| i + 1);
+        if pact_level > 0 {
+            let _ = writeln!(
+                out,
+                "  Pact Magic: {} slots of {} level (back on a short rest)",
+                slots[pact_level - 1],
+                ordinal(pact_level)
+            );
+        }
+        let arcanum: Vec<String> = (6..=highest)
+            .filter(|&l| slots[l - 1] > 0)
+            .map(ordinal)
+            .collect();
+        if !arcanum.is_empty() {
+            let _ = writeln!(
+                out,
+                "  Mystic Arcanum: one spell each of {} level (per long rest)",
+                arcanum.join(", ")
+            );
+        }
+    } else if highest > 0 {
         let list: Vec<String> = slots[..highest].iter().map(u8::to_string).collect();
         let _ = writeln!(
             out,

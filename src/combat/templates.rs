@@ -117,6 +117,9 @@ pub struct ClassTemplate {
     /// docs/spells.md), as indices into [`Templates::spells`]; a template
     /// knows those of a level its slots reach.
     pub(crate) combat_spells: Vec<usize>,
+    /// The class features the round loop does not model, each with the
+    /// level the class gains it (shown by `woundsim show`).
+    pub not_modelled: Vec<(u8, String)>,
 }
 
 /// Every class's build and the shared tables.
@@ -166,6 +169,32 @@ impl Templates {
             .ok()
             .filter(|l| (1..=class.levels).contains(l))?;
         Some(class.creature(name, level, &self.progression, &self.spells))
+    }
+
+    /// The class features template `name` (`druid-9`) has that the round
+    /// loop does not model, in file order; `None` for no such template.
+    ///
+    /// ```
+    /// let catalog = woundsim::scenario::data::builtin_catalog().unwrap();
+    /// let druid = catalog.templates.not_modelled("druid-9").unwrap();
+    /// assert!(druid.iter().any(|f| f.starts_with("Wild Shape")));
+    /// assert!(catalog.templates.not_modelled("druid-21").is_none());
+    /// ```
+    pub fn not_modelled(&self, name: &str) -> Option<Vec<&str>> {
+        let (class, level) = name.rsplit_once('-')?;
+        let class = self.class(class)?;
+        let level: u8 = level
+            .parse()
+            .ok()
+            .filter(|l| (1..=class.levels).contains(l))?;
+        Some(
+            class
+                .not_modelled
+                .iter()
+                .filter(|(from, _)| *from <= level)
+                .map(|(_, text)| text.as_str())
+                .collect(),
+        )
     }
 
     /// The build of class `name` (e.g. `cleric`), or `None` if there is

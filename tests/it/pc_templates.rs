@@ -53,6 +53,10 @@ fn every_class_at_every_level_loads_and_fights() {
 
 #[test]
 fn show_prints_a_template() {
+    // A class feature not modelled is listed from the level the class
+    // gains it.
+    assert!(!stdout(&["show", "druid-1"]).contains("Wild Shape"));
+    assert!(!stdout(&["show", "bard-9"]).contains("Magical Secrets"));
     for (name, needles) in [
         (
             "fighter-7",
@@ -70,6 +74,32 @@ fn show_prints_a_template() {
                 "bard-14 (PC, level 14, Medium)",
                 "rapier: +7 to hit, 1d8+2 piercing",
                 "Heals an ally for 1d4+5 (bonus action, 17 uses)",
+                "Class features not modelled",
+                "Magical Secrets (10)",
+            ][..],
+        ),
+        (
+            "druid-9",
+            &[
+                "Class features not modelled",
+                "- Wild Shape (2;",
+                "- Circle of the Land (2:",
+            ][..],
+        ),
+        (
+            "sorcerer-5",
+            &[
+                "Quickened Spell: an action spell cast as a bonus action for 2 of 5 sorcery points",
+                "- Flexible Casting (2)",
+            ][..],
+        ),
+        (
+            "warlock-13",
+            &[
+                "Pact Magic: 3 slots of 5th level (back on a short rest)",
+                "Mystic Arcanum: one spell each of 6th, 7th level (per long rest)",
+                "Finger of Death (level 7, action)",
+                "- Dark One's Blessing (1)",
             ][..],
         ),
     ] {

@@ -47,7 +47,12 @@ struct Choice {
     k: usize,
     slot: u8,
     concentration: bool,
+    /// An action spell cast as a bonus action with Quickened Spell.
+    quickened: bool,
 }
+
+/// Sorcery points a quickened spell costs (Metamagic: Quickened Spell).
+pub const QUICKENED_SPELL_POINTS: u8 = 2;
 
 /// The enemies a caster weighs its options against: their means.
 #[derive(Clone, Copy, Debug)]
@@ -238,13 +243,26 @@ impl Encounter {
     }
 
     /// The lowest slot `me` has left for a spell of `level` (0 for a
-    /// cantrip), if any.
+    /// cantrip), if any. A warlock's Pact Magic slots (up to 5th level)
+    /// take its spells up to 5th level; each Mystic Arcanum slot (6th to
+    /// 9th) only a spell of its own level.
     pub(super) fn open_slot(&self, arena: &Arena, me: usize, level: u8) -> Option<u8> {
         if level == 0 {
             return Some(0);
         }
+        let pact = self
+            .spec(arena.fighters[me].spec)
+            .spellbook
+            .as_ref()
+            .is_some_and(|b| b.short_rest_slots);
+        let level = usize::from(level);
+        let top = match (pact, level <= super::setup::PACT_SLOT_MAX) {
+            (false, _) => 9,
+            (true, true) => super::setup::PACT_SLOT_MAX,
+            (true, false) => level,
+        };
         let slots = &arena.fighters[me].slots;
-        (usize::from(level) - 1..9)
+        (level - 1..top.min(9))
             .find(|&i| slots[i] > 0)
             .map(|i| i as u8 + 1)
     }
@@ -311,22 +329,29 @@ impl Encounter {
         // together (one concentration spell, one slot a turn): the best
         // action then the best bonus action beside it, or the other way
         // round, whichever pair is worth more.
-        // Every spell it can cast now, valued once.
+        // Every spell it can cast now, valued once; with Quickened Spell
+        // an action spell is a bonus-action choice too.
+        let feats = arena.fighters[me].feats;
+        let quicken = bonus
+            && feats.sorcery_points >= QUICKENED_SPELL_POINTS
+            && feats.points_budget >= QUICKENED_SPELL_POINTS;
         let mut cands =
-            [(CastingTime::Action, None::<Choice>); crate::combat::spell::MAX_KNOWN_SPELLS];
+            [(CastingTime::Action, None::<Choice>); 2 * crate::combat::spell::MAX_KNOWN_SPELLS];
         let mut count = 0;
         {
             let s = &arena.fighters[me].spells;
             for (k, known) in spec.known_spells.iter().enumerate() {
+                if count + 2 > cands.len() {
+                    break;
+                }
                 let spell = &known.spell;
                 let time = spell.casting_time;
-                let open = match time {
-                    CastingTime::Action => action,
-                    CastingTime::BonusAction => bonus,
-                    _ => false,
+                let (open, quickened) = match time {
+                    CastingTime::Action => (action, quicken),
+                    CastingTime::BonusAction => (bonus, false),
+                    _ => (false, false),
                 };
-                if !open
-                    || count == crate::combat::spell::MAX_KNOWN_SPELLS
+                if !(open || quickened)
                     || spell.concentration && s.concentrating != 0
                     || spell.level > 0 && s.slot_this_turn
                 {
@@ -340,16 +365,25 @@ impl Encounter {
                 }
                 let value =
                     self.spell_value(arena, me, k, slot, &foes) / (1.0 + k_cost * f64::from(slot));
-                cands[count] = (
-                    time,
-                    Some(Choice {
-                        value,
-                        k,
-                        slot,
-                        concentration: spell.concentration,
-                    }),
-                );
-                count += 1;
+                let choice = Choice {
+                    value,
+                    k,
+                    slot,
+                    concentration: spell.concentration,
+                    quickened: false,
+                };
+                if open {
+                    cands[count] = (time, Some(choice));
+                    count += 1;
+                }
+                if quickened {
+                    let quick = Choice {
+                        quickened: true,
+                        ..choice
+                    };
+                    cands[count] = (CastingTime::BonusAction, Some(quick));
+                    count += 1;
+                }
             }
         }
         let cands = &cands[..count];
@@ -391,6 +425,11 @@ impl Encounter {
             (a2, b2)
         };
         if let Some(c) = b {
+            if c.quickened {
+                let feats = &mut arena.fighters[me].feats;
+                feats.sorcery_points -= QUICKENED_SPELL_POINTS;
+                feats.points_budget -= QUICKENED_SPELL_POINTS;
+            }
             self.cast_known(rng, arena, me, c.k, c.slot, out);
             turn.bonus = true;
         }
@@ -466,5 +505,8 @@ impl super::fighter::Fighter {
                 .sum();
             self.spells.slot_budget = levels.div_ceil(ahead.max(1)).min(u32::from(u16::MAX)) as u16;
         }
+        self.feats.points_budget = u32::from(self.feats.sorcery_points)
+            .div_ceil(ahead.max(1))
+            .min(255) as u8;
     }
 }

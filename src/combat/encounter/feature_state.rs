@@ -1,5 +1,6 @@
 //! What a creature has left of its class features in a trial (Action
-//! Surge and Indomitable uses, ki, Bardic Inspiration, Channel Divinity),
+//! Surge and Indomitable uses, ki, Bardic Inspiration, Channel Divinity,
+//! sorcery points),
 //! and what a short or long rest brings back (SRD 5.1 class texts; the
 //! features themselves are `features.rs`).
 
@@ -25,6 +26,11 @@ pub struct FeatureState {
     pub preserves: u8,
     /// It has a defensive reaction (Uncanny Dodge, Deflect Missiles).
     pub reacts: bool,
+    /// Sorcery points left (Quickened Spell).
+    pub sorcery_points: u8,
+    /// The sorcery points it may still spend in this fight: its share of
+    /// those left over the fights before the next long rest.
+    pub points_budget: u8,
 }
 
 impl FeatureState {
@@ -39,12 +45,14 @@ impl FeatureState {
             inspired: 0,
             preserves: c.preserve_life,
             reacts: c.uncanny_dodge || c.deflect_missiles.is_some(),
+            sorcery_points: c.sorcery_points,
+            points_budget: c.sorcery_points,
         }
     }
 
     /// A short rest: Action Surge, ki, Channel Divinity, and from Font of
     /// Inspiration the inspirations come back; a die held is gone (it lasts
-    /// 10 minutes).
+    /// 10 minutes). Sorcery points come back on a long rest only.
     pub fn short_rest(&mut self, c: &ClassFeatures) {
         self.surges = c.action_surge;
         self.ki = c.ki;

@@ -240,9 +240,11 @@ impl Encounter {
             if let Some(h) = spec.heal.filter(|h| h.short_rest) {
                 f.heal_uses = h.uses;
             }
-            // Pact Magic: the slots come back on a short rest.
+            // Pact Magic: the slots come back on a short rest (those of
+            // Mystic Arcanum, above 5th level, on a long rest only).
             if spec.spellbook.as_ref().is_some_and(|b| b.short_rest_slots) {
-                f.slots = spec.spell_slots();
+                let all = spec.spell_slots();
+                f.slots[..PACT_SLOT_MAX].copy_from_slice(&all[..PACT_SLOT_MAX]);
             }
             // Action Surge, ki, Channel Divinity, Font of Inspiration.
             f.feats.short_rest(&spec.class_features);
@@ -250,6 +252,10 @@ impl Encounter {
         }
     }
 }
+
+/// The highest level of a Pact Magic slot (SRD 5.1 "Pact Magic"); a
+/// warlock's slots above it are its Mystic Arcanum.
+pub const PACT_SLOT_MAX: usize = 5;
 
 /// Hit dice after a long rest: half the total back (at least one), never
 /// more than the total.

@@ -7,7 +7,7 @@
 //! points), or it is one of the features the loop reads from
 //! [`ClassFeatures`] (Action Surge, Indomitable, Uncanny Dodge, Brutal
 //! Critical, Stunning Strike, Deflect Missiles, Aura of Protection for
-//! allies, Bardic Inspiration, Preserve Life); one function per part keeps
+//! allies, Bardic Inspiration, Preserve Life, Quickened Spell); one function per part keeps
 //! each short and the part it touches plain. Features apply in file order; a later one of the same part (two
 //! healing features) replaces an earlier one.
 
@@ -247,6 +247,15 @@ pub enum Feature {
         /// Hit points per level of the pool (5).
         hp_per_level: i32,
     },
+    /// Metamagic: Quickened Spell: 2 sorcery points turn a spell with a
+    /// casting time of an action into a bonus action; sorcery points by
+    /// level (Font of Magic, per long rest), spent on nothing else.
+    QuickenedSpell {
+        /// First level with it (Metamagic).
+        from_level: u8,
+        /// Sorcery points by level (the class table's column).
+        points: Vec<u8>,
+    },
 }
 
 impl Feature {
@@ -328,6 +337,9 @@ impl Feature {
             Feature::PreserveLife { uses, hp_per_level } => {
                 c.preserve_life = at(uses, l.level);
                 c.preserve_life_hp = hp_per_level * i32::from(l.level);
+            }
+            Feature::QuickenedSpell { from_level, points } if l.has(*from_level) => {
+                c.sorcery_points = at(points, l.level);
             }
             _ => {}
         }

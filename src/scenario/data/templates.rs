@@ -109,7 +109,23 @@ struct RawClass {
     spells: Vec<Spanned<String>>,
     attacks: Vec<RawAttack>,
     features: Spanned<Vec<RawFeature>>,
+    #[serde(default)]
+    not_modelled: Vec<Spanned<RawNotModelled>>,
 }
+
+/// A class feature the round loop does not model, from the level the
+/// class gains it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawNotModelled {
+    from_level: u8,
+    text: String,
+}
+
+/// The most class features a class may list as not modelled.
+const MAX_NOT_MODELLED: usize = 40;
+/// The longest text of one.
+const MAX_NOT_MODELLED_TEXT: usize = 300;
 
 /// Parses and validates a PC-template file.
 ///
@@ -304,7 +320,51 @@ fn class(
         combat_spells,
         attacks: attacks(loc, &path, &c.attacks)?,
         features: features(loc, &path, levels, &c.features)?,
+        not_modelled: not_modelled(loc, &path, levels, &c.not_modelled)?,
     })
+}
+
+/// `not_modelled`: the class features the loop ignores, each from a level
+/// the class has, with a short text; at most [`MAX_NOT_MODELLED`].
+fn not_modelled(
+    loc: &Locator,
+    path: &str,
+    levels: u8,
+    items: &[Spanned<RawNotModelled>],
+) -> Result<Vec<(u8, String)>, ScenarioError> {
+    if items.len() > MAX_NOT_MODELLED {
+        let at = items[MAX_NOT_MODELLED].span().start;
+        let message = format!(
+            "at most {MAX_NOT_MODELLED} features not modelled per class, got {}",
+            items.len()
+        );
+        return Err(loc.error(at, &format!("{path}.not_modelled"), message));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(j, item)| {
+            let at = item.span().start;
+            let field = |key: &str| format!("{path}.not_modelled[{j}].{key}");
+            let n = item.get_ref();
+            if !(1..=levels).contains(&n.from_level) {
+                let message = format!(
+                    "from_level must be a level of the class, 1 to {levels}, got {}",
+                    n.from_level
+                );
+                return Err(loc.error(at, &field("from_level"), message));
+            }
+            let text = n.text.trim();
+            if text.is_empty() || text.chars().count() > MAX_NOT_MODELLED_TEXT {
+                let message = format!(
+                    "a text of 1 to {MAX_NOT_MODELLED_TEXT} characters, got {} characters",
+                    text.chars().count()
+                );
+                return Err(loc.error(at, &field("text"), message));
+            }
+            Ok((n.from_level, text.to_string()))
+        })
+        .collect()
 }
 
 /// `name`: lowercase letters, as it names templates `CLASS-LEVEL`.
@@ -830,6 +890,36 @@ warlock - - -
         )
         .unwrap();
         assert_eq!(t.classes(), vec!["fighter"]);
+    }
+
+    #[test]
+    fn a_class_lists_the_features_it_does_not_model_from_a_level_it_has() {
+        let t = parse_file(
+            "mine.toml",
+            &with_class(&format!(
+                "{FIGHTER}features = []\nnot_modelled = [{{ from_level = 3, text = \"Survivor\" }}]\n"
+            )),
+        )
+        .unwrap();
+        assert_eq!(t.not_modelled("fighter-2"), Some(vec![]));
+        assert_eq!(t.not_modelled("fighter-3"), Some(vec!["Survivor"]));
+        assert_eq!(t.not_modelled("fighter-11"), None);
+        let e = error(&with_class(&format!(
+            "{FIGHTER}features = []\nnot_modelled = [{{ from_level = 11, text = \"x\" }}]\n"
+        )));
+        assert!(
+            e.contains("class[0].not_modelled[0].from_level") && e.contains("1 to 10, got 11"),
+            "{e}"
+        );
+        let e = error(&with_class(&format!(
+            "{FIGHTER}features = []\nnot_modelled = [{{ from_level = 1, text = \" \" }}]\n"
+        )));
+        assert!(e.contains("class[0].not_modelled[0].text"), "{e}");
+        let many = vec!["{ from_level = 1, text = \"x\" }"; 41].join(", ");
+        let e = error(&with_class(&format!(
+            "{FIGHTER}features = []\nnot_modelled = [{many}]\n"
+        )));
+        assert!(e.contains("at most 40"), "{e}");
     }
 
     #[test]

@@ -381,3 +381,113 @@ fn preserve_life_restores_five_hp_per_level_up_to_half_of_each_allys_maximum() {
     assert_eq!(template("cleric-6").class_features.preserve_life, 2);
     assert_eq!(template("cleric-1").class_features.preserve_life, 0);
 }
+
+#[test]
+fn quickened_spell_casts_an_action_spell_as_a_bonus_action_for_two_sorcery_points() {
+    use rand::SeedableRng;
+    let six = || vec![monster("hobgoblin-warrior"); 6];
+    let mut t = Table::new(
+        vec![template("sorcerer-9")],
+        six(),
+        EncounterRules::default(),
+    );
+    assert_eq!(t.f(0).feats.sorcery_points, 9);
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+    let Table { enc, arena, out } = &mut t;
+    let slots_before: u8 = arena.fighters[0].slots.iter().sum();
+    let turn = enc.cast_spells(&mut rng, arena, 0, true, true, out);
+    // A levelled spell with the bonus action, the action left for the
+    // Attack action (fire bolt: no second slot this turn).
+    assert!(turn.bonus && !turn.action, "{turn:?}");
+    let f = &arena.fighters[0];
+    assert_eq!(f.feats.sorcery_points, 7, "2 points spent");
+    assert_eq!(f.slots.iter().sum::<u8>(), slots_before - 1, "one slot");
+    // Fewer than 2 points: the spell takes the action.
+    let mut t = Table::new(
+        vec![template("sorcerer-9")],
+        six(),
+        EncounterRules::default(),
+    );
+    t.f_mut(0).feats.sorcery_points = 1;
+    let Table { enc, arena, out } = &mut t;
+    let turn = enc.cast_spells(&mut rng, arena, 0, true, true, out);
+    assert!(turn.action && !turn.bonus, "{turn:?}");
+    assert_eq!(arena.fighters[0].feats.sorcery_points, 1);
+    // Its bonus action already spent: no quickened spell either.
+    let mut t = Table::new(
+        vec![template("sorcerer-9")],
+        six(),
+        EncounterRules::default(),
+    );
+    let Table { enc, arena, out } = &mut t;
+    let turn = enc.cast_spells(&mut rng, arena, 0, true, false, out);
+    assert!(turn.action && !turn.bonus, "{turn:?}");
+    assert_eq!(arena.fighters[0].feats.sorcery_points, 9);
+    // The points are shared over the fights before a long rest (9 over
+    // 4 fights: 3 this fight, one quickened spell), and only a long rest
+    // brings them back.
+    let mut t = Table::new(
+        vec![template("sorcerer-9")],
+        six(),
+        EncounterRules::default(),
+    );
+    t.f_mut(0).begin_fight_spells(4);
+    assert_eq!(t.f(0).feats.points_budget, 3);
+    t.f_mut(0).feats.sorcery_points = 2;
+    rest(&mut t, 0, Between::ShortRest);
+    assert_eq!(t.f(0).feats.sorcery_points, 2);
+    rest(&mut t, 0, Between::LongRest);
+    assert_eq!(t.f(0).feats.sorcery_points, 9);
+    // Metamagic from level 3; Font of Magic's points by level.
+    assert_eq!(template("sorcerer-2").class_features.sorcery_points, 0);
+    assert_eq!(template("sorcerer-3").class_features.sorcery_points, 3);
+    assert_eq!(template("sorcerer-20").class_features.sorcery_points, 20);
+    assert_eq!(template("wizard-20").class_features.sorcery_points, 0);
+}
+
+#[test]
+fn mystic_arcanum_casts_one_spell_of_its_level_per_long_rest_and_no_pact_spell_climbs_into_it() {
+    let mut t = Table::new(
+        vec![template("warlock-17")],
+        vec![tough_goblin()],
+        EncounterRules::default(),
+    );
+    assert_eq!(t.f(0).slots, [0, 0, 0, 0, 4, 1, 1, 1, 1]);
+    assert_eq!(
+        template("warlock-11").spell_slots(),
+        [0, 0, 0, 0, 3, 1, 0, 0, 0]
+    );
+    assert_eq!(
+        template("warlock-10").spell_slots(),
+        [0, 0, 0, 0, 2, 0, 0, 0, 0]
+    );
+    let open = |t: &Table, level: u8| t.enc.open_slot(&t.arena, 0, level);
+    // A spell up to 5th level takes a Pact Magic slot (of 5th level).
+    assert_eq!(open(&t, 3), Some(5));
+    // Its Pact slots spent, it casts no 3rd-level spell with an arcanum.
+    t.f_mut(0).slots[4] = 0;
+    assert_eq!(open(&t, 3), None);
+    assert_eq!(open(&t, 5), None);
+    // Each arcanum takes a spell of its own level only.
+    assert_eq!(open(&t, 6), Some(6));
+    t.f_mut(0).slots[5] = 0;
+    assert_eq!(
+        open(&t, 6),
+        None,
+        "no 6th-level spell in a 7th-level arcanum"
+    );
+    assert_eq!(open(&t, 7), Some(7));
+    // A short rest brings the Pact slots back, not the arcanum.
+    rest(&mut t, 0, Between::ShortRest);
+    assert_eq!(t.f(0).slots, [0, 0, 0, 0, 4, 0, 1, 1, 1]);
+    rest(&mut t, 0, Between::LongRest);
+    assert_eq!(t.f(0).slots, [0, 0, 0, 0, 4, 1, 1, 1, 1]);
+    // A wizard's slots stay open to any spell of their level or lower.
+    let mut w = Table::new(
+        vec![template("wizard-17")],
+        vec![tough_goblin()],
+        EncounterRules::default(),
+    );
+    w.f_mut(0).slots = [0, 0, 0, 0, 0, 0, 0, 0, 1];
+    assert_eq!(w.enc.open_slot(&w.arena, 0, 3), Some(9));
+}

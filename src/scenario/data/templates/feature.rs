@@ -143,6 +143,10 @@ pub(super) enum RawFeature {
         uses: Vec<u8>,
         hp_per_level: i32,
     },
+    QuickenedSpell {
+        from_level: u8,
+        points: Vec<u8>,
+    },
 }
 
 /// Where a feature is written and the class it belongs to: what a
@@ -240,7 +244,8 @@ pub(super) fn feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, Scena
         | R::Indomitable { .. }
         | R::StunningStrike { .. }
         | R::BardicInspiration { .. }
-        | R::PreserveLife { .. } => uses_feature(c, f),
+        | R::PreserveLife { .. }
+        | R::QuickenedSpell { .. } => uses_feature(c, f),
     }
 }
 
@@ -439,7 +444,8 @@ fn table_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioEr
 }
 
 /// A feature with uses (or a die) by level: Action Surge, Indomitable,
-/// Stunning Strike's ki, Bardic Inspiration's die, Preserve Life.
+/// Stunning Strike's ki, Bardic Inspiration's die, Preserve Life, Quickened
+/// Spell's sorcery points.
 fn uses_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioError> {
     use RawFeature as R;
     Ok(match f {
@@ -482,6 +488,10 @@ fn uses_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioErr
                 hp_per_level: *hp_per_level,
             }
         }
+        R::QuickenedSpell { from_level, points } => Feature::QuickenedSpell {
+            from_level: c.first_level(*from_level)?,
+            points: c.table("points", points)?,
+        },
         _ => unreachable!("`feature` passes use features only"),
     })
 }
