@@ -491,3 +491,26 @@ fn mystic_arcanum_casts_one_spell_of_its_level_per_long_rest_and_no_pact_spell_c
     w.f_mut(0).slots = [0, 0, 0, 0, 0, 0, 0, 0, 1];
     assert_eq!(w.enc.open_slot(&w.arena, 0, 3), Some(9));
 }
+
+#[test]
+fn divine_strike_adds_radiant_dice_once_a_turn_to_a_weapon_hit_and_a_rogue_evades_from_7() {
+    // Cleric-8: the mace (+5, 1d6+2) and Divine Strike's 1d8 radiant.
+    let mut t = Table::new(
+        vec![template("cleric-8")],
+        vec![tough_goblin()],
+        EncounterRules::default(),
+    );
+    // 15 + 5 hits AC 15; mace 4 + 2, Divine Strike 8.
+    t.attack(0, 1, &[(15, 20), (4, 6), (8, 8)]);
+    assert_eq!(t.f(1).hp, 100 - 14);
+    // Once a turn: a second hit in the same turn adds only the mace.
+    t.attack(0, 1, &[(15, 20), (4, 6)]);
+    assert_eq!(t.f(1).hp, 100 - 14 - 6);
+    let strike = |name: &str| template(name).once_per_turn.map(|o| o.dice.to_string());
+    assert_eq!(strike("cleric-7"), None);
+    assert_eq!(strike("cleric-13").as_deref(), Some("1d8"));
+    assert_eq!(strike("cleric-14").as_deref(), Some("2d8"));
+    // Evasion: the rogue's from 7.
+    assert!(!template("rogue-6").evasion);
+    assert!(template("rogue-7").evasion);
+}
