@@ -320,7 +320,19 @@ impl Encounter {
         // incapacitated creature does nothing more (its repeat saves come
         // at the end of its turn, in the round loop).
         if self.spellcasting {
-            self.spells_at_turn_start(rng, arena, me, out);
+            // Most turns start with nothing of a spell's to do but lower
+            // *shield* and free the turn's slot: done here, without the call.
+            let s = &mut arena.fighters[me].spells;
+            if s.timed_until == 0
+                && s.conditions & bits::PRONE == 0
+                && s.zone.source == super::spell_state::NO_SOURCE
+                && s.concentrating == 0
+            {
+                s.shield_up = false;
+                s.slot_this_turn = false;
+            } else {
+                self.spells_at_turn_start(rng, arena, me, out);
+            }
             let f = &arena.fighters[me];
             if f.state != State::Up || f.spells.conditions & bits::INCAPACITATED != 0 {
                 return;
