@@ -273,6 +273,14 @@ pub struct ClassFeatures {
     /// Metamagic: Quickened Spell (sorcerer 3): sorcery points per long
     /// rest (Font of Magic), 2 a quickened spell (0: none).
     pub sorcery_points: u8,
+    /// Channel Divinity: Turn Undead (cleric 2), its uses shared with
+    /// Preserve Life ([`ClassFeatures::preserve_life`]).
+    pub turn_undead: bool,
+    /// Turn Undead's Wisdom save DC (the cleric's spell save DC).
+    pub turn_dc: i32,
+    /// Destroy Undead (cleric 5): an undead of this challenge rating or
+    /// lower that fails the save is destroyed (`None`: not yet).
+    pub destroy_cr: Option<f32>,
 }
 
 /// A creature's statistics.
@@ -352,6 +360,11 @@ pub struct CreatureSpec {
     /// Class features the loop models beyond the fields above (Action
     /// Surge, Indomitable, Uncanny Dodge, ...).
     pub class_features: ClassFeatures,
+    /// Its statblock's creature type is Undead (Turn Undead works on it).
+    pub undead: bool,
+    /// Its challenge rating (a bestiary entry's; 0 without one): Destroy
+    /// Undead's threshold.
+    pub challenge: f32,
 }
 
 /// Where a creature stands at the start of a fight with positions
@@ -403,6 +416,8 @@ impl CreatureSpec {
             hit_dice: None,
             known_spells: Vec::new(),
             class_features: ClassFeatures::default(),
+            undead: false,
+            challenge: 0.0,
         }
     }
 

@@ -89,6 +89,14 @@ pub fn render_monster(m: &Monster) -> String {
     out
 }
 
+/// A challenge rating as the SRD writes it: `1/2`, `3`.
+fn challenge_text(cr: f32) -> String {
+    [(0.125, "1/8"), (0.25, "1/4"), (0.5, "1/2")]
+        .iter()
+        .find(|(x, _)| *x == cr)
+        .map_or_else(|| format!("{cr}"), |(_, text)| text.to_string())
+}
+
 /// `+3`, `-1`, `+0`.
 fn signed(x: i32) -> String {
     format!("{x:+}")
@@ -345,6 +353,19 @@ fn render_class_features(spec: &CreatureSpec, out: &mut String) {
             "  Preserve Life: {} HP among allies below half (action, {})",
             c.preserve_life_hp,
             uses(c.preserve_life, "short")
+        );
+    }
+    if c.turn_undead {
+        let destroy = c.destroy_cr.map_or(String::new(), |cr| {
+            format!(
+                "; Destroy Undead: challenge rating {} or lower",
+                challenge_text(cr)
+            )
+        });
+        let _ = writeln!(
+            out,
+            "  Turn Undead: each undead within 30 ft saves (Wis DC {}) or is turned until damaged (action, a Channel Divinity use){destroy}",
+            c.turn_dc
         );
     }
     if c.sorcery_points > 0 {

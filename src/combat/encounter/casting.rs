@@ -54,6 +54,10 @@ struct Choice {
 /// Sorcery points a quickened spell costs (Metamagic: Quickened Spell).
 pub const QUICKENED_SPELL_POINTS: u8 = 2;
 
+/// The [`Choice`] index that stands for Channel Divinity: Turn Undead, an
+/// action the policy weighs beside the spells (`turn_undead.rs`).
+const TURN_UNDEAD: usize = usize::MAX;
+
 /// The enemies a caster weighs its options against: their means.
 #[derive(Clone, Copy, Debug)]
 struct Foes {
@@ -336,12 +340,12 @@ impl Encounter {
             && feats.sorcery_points >= QUICKENED_SPELL_POINTS
             && feats.points_budget >= QUICKENED_SPELL_POINTS;
         let mut cands =
-            [(CastingTime::Action, None::<Choice>); 2 * crate::combat::spell::MAX_KNOWN_SPELLS];
+            [(CastingTime::Action, None::<Choice>); 2 * crate::combat::spell::MAX_KNOWN_SPELLS + 1];
         let mut count = 0;
         {
             let s = &arena.fighters[me].spells;
             for (k, known) in spec.known_spells.iter().enumerate() {
-                if count + 2 > cands.len() {
+                if count + 3 > cands.len() {
                     break;
                 }
                 let spell = &known.spell;
@@ -384,6 +388,23 @@ impl Encounter {
                     cands[count] = (CastingTime::BonusAction, Some(quick));
                     count += 1;
                 }
+            }
+        }
+        // Channel Divinity: Turn Undead, an action of no slot.
+        if action && spec.class_features.turn_undead {
+            let value = self.turn_undead_value(arena, me, foes.rounds);
+            if value > 0.0 {
+                cands[count] = (
+                    CastingTime::Action,
+                    Some(Choice {
+                        value,
+                        k: TURN_UNDEAD,
+                        slot: 0,
+                        concentration: false,
+                        quickened: false,
+                    }),
+                );
+                count += 1;
             }
         }
         let cands = &cands[..count];
@@ -434,7 +455,11 @@ impl Encounter {
             turn.bonus = true;
         }
         if let Some(c) = a {
-            self.cast_known(rng, arena, me, c.k, c.slot, out);
+            if c.k == TURN_UNDEAD {
+                self.turn_undead(rng, arena, me, out);
+            } else {
+                self.cast_known(rng, arena, me, c.k, c.slot, out);
+            }
             turn.action = true;
         }
         turn

@@ -61,6 +61,7 @@ mod spell_lasting;
 mod spell_state;
 mod support;
 mod targeting;
+mod turn_undead;
 mod venom;
 
 #[cfg(test)]

@@ -256,6 +256,18 @@ pub enum Feature {
         /// Sorcery points by level (the class table's column).
         points: Vec<u8>,
     },
+    /// Channel Divinity: Turn Undead: an action, each undead within 30 ft
+    /// saves (Wis, the spell save DC) or is turned until it takes damage;
+    /// from `destroy_from` (Destroy Undead) one of the challenge rating
+    /// by level or lower is destroyed instead. Uses: Preserve Life's.
+    TurnUndead {
+        /// First level with it.
+        from_level: u8,
+        /// First level with Destroy Undead.
+        destroy_from: u8,
+        /// Destroy Undead's challenge rating by level.
+        destroy_cr: Vec<f32>,
+    },
 }
 
 impl Feature {
@@ -340,6 +352,15 @@ impl Feature {
             }
             Feature::QuickenedSpell { from_level, points } if l.has(*from_level) => {
                 c.sorcery_points = at(points, l.level);
+            }
+            Feature::TurnUndead {
+                from_level,
+                destroy_from,
+                destroy_cr,
+            } if l.has(*from_level) => {
+                c.turn_undead = true;
+                c.turn_dc = 8 + l.proficiency + l.main_modifier;
+                c.destroy_cr = l.has(*destroy_from).then(|| at(destroy_cr, l.level));
             }
             _ => {}
         }

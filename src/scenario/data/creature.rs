@@ -506,6 +506,8 @@ fn bestiary_entry(
         spec.name = key.to_string();
     }
     let lore = c.lore(loc, key)?;
+    spec.undead = lore.kind.as_deref() == Some("undead");
+    spec.challenge = lore.cr.as_deref().map_or(0.0, challenge);
     if let Some(slug) = c.slug.as_ref().filter(|s| s.get_ref() != key) {
         return Err(loc.error(
             slug.span().start,
@@ -521,6 +523,15 @@ fn bestiary_entry(
         spec,
         lore,
     })
+}
+
+/// A challenge rating as written (`1/4`, `17`: validated by the lore) as a
+/// number.
+fn challenge(cr: &str) -> f32 {
+    match cr.split_once('/') {
+        Some((n, d)) => n.parse::<f32>().unwrap_or(0.0) / d.parse::<f32>().unwrap_or(1.0),
+        None => cr.parse().unwrap_or(0.0),
+    }
 }
 
 #[cfg(test)]

@@ -866,6 +866,7 @@ warlock - - -
                     .replace(", evasion: false, relentless_rage: false", "")
                     .replace(", known_spells: []", "")
                     .replace(&format!(", class_features: {:?}", old.class_features), "")
+                    .replace(", undead: false, challenge: 0.0", "")
                     .replace("potions: [0, 0, 0, 0], spellbook: None", "potions: 0");
                 assert_eq!(Some(debug.as_str()), lines.next(), "{name}");
             }

@@ -514,3 +514,89 @@ fn divine_strike_adds_radiant_dice_once_a_turn_to_a_weapon_hit_and_a_rogue_evade
     assert!(!template("rogue-6").evasion);
     assert!(template("rogue-7").evasion);
 }
+
+/// `me` uses Turn Undead on the dice.
+fn turn_undead(t: &mut Table, me: usize, dice: &[(u64, u64)]) {
+    let Table { enc, arena, out } = t;
+    with_dice(dice, |rng| enc.turn_undead(rng, arena, me, out));
+}
+
+#[test]
+fn turn_undead_turns_an_undead_that_fails_until_damaged_and_destroy_undead_destroys_low_challenge()
+{
+    // The statblocks: creature type and challenge rating.
+    let zombie = monster("zombie");
+    assert!(zombie.undead && zombie.challenge == 0.25);
+    assert!(monster("ghoul").undead && monster("ghoul").challenge == 1.0);
+    assert!(!goblin().undead);
+    // The templates: DC 8 + proficiency + Wis; Destroy Undead by level.
+    let c = |name: &str| template(name).class_features;
+    assert!(!c("cleric-1").turn_undead);
+    assert_eq!(
+        (c("cleric-2").turn_undead, c("cleric-2").turn_dc),
+        (true, 13)
+    );
+    assert_eq!(c("cleric-4").destroy_cr, None);
+    assert_eq!(c("cleric-5").destroy_cr, Some(0.5));
+    assert_eq!(c("cleric-8").destroy_cr, Some(1.0));
+    assert_eq!(c("cleric-17").destroy_cr, Some(4.0));
+    assert!(!c("wizard-9").turn_undead);
+    let incapacitated = Condition::Incapacitated.bits();
+    // Cleric-3 (DC 13) against a zombie (Wis +0) and a goblin: only the
+    // zombie is in reach (a pick of 1), it fails (5 + 0) and is turned.
+    let mut t = Table::new(
+        vec![template("cleric-3")],
+        vec![monster("zombie"), goblin()],
+        EncounterRules::default(),
+    );
+    let uses = t.f(0).feats.preserves;
+    turn_undead(&mut t, 0, &[(1, 1), (5, 20)]);
+    assert_eq!(t.f(0).feats.preserves, uses - 1, "a Channel Divinity use");
+    assert_eq!(t.f(1).spells.conditions & incapacitated, incapacitated);
+    assert_eq!(t.f(2).spells.conditions, 0, "the goblin is no undead");
+    // A turned creature takes no turn; damage ends the turning.
+    t.turn(1, false, &[]);
+    t.deal(1, slashing(3, false), &[]);
+    assert_eq!(t.f(1).spells.conditions, 0);
+    // A success (13 + 0) leaves it free.
+    let mut t = Table::new(
+        vec![template("cleric-3")],
+        vec![monster("zombie")],
+        EncounterRules::default(),
+    );
+    turn_undead(&mut t, 0, &[(1, 1), (13, 20)]);
+    assert_eq!(t.f(1).spells.conditions, 0);
+    // Cleric-5 (DC 15): a zombie (challenge 1/4) that fails is destroyed,
+    // a ghoul (challenge 1) turned.
+    let mut t = Table::new(
+        vec![template("cleric-5")],
+        vec![monster("zombie"), monster("ghoul")],
+        EncounterRules::default(),
+    );
+    // Picks: the zombie first (1 of 2), then the ghoul (1 of 1); both fail.
+    turn_undead(&mut t, 0, &[(1, 2), (1, 1), (5, 20), (5, 20)]);
+    assert_eq!((t.f(1).state, t.f(1).hp), (State::Dead, 0));
+    assert_eq!(t.f(2).state, State::Up);
+    assert_eq!(t.f(2).spells.conditions & incapacitated, incapacitated);
+    // The policy turns four zombies rather than swing its mace; not a
+    // goblin band.
+    use rand::SeedableRng;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+    let mut t = Table::new(
+        vec![template("cleric-3")],
+        vec![monster("zombie"); 4],
+        EncounterRules::default(),
+    );
+    let Table { enc, arena, out } = &mut t;
+    let turn = enc.cast_spells(&mut rng, arena, 0, true, true, out);
+    assert!(turn.action);
+    assert_eq!(arena.fighters[0].feats.preserves, uses - 1);
+    let mut t = Table::new(
+        vec![template("cleric-3")],
+        vec![goblin(); 4],
+        EncounterRules::default(),
+    );
+    let Table { enc, arena, out } = &mut t;
+    enc.cast_spells(&mut rng, arena, 0, true, true, out);
+    assert_eq!(arena.fighters[0].feats.preserves, uses);
+}

@@ -147,6 +147,11 @@ pub(super) enum RawFeature {
         from_level: u8,
         points: Vec<u8>,
     },
+    TurnUndead {
+        from_level: u8,
+        destroy_from: u8,
+        destroy_cr: Vec<f64>,
+    },
 }
 
 /// Where a feature is written and the class it belongs to: what a
@@ -245,7 +250,8 @@ pub(super) fn feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, Scena
         | R::StunningStrike { .. }
         | R::BardicInspiration { .. }
         | R::PreserveLife { .. }
-        | R::QuickenedSpell { .. } => uses_feature(c, f),
+        | R::QuickenedSpell { .. }
+        | R::TurnUndead { .. } => uses_feature(c, f),
     }
 }
 
@@ -492,6 +498,22 @@ fn uses_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioErr
             from_level: c.first_level(*from_level)?,
             points: c.table("points", points)?,
         },
+        R::TurnUndead {
+            from_level,
+            destroy_from,
+            destroy_cr,
+        } => {
+            let destroy_cr = c.table("destroy_cr", destroy_cr)?;
+            if let Some(bad) = destroy_cr.iter().find(|cr| !(0.0..=30.0).contains(*cr)) {
+                let message = format!("a challenge rating is 0 to 30, got {bad}");
+                return Err(c.error("destroy_cr", message));
+            }
+            Feature::TurnUndead {
+                from_level: c.first_level(*from_level)?,
+                destroy_from: c.level("destroy_from", *destroy_from)?,
+                destroy_cr: destroy_cr.iter().map(|&cr| cr as f32).collect(),
+            }
+        }
         _ => unreachable!("`feature` passes use features only"),
     })
 }
