@@ -77,6 +77,7 @@ impl Encounter {
 
     /// The extra damage its buffs add to a hit of `who` (*hunter's mark*,
     /// *hex*), doubled dice on a critical hit, with its type.
+    #[inline(always)]
     pub(super) fn hit_bonus<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
@@ -87,6 +88,18 @@ impl Encounter {
         if !arena.fighters[who].spells.buffed {
             return None;
         }
+        self.buffed_hit_bonus(rng, arena, who, crit)
+    }
+
+    /// [`Encounter::hit_bonus`] of a buffed creature.
+    #[inline(never)]
+    fn buffed_hit_bonus<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &Arena,
+        who: usize,
+        crit: bool,
+    ) -> Option<(i32, crate::rules::damage::DamageType)> {
         let mut out: Option<(i32, crate::rules::damage::DamageType)> = None;
         for m in self.buff_modifiers(arena, who) {
             if let Some(d) = m.damage_on_hit {
@@ -99,10 +112,17 @@ impl Encounter {
     }
 
     /// Attacks its buffs add to its Attack action (*haste*).
+    #[inline(always)]
     pub(super) fn extra_attacks(&self, arena: &Arena, who: usize) -> u8 {
         if !arena.fighters[who].spells.buffed {
             return 0;
         }
+        self.buffed_extra_attacks(arena, who)
+    }
+
+    /// [`Encounter::extra_attacks`] of a buffed creature.
+    #[inline(never)]
+    fn buffed_extra_attacks(&self, arena: &Arena, who: usize) -> u8 {
         self.buff_modifiers(arena, who)
             .map(|m| m.extra_attack)
             .sum()
@@ -110,10 +130,17 @@ impl Encounter {
 
     /// Whether its buffs give it advantage on attack rolls, and attack
     /// rolls against it advantage.
+    #[inline(always)]
     pub(super) fn buff_advantage(&self, arena: &Arena, who: usize) -> (bool, bool) {
         if !arena.fighters[who].spells.buffed {
             return (false, false);
         }
+        self.buffed_advantage(arena, who)
+    }
+
+    /// [`Encounter::buff_advantage`] of a buffed creature.
+    #[inline(never)]
+    fn buffed_advantage(&self, arena: &Arena, who: usize) -> (bool, bool) {
         self.buff_modifiers(arena, who)
             .fold((false, false), |(a, b), m| {
                 (
