@@ -238,6 +238,11 @@ pub mod bits {
     pub const ATTACKED_WITH_DISADVANTAGE: u16 = 256;
     /// Its attack rolls have advantage.
     pub const ATTACKS_WITH_ADVANTAGE: u16 = 512;
+    /// Incapacitated by an effect that ends when it takes damage
+    /// (*hypnotic pattern*, *sleep*, a turned undead): attackers leave it
+    /// while another enemy stands (the targeting policies). Set with
+    /// [`INCAPACITATED`], never alone.
+    pub const HELD_UNTIL_DAMAGED: u16 = 1024;
 }
 
 impl Condition {

@@ -166,7 +166,15 @@ impl SpellState {
 
     /// Recomputes [`SpellState::conditions`] from the afflictions.
     pub fn recompute_conditions(&mut self) {
-        self.conditions = self.afflictions.iter().fold(0, |b, a| b | a.bits);
+        self.conditions = self.afflictions.iter().fold(0, |b, a| {
+            let held = a.ends_on_damage && a.bits & crate::combat::spell::bits::INCAPACITATED != 0;
+            b | a.bits
+                | if held {
+                    crate::combat::spell::bits::HELD_UNTIL_DAMAGED
+                } else {
+                    0
+                }
+        });
     }
 
     /// Adds an affliction in a free slot (a creature already carrying

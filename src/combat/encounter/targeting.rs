@@ -120,7 +120,9 @@ impl Encounter {
 
     /// The conscious enemy (index within `enemies`, the fighters of
     /// `range`) that `reachable` accepts (by that index), picked by the
-    /// targeting policy, if any.
+    /// targeting policy, if any: among those not held by an effect that
+    /// damage would end (*hypnotic pattern*, a turned undead), or, when
+    /// only such are left, among them.
     #[inline]
     pub(super) fn pick_conscious<R: Rng + ?Sized>(
         &self,
@@ -134,6 +136,23 @@ impl Encounter {
         let up = |k: usize, f: &Fighter| {
             f.state == State::Up && f.spells.conditions & bits::BANISHED == 0 && reachable(k)
         };
+        let free =
+            |k: usize, f: &Fighter| f.spells.conditions & bits::HELD_UNTIL_DAMAGED == 0 && up(k, f);
+        self.pick_by_policy(rng, enemies, range.clone(), listed, free)
+            .or_else(|| self.pick_by_policy(rng, enemies, range, listed, up))
+    }
+
+    /// The enemy among those `eligible` accepts, by the targeting policy.
+    #[inline]
+    fn pick_by_policy<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        enemies: &[Fighter],
+        range: std::ops::Range<usize>,
+        listed: &TargetList,
+        eligible: impl Fn(usize, &Fighter) -> bool,
+    ) -> Option<usize> {
+        let up = eligible;
         let k = match self.rules.targeting {
             Targeting::Random => {
                 // One branch-free pass lists the conscious enemies (write

@@ -64,3 +64,56 @@ fn random_targeting_draws_among_the_conscious_in_index_order() {
         assert_eq!(t.target(0, Reach::Melee, &[]), None);
     }
 }
+
+#[test]
+fn attackers_leave_an_enemy_held_until_damaged_while_another_stands() {
+    use crate::combat::encounter::spell_state::Affliction;
+    use crate::combat::spell::{Condition, bits};
+    // A hypnotized (incapacitated until damaged) goblin among three.
+    let hold = |t: &mut Table, who: usize| {
+        t.f_mut(who).spells.afflict(Affliction {
+            bits: Condition::Incapacitated.bits(),
+            ends_on_damage: true,
+            source: 0,
+            ..Affliction::NONE
+        });
+    };
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![goblin(), goblin(), goblin()],
+        EncounterRules::default(),
+    );
+    hold(&mut t, 1);
+    assert_ne!(t.f(1).spells.conditions & bits::HELD_UNTIL_DAMAGED, 0);
+    // Random: the draw is among the two free goblins (2 and 3).
+    assert_eq!(t.target(0, Reach::Melee, &[(1, 2)]), Some(2));
+    assert_eq!(t.target(0, Reach::Melee, &[(2, 2)]), Some(3));
+    // Lowest HP and focus fire also pass it by.
+    for targeting in [Targeting::LowestHp, Targeting::FocusFire] {
+        let rules = EncounterRules {
+            targeting,
+            ..Default::default()
+        };
+        let mut t = Table::new(vec![fighter()], vec![goblin(), goblin()], rules);
+        t.f_mut(1).hp = 1;
+        hold(&mut t, 1);
+        assert_eq!(t.target(0, Reach::Melee, &[]), Some(2), "{targeting:?}");
+    }
+    // Held alone: it is still a target.
+    let mut t = Table::new(vec![fighter()], vec![goblin(), goblin()], EncounterRules::default());
+    hold(&mut t, 1);
+    t.f_mut(2).state = State::Dead;
+    assert_eq!(t.target(0, Reach::Melee, &[(1, 1)]), Some(1));
+    // A condition that damage does not end (paralyzed) does not hold it.
+    let mut t = Table::new(vec![fighter()], vec![goblin()], EncounterRules::default());
+    t.f_mut(1).spells.afflict(Affliction {
+        bits: Condition::Paralyzed.bits(),
+        ..Affliction::NONE
+    });
+    assert_eq!(t.f(1).spells.conditions & bits::HELD_UNTIL_DAMAGED, 0);
+    // Damage wakes it: the mark goes with the condition.
+    let mut t = Table::new(vec![fighter()], vec![goblin(), goblin()], EncounterRules::default());
+    hold(&mut t, 1);
+    t.deal(1, slashing(1, false), &[]);
+    assert_eq!(t.f(1).spells.conditions, 0);
+}
