@@ -410,14 +410,14 @@ impl Encounter {
             Movement::default()
         };
         // Attacks a buff adds (haste): the first attack again.
-        let extra = usize::from(self.extra_attacks(arena, me));
-        let first = spec.multiattack.first().copied();
-        let attacks = spec
-            .multiattack
-            .iter()
-            .copied()
-            .chain(first.into_iter().cycle().take(extra));
-        for (made, index) in attacks.enumerate() {
+        let listed = spec.multiattack.len();
+        let extra = if listed > 0 {
+            usize::from(self.extra_attacks(arena, me))
+        } else {
+            0
+        };
+        for made in 0..listed + extra {
+            let index = spec.multiattack[if made < listed { made } else { 0 }];
             let attack = self.attack_in_hand(arena, me, index, effects);
             let Some(target) = self.choose_target::<POSITIONS, R>(rng, arena, me, attack.reach)
             else {

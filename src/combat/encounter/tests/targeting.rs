@@ -100,7 +100,11 @@ fn attackers_leave_an_enemy_held_until_damaged_while_another_stands() {
         assert_eq!(t.target(0, Reach::Melee, &[]), Some(2), "{targeting:?}");
     }
     // Held alone: it is still a target.
-    let mut t = Table::new(vec![fighter()], vec![goblin(), goblin()], EncounterRules::default());
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![goblin(), goblin()],
+        EncounterRules::default(),
+    );
     hold(&mut t, 1);
     t.f_mut(2).state = State::Dead;
     assert_eq!(t.target(0, Reach::Melee, &[(1, 1)]), Some(1));
@@ -112,7 +116,11 @@ fn attackers_leave_an_enemy_held_until_damaged_while_another_stands() {
     });
     assert_eq!(t.f(1).spells.conditions & bits::HELD_UNTIL_DAMAGED, 0);
     // Damage wakes it: the mark goes with the condition.
-    let mut t = Table::new(vec![fighter()], vec![goblin(), goblin()], EncounterRules::default());
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![goblin(), goblin()],
+        EncounterRules::default(),
+    );
     hold(&mut t, 1);
     t.deal(1, slashing(1, false), &[]);
     assert_eq!(t.f(1).spells.conditions, 0);
