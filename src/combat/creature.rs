@@ -281,6 +281,10 @@ pub struct ClassFeatures {
     /// Destroy Undead (cleric 5): an undead of this challenge rating or
     /// lower that fails the save is destroyed (`None`: not yet).
     pub destroy_cr: Option<f32>,
+    /// Dark One's Blessing (Fiend warlock 1): the temporary hit points it
+    /// gains when it reduces a hostile creature to 0 HP (Cha + warlock
+    /// level, at least 1; 0: none).
+    pub dark_ones_blessing: i32,
 }
 
 /// A creature's statistics.

@@ -368,6 +368,13 @@ fn render_class_features(spec: &CreatureSpec, out: &mut String) {
             c.turn_dc
         );
     }
+    if c.dark_ones_blessing > 0 {
+        let _ = writeln!(
+            out,
+            "  Dark One's Blessing: {} temporary hit points when it drops a hostile creature to 0 HP",
+            c.dark_ones_blessing
+        );
+    }
     if c.sorcery_points > 0 {
         let _ = writeln!(
             out,

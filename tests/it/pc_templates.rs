@@ -99,7 +99,7 @@ fn show_prints_a_template() {
                 "Pact Magic: 3 slots of 5th level (back on a short rest)",
                 "Mystic Arcanum: one spell each of 6th, 7th level (per long rest)",
                 "Finger of Death (level 7, action)",
-                "- Dark One's Blessing (1)",
+                "Dark One's Blessing: 18 temporary hit points",
             ][..],
         ),
     ] {

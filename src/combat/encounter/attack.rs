@@ -288,6 +288,7 @@ impl Encounter {
         if arena.fighters[target].party && crit {
             arena.fighters[target].crits_taken += 1;
         }
+        let was_up = arena.fighters[target].state == State::Up;
         self.deal_total(
             rng,
             arena,
@@ -299,6 +300,9 @@ impl Encounter {
             },
             out,
         );
+        if spec.class_features.dark_ones_blessing > 0 {
+            self.blessing_on_drop(arena, me, target, was_up);
+        }
         if let Some((limb, _)) = aimed {
             self.strike_limb(arena, target, limb, to_limb, out);
         }

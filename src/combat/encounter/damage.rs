@@ -1,4 +1,4 @@
-//! Damage: resistance, immunity and vulnerability (rage resists
+//! Damage: temporary hit points first, resistance, immunity and vulnerability (rage resists
 //! bludgeoning, piercing and slashing), regeneration stopped by its damage
 //! types, monsters dying at 0 HP (regenerating ones going down), PCs
 //! dropping to 0 HP and dying; massive damage (the overflow past 0, or one
@@ -72,8 +72,9 @@ impl Encounter {
         if blow.amount <= 0 {
             return;
         }
-        // Concentration and conditions that end on damage: the cold path.
-        let spelled = f.spells.concentrating != 0 || f.spells.conditions != 0;
+        // Concentration and conditions that end on damage, temporary hit
+        // points: the cold path.
+        let spelled = f.spells.concentrating != 0 || f.spells.conditions != 0 || f.temp_hp > 0;
         if f.state == State::Up && blow.amount < f.hp && !spelled {
             f.hp_lost += i64::from(blow.amount);
             f.hp -= blow.amount;
@@ -84,7 +85,8 @@ impl Encounter {
 
     /// [`Encounter::deal_total`] of a positive blow that drops a conscious
     /// creature or lands on one at 0 HP, or lands on a creature that
-    /// concentrates on a spell or carries a spell's condition.
+    /// concentrates on a spell, carries a spell's condition or has
+    /// temporary hit points.
     #[inline(never)]
     fn deal_rest<R: Rng + ?Sized>(
         &self,
@@ -97,11 +99,21 @@ impl Encounter {
         let f = &mut arena.fighters[target];
         let concentrating = f.spells.concentrating != 0;
         let afflicted = f.spells.conditions != 0;
-        if f.state == State::Up && blow.amount < f.hp {
-            f.hp_lost += i64::from(blow.amount);
-            f.hp -= blow.amount;
-        } else {
-            self.drop_or_fail(rng, arena, target, blow, out);
+        // Temporary hit points take the damage first; the rest reaches
+        // its hit points. Concentration saves against all it took.
+        let absorbed = blow.amount.min(f.temp_hp);
+        f.temp_hp -= absorbed;
+        let rest = Blow {
+            amount: blow.amount - absorbed,
+            ..blow
+        };
+        if rest.amount > 0 {
+            if f.state == State::Up && rest.amount < f.hp {
+                f.hp_lost += i64::from(rest.amount);
+                f.hp -= rest.amount;
+            } else {
+                self.drop_or_fail(rng, arena, target, rest, out);
+            }
         }
         if concentrating {
             self.concentration_check(rng, arena, target, blow.amount);

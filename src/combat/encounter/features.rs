@@ -118,6 +118,32 @@ impl Encounter {
         }
     }
 
+    /// Dark One's Blessing: `me` gains its temporary hit points (the
+    /// higher of those and what it has: they do not stack) when `target`,
+    /// a hostile creature conscious before the blow (`was_up`), is at 0 HP
+    /// after it.
+    #[inline]
+    pub(super) fn blessing_on_drop(
+        &self,
+        arena: &mut Arena,
+        me: usize,
+        target: usize,
+        was_up: bool,
+    ) {
+        let gain = self
+            .spec(arena.fighters[me].spec)
+            .class_features
+            .dark_ones_blessing;
+        if gain > 0
+            && was_up
+            && arena.fighters[target].hp == 0
+            && arena.fighters[target].party != arena.fighters[me].party
+        {
+            let f = &mut arena.fighters[me];
+            f.temp_hp = f.temp_hp.max(gain);
+        }
+    }
+
     /// Indomitable: a failed save of `target` rolled again with `mode`,
     /// the same `bonus`, against `dc`; one use spent.
     #[inline(never)]

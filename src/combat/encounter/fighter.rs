@@ -110,6 +110,9 @@ pub struct Fighter {
     pub(super) spec: usize,
     pub(super) party: bool,
     pub(super) hp: i32,
+    /// Temporary hit points: lost first, not healed, not stacking (the
+    /// higher stays), gone after a long rest (Dark One's Blessing).
+    pub(super) temp_hp: i32,
     pub(super) max_hp: i32,
     pub(super) state: State,
     pub(super) tally: Tally,
@@ -214,6 +217,7 @@ impl Fighter {
             spec: index,
             party,
             hp,
+            temp_hp: 0,
             max_hp: spec.max_hp,
             state,
             tally: Tally::default(),

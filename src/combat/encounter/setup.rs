@@ -211,8 +211,10 @@ impl Encounter {
             return;
         }
         if kind == Between::LongRest {
-            // Aid lasts 8 hours; the slots come back.
+            // Aid lasts 8 hours, temporary hit points end; the slots come
+            // back.
             f.aid_hp = 0;
+            f.temp_hp = 0;
             f.slots = spec.spell_slots();
         }
         f.max_hp = (spec.max_hp - f.lost_max_hp).max(1) + f.aid_hp;

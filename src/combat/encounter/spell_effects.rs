@@ -280,6 +280,7 @@ impl Encounter {
             if arena.fighters[t].party && crit {
                 arena.fighters[t].crits_taken += 1;
             }
+            let was_up = arena.fighters[t].state == State::Up;
             self.deal_total(
                 rng,
                 arena,
@@ -291,6 +292,7 @@ impl Encounter {
                 },
                 out,
             );
+            self.blessing_on_drop(arena, me, t, was_up);
         }
     }
 

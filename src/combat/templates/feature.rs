@@ -256,6 +256,13 @@ pub enum Feature {
         /// Sorcery points by level (the class table's column).
         points: Vec<u8>,
     },
+    /// Dark One's Blessing (the Fiend): temporary hit points of the main
+    /// modifier plus the level (at least 1) on reducing a hostile creature
+    /// to 0 HP.
+    DarkOnesBlessing {
+        /// First level with it.
+        from_level: u8,
+    },
     /// Channel Divinity: Turn Undead: an action, each undead within 30 ft
     /// saves (Wis, the spell save DC) or is turned until it takes damage;
     /// from `destroy_from` (Destroy Undead) one of the challenge rating
@@ -352,6 +359,9 @@ impl Feature {
             }
             Feature::QuickenedSpell { from_level, points } if l.has(*from_level) => {
                 c.sorcery_points = at(points, l.level);
+            }
+            Feature::DarkOnesBlessing { from_level } if l.has(*from_level) => {
+                c.dark_ones_blessing = (l.main_modifier + i32::from(l.level)).max(1);
             }
             Feature::TurnUndead {
                 from_level,

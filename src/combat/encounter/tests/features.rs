@@ -600,3 +600,36 @@ fn turn_undead_turns_an_undead_that_fails_until_damaged_and_destroy_undead_destr
     enc.cast_spells(&mut rng, arena, 0, true, true, out);
     assert_eq!(arena.fighters[0].feats.preserves, uses);
 }
+
+#[test]
+fn dark_ones_blessing_gives_temporary_hit_points_on_a_drop_which_take_damage_first() {
+    assert_eq!(template("warlock-1").class_features.dark_ones_blessing, 4);
+    assert_eq!(template("warlock-5").class_features.dark_ones_blessing, 9);
+    assert_eq!(template("wizard-5").class_features.dark_ones_blessing, 0);
+    let mut t = Table::new(
+        vec![template("warlock-5")],
+        vec![goblin(), goblin()],
+        EncounterRules::default(),
+    );
+    // A miss drops no one: nothing.
+    t.attack(0, 1, &[(2, 20)]);
+    assert_eq!(t.f(0).temp_hp, 0);
+    // Eldritch blast (+7, 1d10+4) hits AC 15 with 15 and drops the goblin
+    // (7 HP) with 5 + 4: Cha 4 + level 5 = 9 temporary hit points.
+    t.attack(0, 1, &[(15, 20), (5, 10)]);
+    assert_eq!(t.f(1).state, State::Dead);
+    assert_eq!(t.f(0).temp_hp, 9);
+    // They take the damage first, then its hit points take the rest.
+    let hp = t.f(0).hp;
+    t.deal(0, slashing(5, false), &[]);
+    assert_eq!((t.f(0).temp_hp, t.f(0).hp), (4, hp));
+    t.deal(0, slashing(6, false), &[]);
+    assert_eq!((t.f(0).temp_hp, t.f(0).hp), (0, hp - 2));
+    // They do not stack: the higher stays.
+    t.f_mut(0).temp_hp = 12;
+    t.attack(0, 2, &[(15, 20), (5, 10)]);
+    assert_eq!(t.f(0).temp_hp, 12);
+    // A long rest ends them.
+    rest(&mut t, 0, Between::LongRest);
+    assert_eq!(t.f(0).temp_hp, 0);
+}

@@ -152,6 +152,9 @@ pub(super) enum RawFeature {
         destroy_from: u8,
         destroy_cr: Vec<f64>,
     },
+    DarkOnesBlessing {
+        from_level: u8,
+    },
 }
 
 /// Where a feature is written and the class it belongs to: what a
@@ -229,6 +232,7 @@ pub(super) fn feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, Scena
         | R::RelentlessRage { .. }
         | R::SpellDamageBonus { .. }
         | R::UncannyDodge { .. }
+        | R::DarkOnesBlessing { .. }
         | R::BrutalCritical { .. } => level_feature(c, f),
         R::Dueling { .. }
         | R::LayOnHands { .. }
@@ -265,6 +269,9 @@ fn level_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioEr
         },
         R::ImprovedCritical { levels } => Feature::ImprovedCritical {
             levels: c.levels(levels)?,
+        },
+        R::DarkOnesBlessing { from_level } => Feature::DarkOnesBlessing {
+            from_level: c.first_level(*from_level)?,
         },
         R::RecklessAttack { from_level } => Feature::RecklessAttack {
             from_level: c.first_level(*from_level)?,
