@@ -250,7 +250,9 @@ class Checker:
                 if cr == "0" and xp not in (0, 10) or cr != "0" and xp != XP_BY_CR[cr]:
                     self.bad(key, "xp", f"{xp!r} does not match CR {cr}")
                 pb = next(p for top, p in PB_BY_CR if cr_value(cr) <= top)
-                if e.get("proficiency_bonus") != pb:
+                # A hand-written entry may give its CR without the bonus.
+                optional = self.legacy and "proficiency_bonus" not in e
+                if not optional and e.get("proficiency_bonus") != pb:
                     self.bad(key, "proficiency_bonus", f"{e.get('proficiency_bonus')!r}, CR {cr} gives {pb}")
         if "speed" in e:
             sp = e["speed"]

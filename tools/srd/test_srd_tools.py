@@ -274,6 +274,13 @@ class Checker(unittest.TestCase):
         self.assertTrue(self.problems(e))
         self.assertEqual(self.problems(e, legacy=True), [])
 
+    def test_a_legacy_cr_needs_no_bonus_but_a_wrong_one_is_caught(self):
+        e = {k: v for k, v in VALID.items() if k not in cb.SRD_KEYS}
+        e.update(cr="2", xp=450)
+        self.assertEqual(self.problems(e, legacy=True), [])
+        e["proficiency_bonus"] = 3
+        self.assertTrue(any("proficiency_bonus" in p for p in self.problems(e, legacy=True)))
+
     def test_the_shipped_hand_written_bestiary_passes_in_legacy_mode(self):
         path = Path(__file__).resolve().parents[2] / "data" / "bestiary.toml"
         self.assertEqual(cb.main([str(path), "--legacy"]), 0)
