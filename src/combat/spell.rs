@@ -420,6 +420,8 @@ pub struct SpellSpec {
     pub level: u8,
     /// The class lists it is on.
     pub classes: Vec<String>,
+    /// Its school of magic, lower case (`evocation`).
+    pub school: String,
     /// Casting time.
     pub casting_time: CastingTime,
     /// A reaction's trigger.
@@ -651,6 +653,7 @@ mod tests {
             title: "X".into(),
             level,
             classes: vec!["wizard".into()],
+            school: "evocation".into(),
             casting_time: CastingTime::Action,
             trigger: None,
             range: Some(120),

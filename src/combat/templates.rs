@@ -355,6 +355,18 @@ impl ClassTemplate {
         }
         let mut spec = build.spec;
         spec.saves = build.saves;
+        // Empowered Evocation on the template's cantrip attacks that are
+        // evocations (the wizard's fire bolt).
+        for a in spec.attacks.iter_mut().filter(|a| a.spell) {
+            if let Some(s) = spells.get(&a.name.replace(' ', "_")) {
+                a.damage.modifier += self
+                    .features
+                    .iter()
+                    .filter(|f| matches!(f, Feature::EmpoweredEvocation { .. }))
+                    .map(|f| f.spell_damage_bonus(l.level, s, l.main_modifier))
+                    .sum::<i32>();
+            }
+        }
         spec.known_spells = self.known_spells(&l, spells, spec.spell_slots());
         spec.multiattack = if spec.attacks.is_empty() {
             Vec::new()
@@ -416,15 +428,11 @@ impl ClassTemplate {
             .map(|&i| &spells.spells[i])
             .filter(|s| s.level <= highest)
             .map(|s| {
-                let kinds: Vec<DamageType> = s.damage.iter().map(|d| d.kind).collect();
-                let damage_bonus = if s.level > 0 {
-                    self.features
-                        .iter()
-                        .map(|f| f.spell_damage_bonus(l.level, &kinds, l.main_modifier))
-                        .sum()
-                } else {
-                    0
-                };
+                let damage_bonus = self
+                    .features
+                    .iter()
+                    .map(|f| f.spell_damage_bonus(l.level, s, l.main_modifier))
+                    .sum();
                 known_spell(s.clone(), l.proficiency, l.main_modifier, damage_bonus)
             })
             .collect()

@@ -256,6 +256,13 @@ pub enum Feature {
         /// Sorcery points by level (the class table's column).
         points: Vec<u8>,
     },
+    /// Empowered Evocation (School of Evocation): the main modifier added
+    /// to one damage roll of each evocation spell it casts, cantrips
+    /// included (its template cantrip attack when that is an evocation).
+    EmpoweredEvocation {
+        /// First level with it.
+        from_level: u8,
+    },
     /// Dark One's Blessing (the Fiend): temporary hit points of the main
     /// modifier plus the level (at least 1) on reducing a hostile creature
     /// to 0 HP.
@@ -278,14 +285,30 @@ pub enum Feature {
 }
 
 impl Feature {
-    /// The bonus this feature adds at `level` to a levelled spell dealing
-    /// damage of `kinds`, with the main ability's `modifier`.
-    pub(super) fn spell_damage_bonus(&self, level: u8, kinds: &[DamageType], modifier: i32) -> i32 {
+    /// The bonus this feature adds at `level` to `spell`'s damage, with
+    /// the main ability's `modifier`: Elemental Affinity to a levelled spell
+    /// of its damage type, Empowered Evocation to an evocation.
+    pub(super) fn spell_damage_bonus(
+        &self,
+        level: u8,
+        spell: &crate::combat::spell::SpellSpec,
+        modifier: i32,
+    ) -> i32 {
         match self {
             Feature::SpellDamageBonus {
                 from_level,
                 kind: Some(kind),
-            } if level >= *from_level && kinds.contains(kind) => modifier,
+            } if level >= *from_level
+                && spell.level > 0
+                && spell.damage.iter().any(|d| d.kind == *kind) =>
+            {
+                modifier
+            }
+            Feature::EmpoweredEvocation { from_level }
+                if level >= *from_level && spell.school == "evocation" =>
+            {
+                modifier
+            }
             _ => 0,
         }
     }

@@ -20,6 +20,18 @@ use crate::scenario::{Locator, ScenarioError};
 /// The most spells a spell file may hold.
 pub const MAX_SPELLS: usize = 1000;
 
+/// The schools of magic (SRD "Schools of Magic").
+const SCHOOLS: [&str; 8] = [
+    "abjuration",
+    "conjuration",
+    "divination",
+    "enchantment",
+    "evocation",
+    "illusion",
+    "necromancy",
+    "transmutation",
+];
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
@@ -116,7 +128,7 @@ struct RawSpell {
     name: Spanned<String>,
     title: String,
     level: Spanned<u8>,
-    school: String,
+    school: Spanned<String>,
     classes: Spanned<Vec<String>>,
     casting_time: Spanned<String>,
     trigger: Option<Spanned<String>>,
@@ -300,7 +312,17 @@ impl Parse<'_> {
                 "a spell is on at least one class list",
             ));
         }
-        let _ = &r.school;
+        if !SCHOOLS.contains(&r.school.get_ref().as_str()) {
+            return Err(self.at(
+                r.school.span().start,
+                "school",
+                format!(
+                    "`{}` is no school of magic: one of {}",
+                    r.school.get_ref(),
+                    SCHOOLS.join(", ")
+                ),
+            ));
+        }
         let casting_time = keyword(
             self,
             &r.casting_time,
@@ -409,6 +431,7 @@ impl Parse<'_> {
             title: r.title.clone(),
             level,
             classes: r.classes.get_ref().clone(),
+            school: r.school.get_ref().clone(),
             casting_time,
             trigger,
             range: r.range,
@@ -655,5 +678,31 @@ impl Parse<'_> {
             action_or_bonus: r.action_or_bonus,
             resistance: crate::rules::damage::DamageTypes::of(r.resistance.iter().copied()),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spell_names_one_of_the_eight_schools() {
+        let fireball = parse_file("spells.toml", crate::scenario::data::SPELLS_TOML)
+            .unwrap()
+            .get("fireball")
+            .unwrap()
+            .school
+            .clone();
+        assert_eq!(fireball, "evocation");
+        let text = crate::scenario::data::SPELLS_TOML.replacen(
+            "school = \"evocation\"",
+            "school = \"pyromancy\"",
+            1,
+        );
+        let e = parse_file("mine.toml", &text).unwrap_err().to_string();
+        assert!(
+            e.starts_with("mine.toml:") && e.contains(".school") && e.contains("`pyromancy`"),
+            "{e}"
+        );
     }
 }

@@ -805,6 +805,12 @@ warlock - - -
                     );
                 }
                 assert!(!spec.relentless_rage, "{name}");
+                // The wizard's Empowered Evocation (10) came with the
+                // classes' features: + Int to its fire bolt.
+                if class == "wizard" && level >= 10 {
+                    assert_eq!(spec.attacks[0].damage.modifier, 5, "{name}");
+                    spec.attacks[0].damage.modifier = 0;
+                }
                 // `evasion`, `relentless_rage`, potions by rarity, the
                 // spellbook, speed and line came after the pinned creatures;
                 // none of them has the first two, and none carries potions.

@@ -633,3 +633,28 @@ fn dark_ones_blessing_gives_temporary_hit_points_on_a_drop_which_take_damage_fir
     rest(&mut t, 0, Between::LongRest);
     assert_eq!(t.f(0).temp_hp, 0);
 }
+
+#[test]
+fn empowered_evocation_adds_int_to_the_wizards_evocations_from_10() {
+    let bonus = |name: &str, spell: &str| {
+        let w = template(name);
+        w.known_spells
+            .iter()
+            .find(|k| k.spell.name == spell)
+            .map(|k| k.damage_bonus)
+    };
+    let fire_bolt = |name: &str| template(name).attacks[0].damage.modifier;
+    // Level 9: none; level 10: + Int (5) to fire bolt, magic missile,
+    // fireball and cone of cold (evocations), none to hold monster
+    // (enchantment).
+    assert_eq!(fire_bolt("wizard-9"), 0);
+    assert_eq!(fire_bolt("wizard-10"), 5);
+    assert_eq!(bonus("wizard-9", "fireball"), Some(0));
+    assert_eq!(bonus("wizard-10", "fireball"), Some(5));
+    assert_eq!(bonus("wizard-10", "magic_missile"), Some(5));
+    assert_eq!(bonus("wizard-10", "cone_of_cold"), Some(5));
+    assert_eq!(bonus("wizard-10", "hold_monster"), Some(0));
+    // The sorcerer's Elemental Affinity stays on its fire spells only.
+    assert_eq!(bonus("sorcerer-10", "fireball"), Some(5));
+    assert_eq!(bonus("sorcerer-10", "cone_of_cold"), Some(0));
+}

@@ -155,6 +155,9 @@ pub(super) enum RawFeature {
     DarkOnesBlessing {
         from_level: u8,
     },
+    EmpoweredEvocation {
+        from_level: u8,
+    },
 }
 
 /// Where a feature is written and the class it belongs to: what a
@@ -233,6 +236,7 @@ pub(super) fn feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, Scena
         | R::SpellDamageBonus { .. }
         | R::UncannyDodge { .. }
         | R::DarkOnesBlessing { .. }
+        | R::EmpoweredEvocation { .. }
         | R::BrutalCritical { .. } => level_feature(c, f),
         R::Dueling { .. }
         | R::LayOnHands { .. }
@@ -271,6 +275,9 @@ fn level_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioEr
             levels: c.levels(levels)?,
         },
         R::DarkOnesBlessing { from_level } => Feature::DarkOnesBlessing {
+            from_level: c.first_level(*from_level)?,
+        },
+        R::EmpoweredEvocation { from_level } => Feature::EmpoweredEvocation {
             from_level: c.first_level(*from_level)?,
         },
         R::RecklessAttack { from_level } => Feature::RecklessAttack {
