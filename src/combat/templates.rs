@@ -162,13 +162,20 @@ impl Templates {
     /// assert!(catalog.templates.template("fighter-21").is_none());
     /// ```
     pub fn template(&self, name: &str) -> Option<CreatureSpec> {
+        let (class, level) = self.class_and_level(name)?;
+        Some(class.creature(name, level, &self.progression, &self.spells))
+    }
+
+    /// The build and the level a template name `CLASS-LEVEL` names, if the
+    /// class has templates at that level.
+    fn class_and_level(&self, name: &str) -> Option<(&ClassTemplate, u8)> {
         let (class, level) = name.rsplit_once('-')?;
         let class = self.class(class)?;
         let level: u8 = level
             .parse()
             .ok()
             .filter(|l| (1..=class.levels).contains(l))?;
-        Some(class.creature(name, level, &self.progression, &self.spells))
+        Some((class, level))
     }
 
     /// The class features template `name` (`druid-9`) has that the round
@@ -181,12 +188,7 @@ impl Templates {
     /// assert!(catalog.templates.not_modelled("druid-21").is_none());
     /// ```
     pub fn not_modelled(&self, name: &str) -> Option<Vec<&str>> {
-        let (class, level) = name.rsplit_once('-')?;
-        let class = self.class(class)?;
-        let level: u8 = level
-            .parse()
-            .ok()
-            .filter(|l| (1..=class.levels).contains(l))?;
+        let (class, level) = self.class_and_level(name)?;
         Some(
             class
                 .not_modelled
