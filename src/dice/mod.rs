@@ -80,6 +80,16 @@ impl D20Block {
     }
 }
 
+/// Puts a uniformly random `n` of `items` (at most all of them) in its first
+/// `n` places, in random order: a partial Fisher–Yates shuffle, one
+/// [`uniform_below`] draw per place.
+pub fn choose_front<R: Rng + ?Sized, T>(rng: &mut R, items: &mut [T], n: usize) {
+    for j in 0..n.min(items.len()) {
+        let pick = j + uniform_below(rng, (items.len() - j) as u64) as usize;
+        items.swap(j, pick);
+    }
+}
+
 /// An unbiased uniform integer in `0..n` (Lemire's multiply-and-reject).
 ///
 /// `n` must be at least 1; the scenario layer guarantees it.
@@ -109,6 +119,36 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn choose_front_puts_each_item_first_equally_often_and_keeps_them_all() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let n = 60_000;
+        let mut first = [0u32; 4];
+        for _ in 0..n {
+            let mut items = [0usize, 1, 2, 3];
+            choose_front(&mut rng, &mut items, 2);
+            let mut sorted = items;
+            sorted.sort_unstable();
+            assert_eq!(sorted, [0, 1, 2, 3], "a permutation");
+            assert_ne!(items[0], items[1]);
+            first[items[0]] += 1;
+        }
+        // Each item first with probability 1/4, at 4.5 sigma.
+        let sd = (f64::from(n) * 0.25 * 0.75).sqrt();
+        for count in first {
+            assert!(
+                (f64::from(count) - f64::from(n) / 4.0).abs() < 4.5 * sd,
+                "{first:?}"
+            );
+        }
+        // More places than items: all of them, no panic.
+        let mut items = [7usize, 8];
+        choose_front(&mut rng, &mut items, 5);
+        let mut sorted = items;
+        sorted.sort_unstable();
+        assert_eq!(sorted, [7, 8]);
+    }
 
     #[test]
     fn block_constants_are_powers_of_twenty() {

@@ -47,11 +47,7 @@ impl Encounter {
         self.collect_targets(arena, me);
         let n = usize::from(breath.targets).min(arena.scratch.len());
         // A random subset of the conscious enemies is caught in the area.
-        for j in 0..n {
-            let pick =
-                j + crate::dice::uniform_below(rng, (arena.scratch.len() - j) as u64) as usize;
-            arena.scratch.swap(j, pick);
-        }
+        crate::dice::choose_front(rng, &mut arena.scratch, n);
         let rolled = breath.dice.sample(rng) as i32;
         for j in 0..n {
             let t = arena.scratch[j];

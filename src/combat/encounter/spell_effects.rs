@@ -57,11 +57,7 @@ impl Encounter {
             .scratch
             .retain(|&i| arena.fighters[i].spells.conditions & bits::BANISHED == 0);
         let n = n.min(arena.scratch.len());
-        for j in 0..n {
-            let pick =
-                j + crate::dice::uniform_below(rng, (arena.scratch.len() - j) as u64) as usize;
-            arena.scratch.swap(j, pick);
-        }
+        crate::dice::choose_front(rng, &mut arena.scratch, n);
         // Rolled once for all its targets (as a breath weapon is).
         let rolled = self.roll_damage(rng, damage, false, known.damage_bonus);
         for j in 0..n {

@@ -139,10 +139,8 @@ impl Encounter {
             s.zone.source == NO_SOURCE && s.conditions & bits::BANISHED == 0
         });
         let n = room.saturating_sub(inside).min(arena.scratch.len());
+        crate::dice::choose_front(rng, &mut arena.scratch, n);
         for j in 0..n {
-            let pick =
-                j + crate::dice::uniform_below(rng, (arena.scratch.len() - j) as u64) as usize;
-            arena.scratch.swap(j, pick);
             let t = arena.scratch[j];
             arena.fighters[t].spells.zone = Buff {
                 source,

@@ -142,7 +142,7 @@ impl Encounter {
             .or_else(|| self.pick_by_policy(rng, enemies, range, listed, up))
     }
 
-    /// The enemy among those `eligible` accepts, by the targeting policy.
+    /// The enemy among those `up` accepts, by the targeting policy.
     #[inline]
     fn pick_by_policy<R: Rng + ?Sized>(
         &self,
@@ -150,9 +150,8 @@ impl Encounter {
         enemies: &[Fighter],
         range: std::ops::Range<usize>,
         listed: &TargetList,
-        eligible: impl Fn(usize, &Fighter) -> bool,
+        up: impl Fn(usize, &Fighter) -> bool,
     ) -> Option<usize> {
-        let up = eligible;
         let k = match self.rules.targeting {
             Targeting::Random => {
                 // One branch-free pass lists the conscious enemies (write

@@ -89,11 +89,7 @@ impl Encounter {
         } else {
             Self::turn_undead_count().min(arena.scratch.len())
         };
-        for j in 0..n {
-            let pick =
-                j + crate::dice::uniform_below(rng, (arena.scratch.len() - j) as u64) as usize;
-            arena.scratch.swap(j, pick);
-        }
+        crate::dice::choose_front(rng, &mut arena.scratch, n);
         for j in 0..n {
             let t = arena.scratch[j];
             if self.saving_throw(rng, arena, t, Ability::Wis, c.turn_dc) {
