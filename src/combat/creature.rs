@@ -285,6 +285,14 @@ pub struct ClassFeatures {
     /// gains when it reduces a hostile creature to 0 HP (Cha + warlock
     /// level, at least 1; 0: none).
     pub dark_ones_blessing: i32,
+    /// Fiendish Vigor (an Eldritch Invocation): *false life* cast at will
+    /// as a 1st-level spell before each fight, 1d4 + 4 temporary hit
+    /// points.
+    pub fiendish_vigor: bool,
+    /// Repelling Blast (an Eldritch Invocation): each hit of its spell
+    /// attack (*eldritch blast*) pushes a Large or smaller creature this
+    /// many feet away (with positions; 0: none).
+    pub repel_feet: i32,
 }
 
 /// A creature's statistics.

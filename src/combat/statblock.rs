@@ -375,6 +375,19 @@ fn render_class_features(spec: &CreatureSpec, out: &mut String) {
             c.dark_ones_blessing
         );
     }
+    if c.fiendish_vigor {
+        let _ = writeln!(
+            out,
+            "  Fiendish Vigor: false life at will before each fight, 1d4 + 4 temporary hit points"
+        );
+    }
+    if c.repel_feet > 0 {
+        let _ = writeln!(
+            out,
+            "  Repelling Blast: each eldritch blast hit pushes a Large or smaller creature {} ft away (with positions)",
+            c.repel_feet
+        );
+    }
     if c.sorcery_points > 0 {
         let _ = writeln!(
             out,

@@ -299,6 +299,10 @@ impl Encounter {
         if spec.class_features.dark_ones_blessing > 0 {
             self.blessing_on_drop(arena, me, target, was_up);
         }
+        // Repelling Blast: a hit of its eldritch blast pushes the target.
+        if POSITIONS && spec.class_features.repel_feet > 0 && attack.spell {
+            self.repel(arena, me, target, spec.class_features.repel_feet);
+        }
         if let Some((limb, _)) = aimed {
             self.strike_limb(arena, target, limb, to_limb, out);
         }

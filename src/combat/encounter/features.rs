@@ -76,6 +76,16 @@
 //!   Its own policy under `heal_when` `"dying"` (the default) and
 //!   `"below_half"` alike, never under `"never"`. With positions, the
 //!   allies within 30 feet along the line.
+//! - **Eldritch Invocations** (warlock 2; the template's picks,
+//!   docs/combat.md): *Armor of Shadows* ("You can cast mage armor on
+//!   yourself at will": 13 + Dex, the template's armour class), *Fiendish
+//!   Vigor* ("You can cast false life on yourself at will as a 1st-level
+//!   spell": policy, it does before each fight, 1d4 + 4 temporary hit
+//!   points, kept when more than those it has) and *Repelling Blast*
+//!   ("When you hit a creature with eldritch blast, you can push the
+//!   creature up to 10 feet away from you in a straight line": with
+//!   positions, each beam that hits a Large or smaller creature, straight
+//!   away along the line; without positions it changes nothing).
 
 use rand::Rng;
 
@@ -90,6 +100,14 @@ use crate::dice::{DiceExpr, RollMode, roll_die};
 
 #[cfg(doc)]
 use super::spell_state::SpellState;
+
+/// *False life* cast as a 1st-level spell (SRD 5.1: "gaining 1d4 + 4
+/// temporary hit points for the duration"), Fiendish Vigor's.
+const FALSE_LIFE: DiceExpr = DiceExpr {
+    count: 1,
+    sides: 4,
+    modifier: 4,
+};
 
 impl Encounter {
     /// Action Surge: the Attack action again on its turn in the first
@@ -141,6 +159,19 @@ impl Encounter {
         {
             let f = &mut arena.fighters[me];
             f.temp_hp = f.temp_hp.max(gain);
+        }
+    }
+
+    /// Fiendish Vigor before a fight: each conscious PC with it casts
+    /// *false life* as a 1st-level spell (at will, no slot), 1d4 + 4
+    /// temporary hit points, kept only when more than those it has
+    /// (temporary hit points do not stack).
+    pub(super) fn fiendish_vigor<R: Rng + ?Sized>(&self, rng: &mut R, arena: &mut Arena) {
+        for f in arena.fighters.iter_mut().filter(|f| f.party) {
+            if f.state == State::Up && self.spec(f.spec).class_features.fiendish_vigor {
+                let gained = FALSE_LIFE.sample(rng) as i32;
+                f.temp_hp = f.temp_hp.max(gained);
+            }
         }
     }
 

@@ -21,6 +21,7 @@ use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Ability, Line, Reach};
 use crate::combat::effect;
 use crate::combat::policy::{Positions, RangedInMelee};
+use crate::rules::damage::Size;
 
 /// Feet within which a melee attack reaches, and within which a hostile
 /// makes a ranged attack hard (SRD 5.1: reach 5 ft; longer reach is not
@@ -122,6 +123,27 @@ impl Encounter {
             dashed: false,
             attacked: false,
         }
+    }
+
+    /// Repelling Blast: `target`, Large or smaller, pushed `feet` straight
+    /// away from `me` along the line (from the same spot, towards its own
+    /// side's rear). A push is no move of its own: it provokes nothing.
+    pub(super) fn repel(&self, arena: &mut Arena, me: usize, target: usize, feet: i32) {
+        if matches!(
+            self.spec(arena.fighters[target].spec).size,
+            Size::Huge | Size::Gargantuan
+        ) {
+            return;
+        }
+        let from = arena.fighters[me].x;
+        let t = &mut arena.fighters[target];
+        let away = match t.x.cmp(&from) {
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Less => -1,
+            std::cmp::Ordering::Equal if t.party => -1,
+            std::cmp::Ordering::Equal => 1,
+        };
+        t.x += away * feet;
     }
 
     /// A conscious enemy of `me` is within `feet` of it.

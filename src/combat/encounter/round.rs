@@ -145,6 +145,7 @@ impl Encounter {
         if self.casters {
             self.cast_aid(rng, arena);
         }
+        self.fiendish_vigor(rng, arena);
         self.initiative_order(arena);
         let mut decided_at = None;
         // Whether the party had won when the fight was first over, before

@@ -19,6 +19,14 @@ use crate::combat::creature::{
     Ability, Attack, ClassFeatures, CreatureSpec, Heal, HealTarget, OncePerTurn, Rage, Reach, Rider,
 };
 
+/// *Mage armor*'s base armour class (SRD 5.1: 13 + the Dexterity
+/// modifier), Armor of Shadows' armour.
+pub const MAGE_ARMOR_BASE: i32 = 13;
+
+/// The feet Repelling Blast pushes a creature (SRD 5.1, Eldritch
+/// Invocations: "up to 10 feet away from you").
+pub const REPELLING_BLAST_FEET: i32 = 10;
+
 /// A class feature the round loop models, with its per-level values
 /// (`[0]` is level 1).
 #[derive(Clone, Debug, PartialEq)]
@@ -270,6 +278,27 @@ pub enum Feature {
         /// First level with it.
         from_level: u8,
     },
+    /// Armor of Shadows (an Eldritch Invocation): *mage armor* on itself at
+    /// will, an armour class of 13 + its Dexterity modifier (plus a
+    /// shield's part) when that beats its armour's.
+    ArmorOfShadows {
+        /// First level with it.
+        from_level: u8,
+    },
+    /// Fiendish Vigor (an Eldritch Invocation): *false life* at will as a
+    /// 1st-level spell, cast before each fight (1d4 + 4 temporary hit
+    /// points).
+    FiendishVigor {
+        /// First level with it.
+        from_level: u8,
+    },
+    /// Repelling Blast (an Eldritch Invocation): a hit of its spell attack
+    /// (*eldritch blast*) pushes a Large or smaller creature 10 feet away
+    /// (with positions).
+    RepellingBlast {
+        /// First level with it.
+        from_level: u8,
+    },
     /// Channel Divinity: Turn Undead: an action, each undead within 30 ft
     /// saves (Wis, the spell save DC) or is turned until it takes damage;
     /// from `destroy_from` (Destroy Undead) one of the challenge rating
@@ -385,6 +414,10 @@ impl Feature {
             }
             Feature::DarkOnesBlessing { from_level } if l.has(*from_level) => {
                 c.dark_ones_blessing = (l.main_modifier + i32::from(l.level)).max(1);
+            }
+            Feature::FiendishVigor { from_level } => c.fiendish_vigor = l.has(*from_level),
+            Feature::RepellingBlast { from_level } if l.has(*from_level) => {
+                c.repel_feet = REPELLING_BLAST_FEET;
             }
             Feature::TurnUndead {
                 from_level,
@@ -566,6 +599,11 @@ impl Feature {
             Feature::Evasion { from_level } => spec.evasion = l.has(*from_level),
             Feature::RelentlessRage { from_level } => spec.relentless_rage = l.has(*from_level),
             Feature::SpeedBonus { feet } => spec.speed += at(feet, l.level),
+            Feature::ArmorOfShadows { from_level } if l.has(*from_level) => {
+                spec.ac = spec
+                    .ac
+                    .max(MAGE_ARMOR_BASE + l.modifier(Ability::Dex) + spec.shield_ac);
+            }
             Feature::HitPointsPerLevel { from_level, bonus } if l.has(*from_level) => {
                 spec.max_hp += bonus * (i32::from(l.level) - i32::from(*from_level) + 1);
             }

@@ -658,3 +658,86 @@ fn empowered_evocation_adds_int_to_the_wizards_evocations_from_10() {
     assert_eq!(bonus("sorcerer-10", "fireball"), Some(5));
     assert_eq!(bonus("sorcerer-10", "cone_of_cold"), Some(0));
 }
+
+#[test]
+fn armor_of_shadows_gives_the_warlock_mage_armor_from_2() {
+    // Leather armour: 11 + Dex 2; Armor of Shadows at 2: 13 + Dex 2.
+    assert_eq!(template("warlock-1").ac, 13);
+    assert_eq!(template("warlock-2").ac, 15);
+    assert_eq!(template("warlock-20").ac, 15);
+}
+
+#[test]
+fn fiendish_vigor_casts_false_life_before_each_fight_from_7_without_stacking() {
+    assert!(!template("warlock-6").class_features.fiendish_vigor);
+    assert!(template("warlock-7").class_features.fiendish_vigor);
+    let mut t = Table::new(
+        vec![template("warlock-7")],
+        vec![tough_goblin()],
+        EncounterRules::default(),
+    );
+    let vigor = |t: &mut Table, dice: &[(u64, u64)]| {
+        let Table { enc, arena, .. } = t;
+        with_dice(dice, |rng| enc.fiendish_vigor(rng, arena));
+    };
+    // 1d4 + 4: a 3 gives 7 temporary hit points.
+    vigor(&mut t, &[(3, 4)]);
+    assert_eq!(t.f(0).temp_hp, 7);
+    // They do not stack: 9 already stay 9; 5 become the 8 rolled.
+    t.f_mut(0).temp_hp = 9;
+    vigor(&mut t, &[(4, 4)]);
+    assert_eq!(t.f(0).temp_hp, 9);
+    t.f_mut(0).temp_hp = 5;
+    vigor(&mut t, &[(4, 4)]);
+    assert_eq!(t.f(0).temp_hp, 8);
+    // A warlock at 0 HP casts nothing (no die is rolled: the script is empty).
+    t.f_mut(0).temp_hp = 0;
+    t.f_mut(0).state = State::Stable;
+    vigor(&mut t, &[]);
+    assert_eq!(t.f(0).temp_hp, 0);
+}
+
+#[test]
+fn repelling_blast_pushes_a_large_or_smaller_creature_10_feet_away_on_each_hit_with_positions() {
+    assert_eq!(template("warlock-4").class_features.repel_feet, 0);
+    assert_eq!(template("warlock-5").class_features.repel_feet, 10);
+    let rules = EncounterRules {
+        positions: Some(Positions::DEFAULT),
+        ..Default::default()
+    };
+    let mut huge = tough_goblin();
+    huge.size = crate::rules::damage::Size::Huge;
+    let mut t = Table::new(
+        vec![template("warlock-5")],
+        vec![tough_goblin(), huge],
+        rules,
+    );
+    // Beyond 5 ft: no disadvantage on the ranged attack.
+    t.f_mut(0).x = 0;
+    t.f_mut(1).x = 10;
+    t.f_mut(2).x = 30;
+    // A miss pushes nothing.
+    t.attack(0, 1, &[(2, 20)]);
+    assert_eq!(t.f(1).x, 10);
+    // A hit (15 + 7 against AC 15) pushes it 10 ft away.
+    t.attack(0, 1, &[(15, 20), (5, 10)]);
+    assert_eq!(t.f(1).x, 20);
+    // A second beam, 10 ft more; from behind the warlock, away the other way.
+    t.attack(0, 1, &[(15, 20), (5, 10)]);
+    assert_eq!(t.f(1).x, 30);
+    t.f_mut(1).x = -10;
+    t.attack(0, 1, &[(15, 20), (5, 10)]);
+    assert_eq!(t.f(1).x, -20);
+    // A Huge creature stays where it is.
+    t.attack(0, 2, &[(15, 20), (5, 10)]);
+    assert_eq!(t.f(2).x, 30);
+    // Without positions nothing moves.
+    let mut t = Table::new(
+        vec![template("warlock-5")],
+        vec![tough_goblin()],
+        EncounterRules::default(),
+    );
+    let x = t.f(1).x;
+    t.attack(0, 1, &[(15, 20), (5, 10)]);
+    assert_eq!(t.f(1).x, x);
+}

@@ -158,6 +158,15 @@ pub(super) enum RawFeature {
     EmpoweredEvocation {
         from_level: u8,
     },
+    ArmorOfShadows {
+        from_level: u8,
+    },
+    FiendishVigor {
+        from_level: u8,
+    },
+    RepellingBlast {
+        from_level: u8,
+    },
 }
 
 /// Where a feature is written and the class it belongs to: what a
@@ -237,6 +246,9 @@ pub(super) fn feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, Scena
         | R::UncannyDodge { .. }
         | R::DarkOnesBlessing { .. }
         | R::EmpoweredEvocation { .. }
+        | R::ArmorOfShadows { .. }
+        | R::FiendishVigor { .. }
+        | R::RepellingBlast { .. }
         | R::BrutalCritical { .. } => level_feature(c, f),
         R::Dueling { .. }
         | R::LayOnHands { .. }
@@ -278,6 +290,15 @@ fn level_feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, ScenarioEr
             from_level: c.first_level(*from_level)?,
         },
         R::EmpoweredEvocation { from_level } => Feature::EmpoweredEvocation {
+            from_level: c.first_level(*from_level)?,
+        },
+        R::ArmorOfShadows { from_level } => Feature::ArmorOfShadows {
+            from_level: c.first_level(*from_level)?,
+        },
+        R::FiendishVigor { from_level } => Feature::FiendishVigor {
+            from_level: c.first_level(*from_level)?,
+        },
+        R::RepellingBlast { from_level } => Feature::RepellingBlast {
             from_level: c.first_level(*from_level)?,
         },
         R::RecklessAttack { from_level } => Feature::RecklessAttack {
