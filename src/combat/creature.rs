@@ -293,6 +293,9 @@ pub struct ClassFeatures {
     /// attack (*eldritch blast*) pushes a Large or smaller creature this
     /// many feet away (with positions; 0: none).
     pub repel_feet: i32,
+    /// Wild Shape (druid 2): uses per short rest (0: none); the form is
+    /// [`CreatureSpec::wild_shape`].
+    pub wild_shape: u8,
 }
 
 /// A creature's statistics.
@@ -377,6 +380,10 @@ pub struct CreatureSpec {
     /// Its challenge rating (a bestiary entry's; 0 without one): Destroy
     /// Undead's threshold.
     pub challenge: f32,
+    /// The beast it becomes by Wild Shape at its level
+    /// ([`crate::combat::wild_shape`]), with its own mental saves; `None`:
+    /// no Wild Shape.
+    pub wild_shape: Option<Box<CreatureSpec>>,
 }
 
 /// Where a creature stands at the start of a fight with positions
@@ -430,6 +437,7 @@ impl CreatureSpec {
             class_features: ClassFeatures::default(),
             undead: false,
             challenge: 0.0,
+            wild_shape: None,
         }
     }
 

@@ -3,7 +3,8 @@
 //!
 //! [`creature`] holds creature statistics as data, [`bestiary`] the SRD
 //! monsters and [`templates`] the PC templates, [`policy`] the tactical
-//! options and [`encounter`] the round loop.
+//! options and [`encounter`] the round loop; [`wild_shape`] the druid's
+//! beast forms.
 
 pub mod ability;
 pub mod bestiary;
@@ -15,4 +16,5 @@ pub mod policy;
 pub mod spell;
 pub mod statblock;
 pub mod templates;
+pub mod wild_shape;
 pub mod wounds;

@@ -388,6 +388,31 @@ fn render_class_features(spec: &CreatureSpec, out: &mut String) {
             c.repel_feet
         );
     }
+    if let Some(form) = spec.wild_shape.as_deref().filter(|_| c.wild_shape > 0) {
+        let attacks: Vec<String> = form
+            .multiattack
+            .iter()
+            .filter_map(|&i| form.attacks.get(i))
+            .map(|a| {
+                format!(
+                    "{} {} to hit, {} {}",
+                    a.name,
+                    signed(a.to_hit),
+                    a.damage,
+                    a.kind.name()
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "  Wild Shape ({}, an action): {} ({} HP, AC {}; {}); no spells in the form, concentration kept",
+            uses(c.wild_shape, "short"),
+            form.name,
+            form.max_hp,
+            form.ac,
+            attacks.join(", ")
+        );
+    }
     if c.sorcery_points > 0 {
         let _ = writeln!(
             out,
@@ -456,11 +481,14 @@ fn render_known_spells(spec: &CreatureSpec, out: &mut String) {
             Targets::Creatures { count, .. } if count > 1 => {
                 what.push(format!("{count} creatures"))
             }
-            Targets::Area { shape, size, .. } => what.push(format!(
-                "{size}-ft {} ({} targets)",
-                format!("{shape:?}").to_lowercase(),
-                crate::combat::spell::area_targets(shape, size)
-            )),
+            Targets::Area { shape, size, .. } => {
+                let n = crate::combat::spell::area_targets(shape, size);
+                what.push(format!(
+                    "{size}-ft {} ({n} target{})",
+                    format!("{shape:?}").to_lowercase(),
+                    if n == 1 { "" } else { "s" }
+                ))
+            }
             _ => {}
         }
         if s.attack.is_some() {

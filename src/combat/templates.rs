@@ -11,7 +11,7 @@
 
 mod feature;
 
-pub use feature::Feature;
+pub use feature::{Feature, WildShapeForm};
 
 use crate::dice::DiceExpr;
 use crate::rules::damage::DamageType;
@@ -131,6 +131,11 @@ pub struct Templates {
     pub classes: Vec<ClassTemplate>,
     /// The spells templates and party members name (`data/spells.toml`).
     pub spells: Spells,
+    /// The beasts of the Wild Shape features by bestiary name, resolved
+    /// and checked against the Beast Shapes table when the catalog reads
+    /// its bestiary (`scenario::data::templates::attach_forms`); empty
+    /// before, when a druid keeps its own shape.
+    pub forms: std::collections::BTreeMap<String, CreatureSpec>,
 }
 
 /// `count` dice of `sides` faces plus `modifier`.
@@ -163,7 +168,18 @@ impl Templates {
     /// ```
     pub fn template(&self, name: &str) -> Option<CreatureSpec> {
         let (class, level) = self.class_and_level(name)?;
-        Some(class.creature(name, level, &self.progression, &self.spells))
+        let mut spec = class.creature(name, level, &self.progression, &self.spells);
+        let form = class
+            .features
+            .iter()
+            .find_map(|f| f.wild_shape_form(level))
+            .and_then(|form| self.forms.get(form));
+        if let Some(beast) = form {
+            spec.wild_shape = Some(Box::new(crate::combat::wild_shape::form_of(&spec, beast)));
+        } else {
+            spec.class_features.wild_shape = 0;
+        }
+        Some(spec)
     }
 
     /// The build and the level a template name `CLASS-LEVEL` names, if the

@@ -138,6 +138,31 @@ impl Encounter {
             types: _,
             crit,
         } = blow;
+        if arena.fighters[target].shape.is_some() && arena.fighters[target].state == State::Up {
+            // Its Wild Shape form drops to 0 HP: back in its own shape,
+            // the excess damage carries over (`encounter/wild_shape.rs`).
+            let f = &mut arena.fighters[target];
+            f.hp_lost += i64::from(f.hp);
+            let excess = amount - f.hp;
+            self.leave_wild_shape(arena, target);
+            let f = &mut arena.fighters[target];
+            if excess > 0 && excess < f.hp {
+                f.hp_lost += i64::from(excess);
+                f.hp -= excess;
+            } else if excess > 0 {
+                self.drop_or_fail(
+                    rng,
+                    arena,
+                    target,
+                    Blow {
+                        amount: excess,
+                        ..blow
+                    },
+                    out,
+                );
+            }
+            return;
+        }
         let spec = self.spec(arena.fighters[target].spec);
         let f = &mut arena.fighters[target];
         match f.state {

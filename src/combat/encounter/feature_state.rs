@@ -1,6 +1,6 @@
 //! What a creature has left of its class features in a trial (Action
 //! Surge and Indomitable uses, ki, Bardic Inspiration, Channel Divinity,
-//! sorcery points),
+//! sorcery points, Wild Shape),
 //! and what a short or long rest brings back (SRD 5.1 class texts; the
 //! features themselves are `features.rs`).
 
@@ -31,6 +31,8 @@ pub struct FeatureState {
     /// The sorcery points it may still spend in this fight: its share of
     /// those left over the fights before the next long rest.
     pub points_budget: u8,
+    /// Wild Shape uses left.
+    pub wild_shapes: u8,
 }
 
 impl FeatureState {
@@ -47,16 +49,18 @@ impl FeatureState {
             reacts: c.uncanny_dodge || c.deflect_missiles.is_some(),
             sorcery_points: c.sorcery_points,
             points_budget: c.sorcery_points,
+            wild_shapes: c.wild_shape,
         }
     }
 
-    /// A short rest: Action Surge, ki, Channel Divinity, and from Font of
+    /// A short rest: Action Surge, ki, Channel Divinity, Wild Shape, and from Font of
     /// Inspiration the inspirations come back; a die held is gone (it lasts
     /// 10 minutes). Sorcery points come back on a long rest only.
     pub fn short_rest(&mut self, c: &ClassFeatures) {
         self.surges = c.action_surge;
         self.ki = c.ki;
         self.preserves = c.preserve_life;
+        self.wild_shapes = c.wild_shape;
         if c.inspiration_short_rest {
             self.inspirations = c.inspiration_uses * u8::from(c.inspiration_die > 0);
         }

@@ -70,6 +70,27 @@ pub fn severed_speed(speed: i32, severed: u8) -> (i32, u8) {
     (speed, prone)
 }
 
+/// [`Fighter::wild_form`] of a creature without Wild Shape.
+pub const NO_FORM: u16 = u16::MAX;
+
+/// What a druid in its Wild Shape form keeps of its own shape, to return
+/// to: its creature, hit points and speed, and whether it casts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OwnShape {
+    /// Its own creature's index in the encounter.
+    pub spec: u16,
+    /// Its hit points when it took the form.
+    pub hp: i32,
+    /// Its hit point maximum.
+    pub max_hp: i32,
+    /// Its speed before injuries (after its permanent wounds).
+    pub base_speed: i32,
+    /// It casts attack, control or buff spells.
+    pub spell_caster: bool,
+    /// It casts healing spells.
+    pub casts: bool,
+}
+
 /// A spreading venom in one of a creature's limbs (docs/combat.md,
 /// "Spreading venom"; our extension).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,6 +211,12 @@ pub struct Fighter {
     pub(super) shield_spell: u8,
     /// What it has left of its class features (Action Surge, ki, ...).
     pub(super) feats: FeatureState,
+    /// The encounter's index of its Wild Shape form's creature
+    /// ([`NO_FORM`]: none).
+    pub(super) wild_form: u16,
+    /// Its own shape while it is in its Wild Shape form (`None`: in its
+    /// own).
+    pub(super) shape: Option<OwnShape>,
     // Per-trial tallies.
     pub(super) went_down: bool,
     pub(super) crits_taken: u32,
@@ -272,6 +299,8 @@ impl Fighter {
                 .position(|k| k.spell.casting_time == crate::combat::spell::CastingTime::Reaction)
                 .map_or(0, |i| i as u8 + 1),
             feats: FeatureState::full(&spec.class_features),
+            wild_form: NO_FORM,
+            shape: None,
             went_down: state == State::Dying,
             crits_taken: 0,
             hp_lost: 0,

@@ -63,6 +63,7 @@ mod support;
 mod targeting;
 mod turn_undead;
 mod venom;
+mod wild_shape;
 
 #[cfg(test)]
 mod tests;
@@ -186,6 +187,9 @@ pub struct Encounter {
     /// each PC's template one level below, for replacements who join a
     /// level behind.
     fielded: usize,
+    /// Where the Wild Shape forms start in `all` and `initial` (after the
+    /// fielded and the bench); `all.len()` when none.
+    forms_from: usize,
 }
 
 /// Reusable per-thread buffers.

@@ -90,6 +90,7 @@ impl Encounter {
             }
             let ahead = self.rules.encounters - fight + arena.later_fights;
             let (won, rounds, timed_out) = self.fight_of(rng, arena, &mut out, ahead);
+            self.end_wild_shapes(arena);
             out.fights += 1;
             out.fights_won += u32::from(won);
             out.rounds += rounds;
@@ -372,6 +373,11 @@ impl Encounter {
             if cast.action || (lung && cast.bonus) {
                 return;
             }
+        }
+        // Wild Shape with the action the casting policy left free.
+        if self.wants_wild_shape(arena, me) {
+            self.take_wild_shape(arena, me);
+            return;
         }
         if let Some(breath) = spec.breath {
             if arena.fighters[me].breath_ready && self.enemies_up(arena, me) > 0 {

@@ -127,7 +127,7 @@ impl Encounter {
         let auras = all.iter().any(|c| c.class_features.aura > 0);
         let spellcasting = stunners || all.iter().any(|c| !c.known_spells.is_empty());
         let fielded = all.len();
-        Encounter {
+        let mut encounter = Encounter {
             party,
             monsters,
             rules,
@@ -143,6 +143,28 @@ impl Encounter {
             wound_examples,
             venom_riders,
             fielded,
+            forms_from: fielded,
+        };
+        encounter.add_forms();
+        encounter
+    }
+
+    /// The Wild Shape forms of the fielded creatures and the bench, after
+    /// them: each form a creature of its own, which a druid's fighter
+    /// points to ([`Fighter::wild_form`]) and becomes by Wild Shape.
+    fn add_forms(&mut self) {
+        self.forms_from = self.all.len();
+        for i in 0..self.forms_from {
+            let Some(form) = self.all[i].wild_shape.as_deref().cloned() else {
+                continue;
+            };
+            let index = self.all.len();
+            self.initial
+                .push(Fighter::new(index, &form, true, &self.rules));
+            self.in_hand.push(attacks_in_hand(&form));
+            self.spell_means.push(spell_means(&form));
+            self.all.push(form);
+            self.initial[i].wild_form = u16::try_from(index).unwrap_or(super::fighter::NO_FORM);
         }
     }
 
@@ -158,6 +180,9 @@ impl Encounter {
         self.initial.truncate(self.fielded);
         self.in_hand.truncate(self.fielded);
         self.spell_means.truncate(self.fielded);
+        for f in &mut self.initial {
+            f.wild_form = super::fighter::NO_FORM;
+        }
         for spec in below {
             let index = self.all.len();
             self.initial
@@ -166,12 +191,16 @@ impl Encounter {
             self.spell_means.push(spell_means(&spec));
             self.all.push(spec);
         }
+        self.add_forms();
         self
     }
 
     /// The bench's fighter and template of PC `pc`, if there is a bench.
     pub(super) fn bench(&self, pc: usize) -> Option<(&Fighter, &CreatureSpec)> {
         let i = self.fielded + pc;
+        if i >= self.forms_from {
+            return None;
+        }
         Some((self.initial.get(i)?, self.all.get(i)?))
     }
 

@@ -63,6 +63,12 @@ impl Encounter {
     /// turns (every monster without healing) skip it.
     #[inline]
     pub(super) fn can_support(&self, f: &Fighter, fight_over: bool) -> bool {
+        // A beast form heals no one and carries no potion it can pour.
+        f.shape.is_none() && self.can_support_as_itself(f, fight_over)
+    }
+
+    /// [`Encounter::can_support`] in its own shape.
+    fn can_support_as_itself(&self, f: &Fighter, fight_over: bool) -> bool {
         f.heal_uses > 0
             || f.feats.preserves > 0
             || f.potions != [0; 4]

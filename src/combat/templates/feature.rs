@@ -27,6 +27,29 @@ pub const MAGE_ARMOR_BASE: i32 = 13;
 /// Invocations: "up to 10 feet away from you").
 pub const REPELLING_BLAST_FEET: i32 = 10;
 
+/// A Wild Shape form of a template from a level on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WildShapeForm {
+    /// First level with it.
+    pub from_level: u8,
+    /// The beast's bestiary entry (`giant-hyena`).
+    pub form: String,
+}
+
+impl Feature {
+    /// Wild Shape's form at `level`: the latest form reached.
+    pub fn wild_shape_form(&self, level: u8) -> Option<&str> {
+        match self {
+            Feature::WildShape { forms, .. } => forms
+                .iter()
+                .rev()
+                .find(|f| level >= f.from_level)
+                .map(|f| f.form.as_str()),
+            _ => None,
+        }
+    }
+}
+
 /// A class feature the round loop models, with its per-level values
 /// (`[0]` is level 1).
 #[derive(Clone, Debug, PartialEq)]
@@ -299,6 +322,15 @@ pub enum Feature {
         /// First level with it.
         from_level: u8,
     },
+    /// Wild Shape: uses per short rest, and the beast it becomes from each
+    /// level (slugs of bestiary entries, `crate::combat::wild_shape` says
+    /// which it may be).
+    WildShape {
+        /// Uses per short rest.
+        uses: u8,
+        /// The forms, each from its level, in rising order.
+        forms: Vec<WildShapeForm>,
+    },
     /// Channel Divinity: Turn Undead: an action, each undead within 30 ft
     /// saves (Wis, the spell save DC) or is turned until it takes damage;
     /// from `destroy_from` (Destroy Undead) one of the challenge rating
@@ -416,6 +448,9 @@ impl Feature {
                 c.dark_ones_blessing = (l.main_modifier + i32::from(l.level)).max(1);
             }
             Feature::FiendishVigor { from_level } => c.fiendish_vigor = l.has(*from_level),
+            Feature::WildShape { uses, .. } if self.wild_shape_form(l.level).is_some() => {
+                c.wild_shape = *uses;
+            }
             Feature::RepellingBlast { from_level } if l.has(*from_level) => {
                 c.repel_feet = REPELLING_BLAST_FEET;
             }

@@ -69,12 +69,20 @@ pub const PERMANENT_WOUNDS_FILE: &str = "data/permanent-wounds.toml (built-in)";
 /// ```
 pub fn builtin_catalog() -> Result<Catalog, ScenarioError> {
     let spells = spells::parse_file(SPELLS_FILE, SPELLS_TOML)?;
-    let templates = templates::parse_file_with(PC_TEMPLATES_FILE, PC_TEMPLATES_TOML, spells)?;
+    let mut templates = templates::parse_file_with(PC_TEMPLATES_FILE, PC_TEMPLATES_TOML, spells)?;
+    let bestiary = Bestiary::builtin(
+        creature::parse_bestiary(BESTIARY_FILE, BESTIARY_TOML, &templates)?,
+        creature::parse_bestiary(SRD_BESTIARY_FILE, SRD_BESTIARY_TOML, &templates)?,
+    );
+    // Wild Shape's beasts are bestiary entries: resolved once both are read.
+    templates::attach_forms(
+        &mut templates,
+        &bestiary,
+        PC_TEMPLATES_FILE,
+        PC_TEMPLATES_TOML,
+    )?;
     Ok(Catalog {
-        bestiary: Bestiary::builtin(
-            creature::parse_bestiary(BESTIARY_FILE, BESTIARY_TOML, &templates)?,
-            creature::parse_bestiary(SRD_BESTIARY_FILE, SRD_BESTIARY_TOML, &templates)?,
-        ),
+        bestiary,
         templates,
         wound_examples: wounds::parse_file(PERMANENT_WOUNDS_FILE, PERMANENT_WOUNDS_TOML)?,
         injury_table: injury_table::parse_file(INJURY_TABLE_FILE, INJURY_TABLE_TOML)?,

@@ -163,7 +163,52 @@ pub fn parse_file_with(file: &str, text: &str, spells: Spells) -> Result<Templat
         progression,
         classes,
         spells,
+        forms: Default::default(),
     })
+}
+
+/// Resolves the Wild Shape forms of the templates of `file` (its `text`)
+/// in `bestiary` and checks each against the Beast Shapes table at the
+/// level it is taken from (`combat::wild_shape`); an error points at the
+/// class's `features` and names the form.
+pub fn attach_forms(
+    templates: &mut Templates,
+    bestiary: &crate::combat::bestiary::Bestiary,
+    file: &str,
+    text: &str,
+) -> Result<(), ScenarioError> {
+    let loc = Locator { file, text };
+    let raw: RawFile = crate::scenario::deserialize(&loc, text)?;
+    let mut forms = std::collections::BTreeMap::new();
+    for (i, class) in templates.classes.iter().enumerate() {
+        let at = raw.class.get(i).map_or(0, |c| c.features.span().start);
+        for (j, feature) in class.features.iter().enumerate() {
+            let crate::combat::templates::Feature::WildShape { forms: listed, .. } = feature else {
+                continue;
+            };
+            for (k, f) in listed.iter().enumerate() {
+                let field = format!("class[{i}].features[{j}].forms[{k}].form");
+                let Some(entry) = bestiary.entry(&f.form) else {
+                    let message = format!("no bestiary entry `{}` to take the shape of", f.form);
+                    return Err(loc.error(at, &field, message));
+                };
+                let speed = entry.lore.speed.unwrap_or_default();
+                if let Some(why) = crate::combat::wild_shape::refusal(
+                    f.from_level,
+                    entry.lore.kind.as_deref(),
+                    entry.spec.challenge,
+                    speed.walk,
+                    speed.fly,
+                    speed.swim,
+                ) {
+                    return Err(loc.error(at, &field, format!("`{}`: {why}", f.form)));
+                }
+                forms.insert(f.form.clone(), entry.spec.clone());
+            }
+        }
+    }
+    templates.forms = forms;
+    Ok(())
 }
 
 fn progression(loc: &Locator, p: &RawProgression) -> Result<Progression, ScenarioError> {
@@ -872,7 +917,7 @@ warlock - - -
                     .replace(", evasion: false, relentless_rage: false", "")
                     .replace(", known_spells: []", "")
                     .replace(&format!(", class_features: {:?}", old.class_features), "")
-                    .replace(", undead: false, challenge: 0.0", "")
+                    .replace(", undead: false, challenge: 0.0, wild_shape: None", "")
                     .replace("potions: [0, 0, 0, 0], spellbook: None", "potions: 0");
                 assert_eq!(Some(debug.as_str()), lines.next(), "{name}");
             }
@@ -882,6 +927,64 @@ warlock - - -
         assert!(t.template("bard-0").is_none());
         assert_eq!(t.max_level(), 20);
         assert_eq!(t.classes().len(), 12);
+    }
+
+    /// The error of the shipped templates with the first Wild Shape form
+    /// (`giant-lizard`, from level 2) replaced by `form`.
+    fn form_error(form: &str) -> String {
+        let text = PC_TEMPLATES_TOML.replacen("\"giant-lizard\"", &format!("\"{form}\""), 1);
+        let bestiary = crate::scenario::data::builtin_catalog().unwrap().bestiary;
+        let mut t = parse_file("pc-templates.toml", &text).unwrap();
+        attach_forms(&mut t, &bestiary, "pc-templates.toml", &text)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn a_wild_shape_form_is_a_walking_beast_the_beast_shapes_table_allows_at_its_level() {
+        let e = form_error("giant-lizzard");
+        assert!(e.contains("pc-templates.toml:"), "{e}");
+        assert!(e.contains(".forms[0].form"), "{e}");
+        assert!(e.contains("no bestiary entry `giant-lizzard`"), "{e}");
+        assert!(form_error("goblin-warrior").contains("must be a beast, got a fey"));
+        assert!(form_error("giant-hyena").contains("challenge rating up to 0.25, got 1"));
+        assert!(form_error("giant-bat").contains("no form with a flying speed (from level 8)"));
+        assert!(
+            form_error("constrictor-snake")
+                .contains("no form with a swimming speed (from level 4)")
+        );
+        // The shipped forms resolve, and each is the land beast (a walking
+        // speed of 30 ft or more: not the reef shark's 5 ft) of the most hit
+        // points its row allows: the rule the template's comment gives.
+        let catalog = crate::scenario::data::builtin_catalog().unwrap();
+        for (level, shipped) in [(2, "giant-lizard"), (4, "ape"), (8, "giant-hyena")] {
+            let best = catalog
+                .bestiary
+                .monsters()
+                .iter()
+                .filter(|m| !m.key.contains('@'))
+                .filter(|m| m.lore.speed.unwrap_or_default().walk >= 30)
+                .filter(|m| {
+                    let speed = m.lore.speed.unwrap_or_default();
+                    crate::combat::wild_shape::refusal(
+                        level,
+                        m.lore.kind.as_deref(),
+                        m.spec.challenge,
+                        speed.walk,
+                        speed.fly,
+                        speed.swim,
+                    )
+                    .is_none()
+                })
+                .max_by_key(|m| (m.spec.max_hp, m.spec.ac))
+                .map(|m| m.spec.max_hp);
+            assert_eq!(
+                best,
+                Some(catalog.bestiary.lookup(shipped).unwrap().max_hp),
+                "{level}"
+            );
+            assert!(catalog.templates.forms.contains_key(shipped));
+        }
     }
 
     fn error(text: &str) -> String {

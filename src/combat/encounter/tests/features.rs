@@ -741,3 +741,113 @@ fn repelling_blast_pushes_a_large_or_smaller_creature_10_feet_away_on_each_hit_w
     t.attack(0, 1, &[(15, 20), (5, 10)]);
     assert_eq!(t.f(1).x, x);
 }
+
+/// The druid of `name` from the built-in catalog (its Wild Shape form
+/// resolved in the bestiary).
+fn druid(name: &str) -> CreatureSpec {
+    let catalog = crate::scenario::data::builtin_catalog().unwrap();
+    catalog.templates.template(name).unwrap()
+}
+
+#[test]
+fn wild_shape_forms_follow_the_beast_shapes_table_and_keep_the_druids_mind() {
+    let form = |name: &str| {
+        druid(name)
+            .wild_shape
+            .map(|f| (f.name.clone(), f.max_hp, f.ac))
+    };
+    assert_eq!(form("druid-1"), None);
+    assert_eq!(druid("druid-1").class_features.wild_shape, 0);
+    assert_eq!(
+        form("druid-2"),
+        Some(("druid-2 as giant-lizard".into(), 19, 12))
+    );
+    assert_eq!(form("druid-4"), Some(("druid-4 as ape".into(), 19, 12)));
+    assert_eq!(
+        form("druid-8"),
+        Some(("druid-8 as giant-hyena".into(), 45, 12))
+    );
+    assert_eq!(druid("druid-8").class_features.wild_shape, 2);
+    // Its Intelligence, Wisdom and Charisma saves are its own; Strength,
+    // Dexterity and Constitution the beast's.
+    let d = druid("druid-8");
+    let f = d.wild_shape.as_deref().unwrap();
+    let hyena = monster("giant-hyena");
+    assert_eq!(f.saves[3..], d.saves[3..]);
+    assert_eq!(f.saves[..3], hyena.saves[..3]);
+    assert_eq!(f.attacks, hyena.attacks);
+    assert!(f.heal.is_none() && f.spellbook.is_none());
+    // A class without the feature has no form.
+    assert!(druid("cleric-8").wild_shape.is_none());
+}
+
+#[test]
+fn wild_shape_takes_the_action_the_casting_policy_leaves_and_the_forms_hp_take_damage_first() {
+    let mut t = Table::new(
+        vec![druid("druid-8")],
+        vec![tough_goblin()],
+        EncounterRules {
+            targeting: crate::combat::policy::Targeting::FocusFire,
+            ..Default::default()
+        },
+    );
+    let own_hp = t.f(0).hp;
+    // Nothing to cast (no attack spell): its action goes to Wild Shape.
+    t.f_mut(0).spell_caster = false;
+    t.turn(0, false, &[]);
+    let f = t.f(0);
+    assert!(f.shape.is_some());
+    assert_eq!((f.hp, f.max_hp, f.feats.wild_shapes), (45, 45, 1));
+    assert_eq!(t.enc.spec(t.f(0).spec).name, "druid-8 as giant-hyena");
+    // In the form it heals no one and pours no potion.
+    assert!(!t.enc.can_support(t.f(0), false));
+    // Its next turn: the hyena's bite (+5), not another shape.
+    t.turn(0, false, &[(2, 20)]);
+    assert_eq!(t.f(0).feats.wild_shapes, 1);
+    // Damage takes the form's hit points; its own stay.
+    t.deal(0, slashing(40, false), &[]);
+    assert_eq!(t.f(0).hp, 5);
+    // The form drops to 0 HP: its own shape, the excess (7 - 5 = 2) carried over.
+    t.deal(0, slashing(7, false), &[]);
+    let f = t.f(0);
+    assert!(f.shape.is_none());
+    assert_eq!((f.hp, f.state), (own_hp - 2, State::Up));
+    assert_eq!(t.enc.spec(t.f(0).spec).name, "druid-8");
+    // Excess beyond its own hit points drops it: dying.
+    t.turn(0, false, &[]);
+    assert!(t.f(0).shape.is_some());
+    assert_eq!(t.f(0).feats.wild_shapes, 0);
+    t.deal(0, slashing(45 + own_hp - 2, false), &[]);
+    assert_eq!((t.f(0).hp, t.f(0).state), (0, State::Dying));
+    assert!(t.f(0).shape.is_none());
+    // No use left: no shape; a short rest brings both back.
+    t.f_mut(0).hp = own_hp;
+    t.f_mut(0).state = State::Up;
+    assert!(!t.enc.wants_wild_shape(&t.arena, 0));
+    rest(&mut t, 0, Between::ShortRest);
+    assert_eq!(t.f(0).feats.wild_shapes, 2);
+}
+
+#[test]
+fn wild_shape_keeps_concentration_and_ends_with_the_fight() {
+    let mut t = Table::new(
+        vec![druid("druid-8")],
+        vec![tough_goblin()],
+        EncounterRules::default(),
+    );
+    t.f_mut(0).hp = 30;
+    t.f_mut(0).spells.concentrating = 1;
+    t.f_mut(0).spell_caster = false;
+    t.turn(0, false, &[]);
+    assert!(t.f(0).shape.is_some());
+    assert_eq!(t.f(0).spells.concentrating, 1, "transforming keeps it");
+    // A hit on the form calls for the concentration save (DC 10 for 12:
+    // Con +2 of the hyena, a 3 fails).
+    t.deal(0, slashing(12, false), &[(3, 20)]);
+    assert_eq!(t.f(0).spells.concentrating, 0);
+    assert_eq!(t.f(0).hp, 33);
+    // The fight over, it is itself again with the hit points it had.
+    t.enc.end_wild_shapes(&mut t.arena);
+    assert!(t.f(0).shape.is_none());
+    assert_eq!((t.f(0).hp, t.f(0).spell_caster), (30, false));
+}

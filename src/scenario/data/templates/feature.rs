@@ -9,7 +9,7 @@
 use serde::Deserialize;
 
 use crate::combat::creature::Ability;
-use crate::combat::templates::Feature;
+use crate::combat::templates::{Feature, WildShapeForm};
 use crate::dice::DiceExpr;
 use crate::rules::damage::DamageType;
 use crate::scenario::{Locator, ScenarioError};
@@ -167,7 +167,26 @@ pub(super) enum RawFeature {
     RepellingBlast {
         from_level: u8,
     },
+    WildShape {
+        uses: u8,
+        forms: Vec<RawForm>,
+    },
 }
+
+/// A Wild Shape form as written: `{ from_level = 2, form = "wolf" }`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawForm {
+    from_level: u8,
+    form: String,
+}
+
+/// The most Wild Shape uses per rest a feature may give.
+const MAX_WILD_SHAPE_USES: u8 = 20;
+/// The most forms a Wild Shape feature may list.
+const MAX_FORMS: usize = 20;
+/// The longest bestiary name of a form.
+const MAX_FORM_NAME: usize = 100;
 
 /// Where a feature is written and the class it belongs to: what a
 /// feature's values are checked against, and where an error points.
@@ -272,7 +291,45 @@ pub(super) fn feature(c: &FeatureCheck, f: &RawFeature) -> Result<Feature, Scena
         | R::PreserveLife { .. }
         | R::QuickenedSpell { .. }
         | R::TurnUndead { .. } => uses_feature(c, f),
+        R::WildShape { uses, forms } => wild_shape(c, *uses, forms),
     }
+}
+
+/// Wild Shape: 1 to [`MAX_WILD_SHAPE_USES`] uses, 1 to [`MAX_FORMS`]
+/// forms in rising levels, each a bestiary name (resolved and checked
+/// against the Beast Shapes table when the bestiary is read).
+fn wild_shape(c: &FeatureCheck, uses: u8, forms: &[RawForm]) -> Result<Feature, ScenarioError> {
+    if !(1..=MAX_WILD_SHAPE_USES).contains(&uses) {
+        let message = format!("uses must be 1 to {MAX_WILD_SHAPE_USES}, got {uses}");
+        return Err(c.error("uses", message));
+    }
+    if forms.is_empty() || forms.len() > MAX_FORMS {
+        let message = format!("1 to {MAX_FORMS} forms, got {}", forms.len());
+        return Err(c.error("forms", message));
+    }
+    let mut last = 0;
+    let mut out = Vec::with_capacity(forms.len());
+    for (k, f) in forms.iter().enumerate() {
+        let from_level = c.level(&format!("forms[{k}].from_level"), f.from_level)?;
+        if from_level <= last {
+            let message = format!("forms come in rising levels: {from_level} after {last}");
+            return Err(c.error(&format!("forms[{k}].from_level"), message));
+        }
+        last = from_level;
+        let form = f.form.trim();
+        if form.is_empty() || form.chars().count() > MAX_FORM_NAME {
+            let message = format!(
+                "a bestiary name of 1 to {MAX_FORM_NAME} characters, got {} characters",
+                form.chars().count()
+            );
+            return Err(c.error(&format!("forms[{k}].form"), message));
+        }
+        out.push(WildShapeForm {
+            from_level,
+            form: form.to_string(),
+        });
+    }
+    Ok(Feature::WildShape { uses, forms: out })
 }
 
 /// A feature whose keys are levels only: gained at `from_level`, or
