@@ -82,7 +82,8 @@ fn show_prints_a_template() {
             "druid-9",
             &[
                 "Class features not modelled",
-                "- Wild Shape (2;",
+                "Wild Shape (2 uses per short rest, an action): druid-9 as giant-hyena (45 HP",
+                "- Wild Shape's other beasts",
                 "- Circle of the Land (2:",
             ][..],
         ),
@@ -100,6 +101,8 @@ fn show_prints_a_template() {
                 "Mystic Arcanum: one spell each of 6th, 7th level (per long rest)",
                 "Finger of Death (level 7, action)",
                 "Dark One's Blessing: 18 temporary hit points",
+                "Fiendish Vigor: false life at will before each fight, 1d4 + 4 temporary hit points",
+                "Repelling Blast: each eldritch blast hit pushes a Large or smaller creature 10 ft away",
             ][..],
         ),
     ] {
