@@ -21,8 +21,8 @@ use super::fighter::State;
 use super::spell_state::SpellState;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::spell::{
-    CastingTime, Condition, KnownSpell, OnSuccess, OngoingWhen, Targets, bits, hit_chance,
-    save_chance,
+    CastingTime, Condition, KnownSpell, OnSuccess, OngoingWhen, SlotMeans, Targets, bits,
+    hit_chance, save_chance,
 };
 
 /// The rounds a fight is expected to go on after this turn, for valuing
@@ -49,6 +49,50 @@ struct Choice {
     concentration: bool,
     /// An action spell cast as a bonus action with Quickened Spell.
     quickened: bool,
+    /// Its place among the turn's choices (the first of equal values wins).
+    order: u16,
+}
+
+/// The turn's choices as the policy weighs them, without a list: for each
+/// of the action and the bonus action, the best choice of each kind
+/// (concentration or not, spell slot or not), the first of equal values
+/// kept. The best choice a kind of resource allows is then the best of
+/// those kinds (the first offered among equal values): the same choice as
+/// scanning every offer in order.
+#[derive(Clone, Copy, Debug, Default)]
+struct Candidates {
+    /// `[bonus action][concentration | slot << 1]`.
+    best: [[Option<Choice>; 4]; 2],
+    offered: u16,
+}
+
+impl Candidates {
+    /// Weighs `choice` for the bonus action (or the action).
+    fn offer(&mut self, bonus_action: bool, mut choice: Choice) {
+        choice.order = self.offered;
+        self.offered += 1;
+        let kind = usize::from(choice.concentration) | usize::from(choice.slot > 0) << 1;
+        let best = &mut self.best[usize::from(bonus_action)][kind];
+        if best.is_none_or(|b| choice.value > b.value) {
+            *best = Some(choice);
+        }
+    }
+
+    /// The best choice for the bonus action (or the action) that needs no
+    /// concentration when `no_concentration`, no slot when `no_slot`.
+    fn best(&self, bonus_action: bool, no_concentration: bool, no_slot: bool) -> Option<Choice> {
+        let mut best: Option<Choice> = None;
+        for (kind, c) in self.best[usize::from(bonus_action)].iter().enumerate() {
+            let Some(c) = *c else { continue };
+            if kind & 1 != 0 && no_concentration || kind & 2 != 0 && no_slot {
+                continue;
+            }
+            if best.is_none_or(|b| c.value > b.value || c.value == b.value && c.order < b.order) {
+                best = Some(c);
+            }
+        }
+        best
+    }
 }
 
 /// Sorcery points a quickened spell costs (Metamagic: Quickened Spell).
@@ -73,6 +117,90 @@ struct Foes {
     /// 1 and [`EXPECTED_ROUNDS`] (a lasting effect is worth no more rounds
     /// than the fight has left).
     rounds: f64,
+}
+
+/// What the casting policy weighs of one known spell, worked out once per
+/// encounter for its caster (its level, save DC and attack bonus are fixed
+/// in a fight): how it lands, what it does beside damage, and its means at
+/// each slot ([`SlotMeans`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct SpellWeights {
+    /// A buff on the caster's side ([`Encounter::buff_value`]).
+    helps_allies: bool,
+    lands: Lands,
+    /// A zone or a spell used again: its damage each round.
+    ongoing: bool,
+    condition: Option<ConditionWeight>,
+    /// A debuff on enemies: the share of their hits it takes away.
+    debuff: Option<f64>,
+    /// Per slot 0..=9.
+    slots: [SlotMeans; 10],
+}
+
+/// How a spell lands on a target.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Lands {
+    /// A spell attack roll with this bonus.
+    Attack { to_hit: i32 },
+    /// A saving throw of this ability (index) against `dc`; `half` of the
+    /// damage on a success (0 or 0.5).
+    Save { ability: usize, dc: i32, half: f64 },
+    /// Always.
+    Always,
+}
+
+/// A condition the spell imposes: [`condition_weight`], and, with a
+/// repeat save, that save (`None`: even odds).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ConditionWeight {
+    weight: f64,
+    repeat_save: Option<Option<(usize, i32)>>,
+}
+
+impl SpellWeights {
+    /// The weights of `known` cast by a caster of `level`.
+    pub(super) fn of(known: &KnownSpell, level: u8) -> Self {
+        let spell = &known.spell;
+        let lands = match (spell.attack, spell.save) {
+            (Some(_), _) => Lands::Attack {
+                to_hit: known.to_hit,
+            },
+            (None, Some(save)) => Lands::Save {
+                ability: save.ability as usize,
+                dc: known.dc,
+                half: if save.success == OnSuccess::Half {
+                    0.5
+                } else {
+                    0.0
+                },
+            },
+            (None, None) => Lands::Always,
+        };
+        let condition = spell.condition.map(|c| ConditionWeight {
+            weight: condition_weight(c.condition),
+            repeat_save: c
+                .repeat_save
+                .then(|| spell.save.map(|s| (s.ability as usize, known.dc))),
+        });
+        let debuff = spell.modifiers.map(|m| {
+            let mut weight = 0.0;
+            if let Some(b) = m.attack_rolls {
+                weight += -b.mean() / 20.0 / 0.6;
+            }
+            if m.no_reactions || m.action_or_bonus {
+                weight += 0.25;
+            }
+            f64::max(weight, 0.0)
+        });
+        SpellWeights {
+            helps_allies: spell.targets.helps_allies(),
+            lands,
+            ongoing: spell.ongoing.is_some(),
+            condition,
+            debuff,
+            slots: known.slot_means(level),
+        }
+    }
 }
 
 impl Encounter {
@@ -129,30 +257,26 @@ impl Encounter {
     /// The expected value, in hit points, of casting known spell `k` with
     /// `slot` now.
     fn spell_value(&self, arena: &Arena, me: usize, k: usize, slot: u8, foes: &Foes) -> f64 {
-        let known = self.known(arena, me, k);
-        let spell = &known.spell;
-        if spell.targets.helps_allies() {
+        let weights = &self.spell_weights[arena.fighters[me].spec][k];
+        if weights.helps_allies {
             return self.buff_value(arena, me, k, slot, foes);
         }
         if foes.up == 0 {
             return 0.0;
         }
-        let means = self.spell_means[arena.fighters[me].spec][k][usize::from(slot)];
+        let means = weights.slots[usize::from(slot)];
         let n = f64::from(means.targets).min(foes.up as f64);
+        let save_odds =
+            |ability: usize, dc: i32| save_chance(foes.saves[ability].round() as i32, dc);
         // The chance that the spell lands on one target, and what a
         // success still does (half damage).
-        let (lands, on_success) = match (spell.attack, spell.save) {
-            (Some(_), _) => (hit_chance(known.to_hit, foes.ac.round() as i32), 0.0),
-            (None, Some(save)) => {
-                let saves = save_chance(foes.saves[save.ability as usize].round() as i32, known.dc);
-                let half = if save.success == OnSuccess::Half {
-                    0.5
-                } else {
-                    0.0
-                };
+        let (lands, on_success) = match weights.lands {
+            Lands::Attack { to_hit } => (hit_chance(to_hit, foes.ac.round() as i32), 0.0),
+            Lands::Save { ability, dc, half } => {
+                let saves = save_odds(ability, dc);
                 (1.0 - saves, saves * half)
             }
-            (None, None) => (1.0, 0.0),
+            Lands::Always => (1.0, 0.0),
         };
         let mut value = 0.0;
         let damage = means.damage;
@@ -167,35 +291,25 @@ impl Encounter {
                 n * per_roll
             };
             // A zone or a spell used again deals its damage each round.
-            let repeats = if spell.ongoing.is_some() {
-                foes.rounds
-            } else {
-                1.0
-            };
+            let repeats = if weights.ongoing { foes.rounds } else { 1.0 };
             value += dealt * repeats;
         }
-        if let Some(c) = spell.condition {
-            let rounds = if c.repeat_save {
-                let p = match spell.save {
-                    Some(s) => save_chance(foes.saves[s.ability as usize].round() as i32, known.dc),
-                    None => 0.5,
-                };
-                (1.0 / p.max(0.05)).min(foes.rounds)
-            } else {
-                foes.rounds
+        if let Some(c) = weights.condition {
+            let rounds = match c.repeat_save {
+                Some(save) => {
+                    let p = match save {
+                        Some((ability, dc)) => save_odds(ability, dc),
+                        None => 0.5,
+                    };
+                    (1.0 / p.max(0.05)).min(foes.rounds)
+                }
+                None => foes.rounds,
             };
-            value += n * lands * foes.threat * rounds * condition_weight(c.condition);
+            value += n * lands * foes.threat * rounds * c.weight;
         }
-        if let Some(m) = spell.modifiers {
+        if let Some(weight) = weights.debuff {
             // A debuff on enemies: their lost hits.
-            let mut weight = 0.0;
-            if let Some(b) = m.attack_rolls {
-                weight += -b.mean() / 20.0 / 0.6;
-            }
-            if m.no_reactions || m.action_or_bonus {
-                weight += 0.25;
-            }
-            value += n * lands * foes.threat * foes.rounds * weight.max(0.0);
+            value += n * lands * foes.threat * foes.rounds * weight;
         }
         value
     }
@@ -339,15 +453,10 @@ impl Encounter {
         let quicken = bonus
             && feats.sorcery_points >= QUICKENED_SPELL_POINTS
             && feats.points_budget >= QUICKENED_SPELL_POINTS;
-        let mut cands =
-            [(CastingTime::Action, None::<Choice>); 2 * crate::combat::spell::MAX_KNOWN_SPELLS + 1];
-        let mut count = 0;
+        let mut cands = Candidates::default();
         {
             let s = &arena.fighters[me].spells;
             for (k, known) in spec.known_spells.iter().enumerate() {
-                if count + 3 > cands.len() {
-                    break;
-                }
                 let spell = &known.spell;
                 let time = spell.casting_time;
                 let (open, quickened) = match time {
@@ -375,18 +484,17 @@ impl Encounter {
                     slot,
                     concentration: spell.concentration,
                     quickened: false,
+                    order: 0,
                 };
                 if open {
-                    cands[count] = (time, Some(choice));
-                    count += 1;
+                    cands.offer(time == CastingTime::BonusAction, choice);
                 }
                 if quickened {
                     let quick = Choice {
                         quickened: true,
                         ..choice
                     };
-                    cands[count] = (CastingTime::BonusAction, Some(quick));
-                    count += 1;
+                    cands.offer(true, quick);
                 }
             }
         }
@@ -394,41 +502,29 @@ impl Encounter {
         if action && spec.class_features.turn_undead {
             let value = self.turn_undead_value(arena, me, foes.rounds);
             if value > 0.0 {
-                cands[count] = (
-                    CastingTime::Action,
-                    Some(Choice {
+                cands.offer(
+                    false,
+                    Choice {
                         value,
                         k: TURN_UNDEAD,
                         slot: 0,
                         concentration: false,
                         quickened: false,
-                    }),
+                        order: 0,
+                    },
                 );
-                count += 1;
             }
         }
-        let cands = &cands[..count];
-        let best = |time: CastingTime, no_concentration: bool, no_slot: bool| {
-            let mut best: Option<Choice> = None;
-            for c in cands.iter().filter(|c| c.0 == time).filter_map(|c| c.1) {
-                if c.concentration && no_concentration || c.slot > 0 && no_slot {
-                    continue;
-                }
-                if best.is_none_or(|b| c.value > b.value) {
-                    best = Some(c);
-                }
-            }
-            let threshold = if time == CastingTime::Action {
-                free
-            } else {
-                0.0
-            };
-            best.filter(|b| b.value > threshold)
+        let best = |bonus_action: bool, no_concentration: bool, no_slot: bool| {
+            let threshold = if bonus_action { 0.0 } else { free };
+            cands
+                .best(bonus_action, no_concentration, no_slot)
+                .filter(|b| b.value > threshold)
         };
-        let beside = |first: Option<Choice>, time: CastingTime, available: bool| {
+        let beside = |first: Option<Choice>, bonus_action: bool, available: bool| {
             let (conc, slot) = first.map_or((false, false), |c| (c.concentration, c.slot > 0));
             if available {
-                best(time, conc, slot)
+                best(bonus_action, conc, slot)
             } else {
                 None
             }
@@ -436,10 +532,10 @@ impl Encounter {
         let worth = |a: Option<Choice>, b: Option<Choice>| {
             a.map_or(free, |c| c.value) + b.map_or(0.0, |c| c.value)
         };
-        let a1 = beside(None, CastingTime::Action, action);
-        let b1 = beside(a1, CastingTime::BonusAction, bonus);
-        let b2 = beside(None, CastingTime::BonusAction, bonus);
-        let a2 = beside(b2, CastingTime::Action, action);
+        let a1 = beside(None, false, action);
+        let b1 = beside(a1, true, bonus);
+        let b2 = beside(None, true, bonus);
+        let a2 = beside(b2, false, action);
         let (a, b) = if worth(a1, b1) >= worth(a2, b2) {
             (a1, b1)
         } else {
@@ -533,5 +629,69 @@ impl super::fighter::Fighter {
         self.feats.points_budget = u32::from(self.feats.sorcery_points)
             .div_ceil(ahead.max(1))
             .min(255) as u8;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    /// The best of the offers a scan in offer order keeps: the first of
+    /// the highest value among those the resources allow.
+    fn scanned(
+        offers: &[(bool, Choice)],
+        bonus_action: bool,
+        no_concentration: bool,
+        no_slot: bool,
+    ) -> Option<Choice> {
+        let mut best: Option<Choice> = None;
+        for &(b, c) in offers {
+            if b != bonus_action || c.concentration && no_concentration || c.slot > 0 && no_slot {
+                continue;
+            }
+            if best.is_none_or(|x| c.value > x.value) {
+                best = Some(c);
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn candidates_pick_what_a_scan_of_every_offer_picks() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        for _ in 0..2000 {
+            let mut cands = Candidates::default();
+            let mut offers = Vec::new();
+            for k in 0..rng.random_range(0..12usize) {
+                let choice = Choice {
+                    // Few distinct values: ties are common.
+                    value: f64::from(rng.random_range(0..4u8)),
+                    k,
+                    slot: rng.random_range(0..3u8),
+                    concentration: rng.random_bool(0.5),
+                    quickened: false,
+                    order: 0,
+                };
+                let bonus_action = rng.random_bool(0.4);
+                cands.offer(bonus_action, choice);
+                offers.push((
+                    bonus_action,
+                    Choice {
+                        order: offers.len() as u16,
+                        ..choice
+                    },
+                ));
+            }
+            for bits in 0..8u8 {
+                let (b, c, s) = (bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
+                let got = cands.best(b, c, s).map(|x| x.k);
+                assert_eq!(
+                    got,
+                    scanned(&offers, b, c, s).map(|x| x.k),
+                    "{offers:?} {bits}"
+                );
+            }
+        }
     }
 }

@@ -159,7 +159,7 @@ pub struct Encounter {
     threat: Vec<f64>,
     /// Per creature (indexed like `all`), per known spell, what the casting
     /// policy weighs of it at each slot (its caster's level is fixed).
-    spell_means: Vec<Vec<[crate::combat::spell::SlotMeans; 10]>>,
+    spell_weights: Vec<Vec<casting::SpellWeights>>,
     /// Per creature, its attacks as it makes them without the use of two
     /// hands (the attack itself when one-handed), with a broken weapon (an
     /// improvised 1d4), and both.

@@ -71,10 +71,10 @@ fn attacks_in_hand(spec: &CreatureSpec) -> [Vec<Attack>; 3] {
 
 /// What the casting policy weighs of each known spell of `spec` at each
 /// slot, for its level.
-fn spell_means(spec: &CreatureSpec) -> Vec<[crate::combat::spell::SlotMeans; 10]> {
+fn spell_weights(spec: &CreatureSpec) -> Vec<super::casting::SpellWeights> {
     spec.known_spells
         .iter()
-        .map(|k| k.slot_means(spec.level))
+        .map(|k| super::casting::SpellWeights::of(k, spec.level))
         .collect()
 }
 
@@ -120,7 +120,7 @@ impl Encounter {
             .enumerate()
             .map(|(i, spec)| Fighter::new(i, spec, i < party.len(), &rules))
             .collect();
-        let spell_means = all.iter().map(spell_means).collect();
+        let spell_weights = all.iter().map(spell_weights).collect();
         let casters = party.iter().any(CreatureSpec::casts_spells);
         // Stunning Strike's stuns are spell state: the loop looks at it.
         let stunners = all.iter().any(|c| c.class_features.ki > 0);
@@ -132,7 +132,7 @@ impl Encounter {
             monsters,
             rules,
             threat,
-            spell_means,
+            spell_weights,
             in_hand,
             all,
             casters,
@@ -162,7 +162,7 @@ impl Encounter {
             self.initial
                 .push(Fighter::new(index, &form, true, &self.rules));
             self.in_hand.push(attacks_in_hand(&form));
-            self.spell_means.push(spell_means(&form));
+            self.spell_weights.push(spell_weights(&form));
             self.all.push(form);
             self.initial[i].wild_form = u16::try_from(index).unwrap_or(super::fighter::NO_FORM);
         }
@@ -179,7 +179,7 @@ impl Encounter {
         self.all.truncate(self.fielded);
         self.initial.truncate(self.fielded);
         self.in_hand.truncate(self.fielded);
-        self.spell_means.truncate(self.fielded);
+        self.spell_weights.truncate(self.fielded);
         for f in &mut self.initial {
             f.wild_form = super::fighter::NO_FORM;
         }
@@ -188,7 +188,7 @@ impl Encounter {
             self.initial
                 .push(Fighter::new(index, &spec, true, &self.rules));
             self.in_hand.push(attacks_in_hand(&spec));
-            self.spell_means.push(spell_means(&spec));
+            self.spell_weights.push(spell_weights(&spec));
             self.all.push(spec);
         }
         self.add_forms();
