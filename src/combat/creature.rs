@@ -202,6 +202,43 @@ pub struct Breath {
     pub targets: u8,
 }
 
+/// Legendary actions (SRD 5.2 "Legendary Actions"): uses a round, spent
+/// one option at a time immediately after another creature's turn and
+/// regained at the start of its own; the options the loop models (its
+/// attacks; docs/combat.md, "Legendary actions").
+#[derive(Clone, Debug, PartialEq)]
+pub struct Legendary {
+    /// Uses a round ("Legendary Action Uses: 3").
+    pub uses: u8,
+    /// The options it takes, in statblock order.
+    pub options: Vec<LegendaryOption>,
+}
+
+/// One legendary action the loop models: one of its attacks ("it makes
+/// one Rend attack"; a move before it is left to positions).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LegendaryOption {
+    /// Its name in the statblock (`pounce`).
+    pub name: String,
+    /// The attack it makes: an index into [`CreatureSpec::attacks`].
+    pub attack: usize,
+    /// That attack's name (an entry that replaces the attacks keeps the
+    /// option by it).
+    pub attack_name: String,
+    /// Uses it costs (1 unless "Costs 2 Actions").
+    pub cost: u8,
+    /// "It can't take this action again until the start of its next turn."
+    pub once_per_round: bool,
+    /// It moves up to half its speed (or teleports) before the attack
+    /// ("moves up to half its Speed, and it makes one Rend attack").
+    pub moves_first: bool,
+}
+
+/// The most legendary action uses a round and options a statblock may have.
+pub const MAX_LEGENDARY_USES: u8 = 5;
+/// See [`MAX_LEGENDARY_USES`].
+pub const MAX_LEGENDARY_OPTIONS: usize = 8;
+
 /// Regeneration (e.g. a troll's): HP regained at the start of its turn
 /// unless it took one of the given damage types since its last turn.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -380,6 +417,11 @@ pub struct CreatureSpec {
     /// Its challenge rating (a bestiary entry's; 0 without one): Destroy
     /// Undead's threshold.
     pub challenge: f32,
+    /// Legendary Resistance (SRD 5.2): failed saves it may turn into
+    /// successes, per day (a fight; 0: none).
+    pub legendary_resistance: u8,
+    /// Legendary actions (`None`: none modelled).
+    pub legendary: Option<Legendary>,
     /// The beast it becomes by Wild Shape at its level
     /// ([`crate::combat::wild_shape`]), with its own mental saves; `None`:
     /// no Wild Shape.
@@ -437,6 +479,8 @@ impl CreatureSpec {
             class_features: ClassFeatures::default(),
             undead: false,
             challenge: 0.0,
+            legendary_resistance: 0,
+            legendary: None,
             wild_shape: None,
         }
     }

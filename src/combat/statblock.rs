@@ -266,6 +266,39 @@ pub fn render(spec: &CreatureSpec) -> String {
         };
         let _ = writeln!(out, "  Regenerates {} HP a turn{stopped}{revives}", r.hp);
     }
+    if spec.legendary_resistance > 0 {
+        let _ = writeln!(
+            out,
+            "  Legendary Resistance ({}/Day): a failed save against a condition becomes a success",
+            spec.legendary_resistance
+        );
+    }
+    if let Some(l) = &spec.legendary {
+        let options: Vec<String> = l
+            .options
+            .iter()
+            .map(|o| {
+                let mut text = format!("{}: ", o.name);
+                if o.moves_first {
+                    text.push_str("moves, then ");
+                }
+                text.push_str(&format!("one {} attack", o.attack_name));
+                if o.cost > 1 {
+                    text.push_str(&format!(", costs {}", o.cost));
+                }
+                if o.once_per_round {
+                    text.push_str(", once a round");
+                }
+                text
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "  Legendary actions: {} a round, after another creature's turn; {}",
+            l.uses,
+            options.join("; ")
+        );
+    }
     if let Some(r) = &spec.rage {
         let _ = writeln!(out, "  Rage: +{} damage, {} uses", r.damage_bonus, r.uses);
     }

@@ -138,5 +138,7 @@ pub fn form_of(druid: &CreatureSpec, beast: &CreatureSpec) -> CreatureSpec {
     form.start_hp = None;
     form.undead = false;
     form.wild_shape = None;
+    form.legendary_resistance = 0;
+    form.legendary = None;
     form
 }

@@ -44,7 +44,7 @@ LEGACY_KEYS = {
     "creature", "template", "count", "name", "is_pc", "level", "size", "hp", "start_hp",
     "ac", "initiative", "saves", "medicine", "resistant", "immune", "vulnerable",
     "attacks", "multiattack", "crit_range", "once_per_turn", "heal", "potions", "breath",
-    "regeneration", "rage", "reckless",
+    "regeneration", "rage", "reckless", "legendary_resistance", "legendary_actions",
 }
 SRD_KEYS = {
     "slug", "srd", "type", "cr", "xp", "proficiency_bonus", "speed", "condition_immune",
@@ -54,6 +54,7 @@ REQUIRED_SRD = SRD_KEYS - {"condition_immune"}
 ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell"}
 RIDER_KEYS = {"dice", "type", "save", "dc"}
 BREATH_KEYS = {"dice", "type", "save", "dc", "recharge", "targets"}
+LEGENDARY_OPTION_KEYS = {"name", "attack", "cost", "once_per_round", "moves_first"}
 SPEEDS = ("walk", "fly", "swim", "climb", "burrow")
 # woundsim's dice limits (src/dice/expr.rs).
 MAX_COUNT, MAX_SIDES, MAX_MODIFIER = 100, 1000, 10_000
@@ -146,6 +147,33 @@ class Checker:
             self.rider(entry, f"{f}.rider", a["rider"])
         return a.get("name") if isinstance(a.get("name"), str) else None
 
+    def legendary(self, entry: str, la: object, attacks: list) -> None:
+        """`legendary_actions = { uses, options = [{ name, attack, ... }] }`."""
+        if not isinstance(la, dict) or la.keys() != {"uses", "options"}:
+            self.bad(entry, "legendary_actions", f"{la!r} is not {{ uses, options }}")
+            return
+        self.int_in(entry, "legendary_actions.uses", la["uses"], 1, 5)
+        options = la["options"]
+        if not isinstance(options, list) or not 1 <= len(options) <= 8:
+            self.bad(entry, "legendary_actions.options", "not a list of 1 to 8 options")
+            return
+        seen = set()
+        for i, o in enumerate(options):
+            f = f"legendary_actions.options[{i}]"
+            if not isinstance(o, dict) or o.keys() - LEGENDARY_OPTION_KEYS or not {"name", "attack"} <= o.keys():
+                self.bad(entry, f, f"{o!r} is not {{ name, attack, cost?, once_per_round?, moves_first? }}")
+                continue
+            if o["name"] in seen:
+                self.bad(entry, f"{f}.name", f"{o['name']!r} is listed twice")
+            seen.add(o["name"])
+            if o["attack"] not in attacks:
+                self.bad(entry, f"{f}.attack", f"{o['attack']!r} is not one of its attacks")
+            if "cost" in o:
+                self.int_in(entry, f"{f}.cost", o["cost"], 1, la["uses"] if isinstance(la["uses"], int) else 5)
+            for k in ("once_per_round", "moves_first"):
+                if k in o and not isinstance(o[k], bool):
+                    self.bad(entry, f"{f}.{k}", "not true or false")
+
     def entry(self, key: str, e: object) -> dict:
         counts = {"attacks": 0, "breath": 0, "regeneration": 0, "not_modelled": 0}
         if not isinstance(e, dict):
@@ -228,6 +256,10 @@ class Checker:
                     self.bad(key, "regeneration.revives", "not true or false")
                 if not self.legacy and "revives" not in r:
                     self.bad(key, "regeneration.revives", "missing")
+        if "legendary_resistance" in e:
+            self.int_in(key, "legendary_resistance", e["legendary_resistance"], 0, 10)
+        if "legendary_actions" in e:
+            self.legendary(key, e["legendary_actions"], names)
         fights = bool(names) or "breath" in e
         if not fights and key not in CANNOT_FIGHT and key != "training_dummy":
             self.bad(key, "attacks", "no attack and no breath, and not listed in CANNOT_FIGHT")

@@ -537,6 +537,9 @@ class Entry:
     multiattack: list[str] = field(default_factory=list)
     breath: Breath | None = None
     regeneration: tuple[int, tuple[str, ...], bool] | None = None
+    legendary_resistance: int = 0
+    legendary_uses: int = 0
+    legendary: list[dict] = field(default_factory=list)
     not_modelled: list[str] = field(default_factory=list)
 
 
@@ -997,6 +1000,35 @@ def feature_label(a: dict, m: dict) -> str:
     return f"{name} ({', '.join(tags)})" if tags else name
 
 
+ONE_ATTACK = re.compile(
+    r"makes one (?:«([^»]+)»|([A-Z][\w ]*?))(?: or (?:«([^»]+)»|([A-Z][\w ]*?)))? attack"
+)
+MOVES_FIRST = re.compile(r"\b(moves up to (half )?its Speed|can teleport)\b")
+
+
+def legendary_option(a: dict, attacks: dict[str, "Attack"]) -> dict | None:
+    """A legendary action the round loop models: "makes one «Rend» attack"
+    (of "one «Claw» or «Tail» attack", the attack of the most expected
+    damage), after a move or teleport or not; anything else (a spell, a
+    save, healing, a shock wave after the move) is None, listed as not
+    modelled."""
+    text = clean(a["description"])
+    found = ONE_ATTACK.search(text)
+    if found is None or text.count(".") > 1 + text.count("can't take this action again"):
+        return None
+    names = [attack_name(n) for n in found.groups() if n]
+    if any(n not in attacks for n in names):
+        return None
+    best = max(names, key=lambda n: (attacks[n].expected(), -names.index(n)))
+    return {
+        "name": attack_name(display(a["name"])).replace(" ", "-"),
+        "attack": best,
+        "cost": int(a["legendary_cost"] or 1),
+        "once_per_round": "can't take this action again" in text,
+        "moves_first": bool(MOVES_FIRST.search(text)),
+    }
+
+
 def regeneration_of(m: dict, trait: dict) -> tuple[int, tuple[str, ...], bool]:
     """Regeneration: HP regained, the damage types that stop it for a turn,
     and whether it also works at 0 HP (the troll's "dies only if it starts
@@ -1047,6 +1079,8 @@ def convert(m: dict, pkg: Package) -> Entry:
     for t in m["special_abilities"]:
         if t["mechanic"] == "regeneration":
             e.regeneration = regeneration_of(m, t)
+        elif t["mechanic"] == "legendary_resistance" and m.get("legendary_resistance_uses"):
+            e.legendary_resistance = int(m["legendary_resistance_uses"])
         else:
             notes.append(feature_label(t, m))
 
@@ -1098,7 +1132,17 @@ def convert(m: dict, pkg: Package) -> Entry:
                 notes.append(f"{display(a['name'])}: {'; '.join(effects)}")
         else:
             notes.append(feature_label(a, m))
-    for a in m["legendary_actions"] + m["lair_actions"]:
+    for a in m["legendary_actions"]:
+        option = legendary_option(a, by_name)
+        if option is None:
+            notes.append(feature_label(a, m))
+        else:
+            e.legendary.append(option)
+    if e.legendary:
+        e.legendary_uses = int(m["legendary_action_uses"] or 0)
+        if not 1 <= e.legendary_uses <= 5:
+            raise Unsupported(f"legendary action uses {e.legendary_uses!r}")
+    for a in m["lair_actions"]:
         notes.append(feature_label(a, m))
     if e.attacks and not e.multiattack:
         best = max(e.attacks, key=lambda a: (a.expected(), -e.attacks.index(a)))
@@ -1235,6 +1279,17 @@ def render(entries: list[Entry]) -> str:
             lines.append(
                 f"regeneration = {{ hp = {hp}, stopped_by = {strings(stopped)}, revives = {str(revives).lower()} }}"
             )
+        if e.legendary_resistance:
+            lines.append(f"legendary_resistance = {e.legendary_resistance}")
+        if e.legendary:
+            options = []
+            for o in e.legendary:
+                extra = "".join(
+                    f", {key} = true" for key in ("once_per_round", "moves_first") if o[key]
+                )
+                cost = f", cost = {o['cost']}" if o["cost"] != 1 else ""
+                options.append(f"{{ name = {q(o['name'])}, attack = {q(o['attack'])}{cost}{extra} }}")
+            lines.append(f"legendary_actions = {{ uses = {e.legendary_uses}, options = [{', '.join(options)}] }}")
         lines.extend(block("not_modelled", [q(n) for n in e.not_modelled]))
         lines.append("")
     return "\n".join(lines)

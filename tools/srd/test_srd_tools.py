@@ -155,6 +155,39 @@ class Numbers(unittest.TestCase):
         self.assertEqual(gb.save_dc(x, m), 15)
 
 
+class LegendaryActions(unittest.TestCase):
+    """A legendary action that makes one of the monster's attacks is kept,
+    with its move and its once-a-round rule; anything else is listed."""
+
+    attacks = {"rend": attack("rend", 14, "1d10+8"), "tail": attack("tail", 14, "2d8+8"),
+               "claw": attack("claw", 14, "1d8+8")}
+
+    def option(self, text: str, cost: int = 1) -> dict | None:
+        return gb.legendary_option({"name": "Pounce", "description": text, "legendary_cost": cost}, self.attacks)
+
+    def test_one_attack_after_a_move(self):
+        o = self.option("The [[lookup @name lowercase]]{monster} moves up to half its Speed, and it makes one "
+                        "[[/item Rend]] attack.")
+        self.assertEqual(o, {"name": "pounce", "attack": "rend", "cost": 1, "once_per_round": False,
+                             "moves_first": True})
+
+    def test_plain_names_costs_and_once_a_round(self):
+        o = self.option("The aboleth makes one Tail attack. The aboleth can't take this action again until the "
+                        "start of its next turn.", cost=2)
+        self.assertEqual((o["attack"], o["cost"], o["once_per_round"], o["moves_first"]), ("tail", 2, True, False))
+
+    def test_one_of_two_attacks_takes_the_better(self):
+        o = self.option("The tarrasque moves up to half its Speed, and it makes one [[/item .mmClaw0]]{Claw} or "
+                        "[[/item .mmTail0]]{Tail} attack.")
+        self.assertEqual(o["attack"], "tail")
+
+    def test_spells_saves_and_unknown_attacks_are_not_modelled(self):
+        self.assertIsNone(self.option("The dragon uses [[/item Spellcasting]] to cast Scorching Ray."))
+        self.assertIsNone(self.option("The unicorn makes one Horn attack."))
+        self.assertIsNone(self.option("The tarrasque moves up to its Speed. At the end of this movement, it "
+                                      "creates a shock wave. It makes one Claw attack."))
+
+
 class Regeneration(unittest.TestCase):
     """Regeneration keeps the monster's own words: what stops it, and
     whether it works at 0 HP."""

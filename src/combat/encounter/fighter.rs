@@ -217,6 +217,12 @@ pub struct Fighter {
     /// Its own shape while it is in its Wild Shape form (`None`: in its
     /// own).
     pub(super) shape: Option<OwnShape>,
+    /// Legendary action uses left this round (`encounter/legendary.rs`).
+    pub(super) legendary_uses: u8,
+    /// Its legendary options taken since the start of its turn (a bit each).
+    pub(super) legendary_taken: u8,
+    /// Legendary Resistance uses left today.
+    pub(super) legendary_resistances: u8,
     // Per-trial tallies.
     pub(super) went_down: bool,
     pub(super) crits_taken: u32,
@@ -301,6 +307,9 @@ impl Fighter {
             feats: FeatureState::full(&spec.class_features),
             wild_form: NO_FORM,
             shape: None,
+            legendary_uses: spec.legendary.as_ref().map_or(0, |l| l.uses),
+            legendary_taken: 0,
+            legendary_resistances: spec.legendary_resistance,
             went_down: state == State::Dying,
             crits_taken: 0,
             hp_lost: 0,

@@ -34,7 +34,8 @@
 //! approximation), `features.rs` (class features of the templates: Action
 //! Surge, Indomitable, Uncanny Dodge, Brutal Critical, Stunning Strike,
 //! Deflect Missiles, Aura of Protection for allies, Bardic Inspiration,
-//! Preserve Life; what is left of them is `feature_state.rs`), the spells
+//! Preserve Life; what is left of them is `feature_state.rs`), legendary
+//! actions and Legendary Resistance (`legendary.rs`), the spells
 //! of the fight (`casting.rs`: the casting policy; `spell_effects.rs`: what
 //! a cast spell does; `spell_buffs.rs`: buffs and debuffs in play;
 //! `spell_lasting.rs`: concentration, zones, turn starts and ends,
@@ -50,6 +51,7 @@ mod feature_state;
 mod features;
 mod fighter;
 mod injuries;
+mod legendary;
 mod limbs;
 mod party_state;
 mod positions;
@@ -178,6 +180,8 @@ pub struct Encounter {
     stunners: bool,
     /// Some creature has an Aura of Protection for its allies.
     auras: bool,
+    /// Some creature has legendary actions (`legendary.rs`).
+    legendary: bool,
     /// The permanent wounds a PC may take, by severity.
     wound_examples: WoundExamples,
     /// The riders of the monsters' attacks that spread (our extension).

@@ -177,6 +177,10 @@ impl Encounter {
                 if self.stunners && self.spec(arena.fighters[me].spec).class_features.ki != 0 {
                     self.features_at_turn_end(arena, me);
                 }
+                // Legendary actions: immediately after another creature's turn.
+                if self.legendary && decided_at.is_none() {
+                    self.legendary_actions_after(rng, arena, me, out);
+                }
             }
             // The dead and the fled take no more turns in this fight
             // (compacted without branches: who died is unpredictable).
@@ -298,6 +302,9 @@ impl Encounter {
     ) {
         let spec = self.spec(arena.fighters[me].spec);
         arena.fighters[me].once_used = false;
+        if self.legendary {
+            self.regain_legendary(arena, me);
+        }
         // A reaction comes back at the start of its turn (positions).
         arena.fighters[me].reaction = true;
         // A spreading venom whose clock has run out (our extension).

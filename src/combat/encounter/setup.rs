@@ -125,6 +125,7 @@ impl Encounter {
         // Stunning Strike's stuns are spell state: the loop looks at it.
         let stunners = all.iter().any(|c| c.class_features.ki > 0);
         let auras = all.iter().any(|c| c.class_features.aura > 0);
+        let legendary = all.iter().any(|c| c.legendary.is_some());
         let spellcasting = stunners || all.iter().any(|c| !c.known_spells.is_empty());
         let fielded = all.len();
         let mut encounter = Encounter {
@@ -139,6 +140,7 @@ impl Encounter {
             spellcasting,
             stunners,
             auras,
+            legendary,
             initial,
             wound_examples,
             venom_riders,

@@ -135,7 +135,8 @@ impl Encounter {
         out: &mut TrialOutcome,
     ) {
         let known = self.known(arena, me, k);
-        let share = self.save_share(rng, arena, t, known.spell.save, known.dc);
+        let condition = known.spell.condition.is_some();
+        let share = self.save_share(rng, arena, t, known.spell.save, known.dc, condition);
         self.land(rng, arena, me, k, t, rolled, share, false, out);
         if let Some(o) = known.spell.ongoing {
             if o.when != OngoingWhen::CasterTurn || known.spell.concentration {
@@ -151,7 +152,8 @@ impl Encounter {
     /// The share of a spell's damage that `t` takes after its save
     /// (`None`: no save): all on a failure, half or none on a success as
     /// the spell says; with Evasion, against a Dexterity save, half on a
-    /// failure and none on a success.
+    /// failure and none on a success. `condition`: a failure would also
+    /// put a condition on it (Legendary Resistance may turn it).
     pub(super) fn save_share<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
@@ -159,9 +161,14 @@ impl Encounter {
         t: usize,
         save: Option<crate::combat::spell::SpellSave>,
         dc: i32,
+        condition: bool,
     ) -> f64 {
         let Some(save) = save else { return 1.0 };
-        let saved = self.saving_throw(rng, arena, t, save.ability, dc);
+        let saved = if condition {
+            self.save_against_condition(rng, arena, t, save.ability, dc)
+        } else {
+            self.saving_throw(rng, arena, t, save.ability, dc)
+        };
         let evades = save.ability == Ability::Dex && self.spec(arena.fighters[t].spec).evasion;
         match (saved, save.success, evades) {
             (false, _, false) => 1.0,

@@ -185,7 +185,7 @@ impl Encounter {
         let damage = known.spell.damage_at(known.spell.level, level);
         let rolled = self.roll_damage(rng, damage, false, 0);
         let (save, dc) = (known.spell.save, known.dc);
-        let share = self.save_share(rng, arena, me, save, dc);
+        let share = self.save_share(rng, arena, me, save, dc, false);
         let (total, types) = self.spell_damage(arena, me, rolled, share);
         self.deal_total(
             rng,
@@ -215,7 +215,7 @@ impl Encounter {
             if a.bits == 0 || !a.repeat_save {
                 continue;
             }
-            if self.saving_throw(rng, arena, me, a.ability, i32::from(a.dc)) {
+            if self.save_against_condition(rng, arena, me, a.ability, i32::from(a.dc)) {
                 let s = &mut arena.fighters[me].spells;
                 s.afflictions[slot] = Affliction::NONE;
                 s.recompute_conditions();

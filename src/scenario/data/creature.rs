@@ -21,6 +21,7 @@
 
 mod attack;
 mod features;
+mod legendary;
 mod lore;
 mod monster;
 mod potions;
@@ -102,6 +103,10 @@ pub struct RawCreature {
     diamonds: Option<Spanned<i64>>,
     breath: Option<Spanned<RawBreath>>,
     regeneration: Option<Spanned<RawRegen>>,
+    /// Legendary Resistance: failed saves turned into successes a day.
+    legendary_resistance: Option<Spanned<i64>>,
+    /// Legendary actions: `{ uses = 3, options = [...] }`.
+    legendary_actions: Option<Spanned<legendary::RawLegendary>>,
     rage: Option<Spanned<RawRage>>,
     reckless: Option<bool>,
     slug: Option<Spanned<String>>,
@@ -252,6 +257,7 @@ impl RawCreature {
         }
         self.spells_of(loc, path, &mut spec, templates)?;
         self.features_of(loc, path, &mut spec)?;
+        self.legendary_of(loc, path, &mut spec)?;
         // Positions: it moves at its walking speed, or flies when faster.
         if let Some(s) = self.speeds(loc, path)? {
             spec.speed = s.walk.max(s.fly) as i32;

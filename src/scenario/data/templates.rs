@@ -917,7 +917,10 @@ warlock - - -
                     .replace(", evasion: false, relentless_rage: false", "")
                     .replace(", known_spells: []", "")
                     .replace(&format!(", class_features: {:?}", old.class_features), "")
-                    .replace(", undead: false, challenge: 0.0, wild_shape: None", "")
+                    .replace(
+                        ", undead: false, challenge: 0.0, legendary_resistance: 0, legendary: None, wild_shape: None",
+                        "",
+                    )
                     .replace("potions: [0, 0, 0, 0], spellbook: None", "potions: 0");
                 assert_eq!(Some(debug.as_str()), lines.next(), "{name}");
             }

@@ -9,6 +9,7 @@ mod damage;
 mod dying;
 mod features;
 mod injuries;
+mod legendary;
 mod limbs;
 mod party_state;
 mod positions;

@@ -1,0 +1,146 @@
+//! Legendary actions and Legendary Resistance (SRD 5.2 "Legendary
+//! Actions", a statblock's "Legendary Resistance (N/Day)"; docs/combat.md,
+//! "Legendary actions").
+//!
+//! A creature with legendary actions regains all its uses at the start of
+//! each of its turns. Immediately after another creature's turn it may
+//! spend uses on one option; the policy (ours) spends them as soon as it
+//! can, one option after each other creature's turn, on the option of the
+//! most expected damage among those it can afford and has not taken since
+//! its turn when the statblock says it can't take it again until then
+//! (ties to the first listed). It takes none while it is at 0 HP or
+//! incapacitated. An option makes one of its attacks at the target the
+//! targeting policy picks; with positions it first moves toward a melee
+//! target (half its speed when the option moves it, no Dash) and attacks
+//! if it reaches.
+//!
+//! Legendary Resistance: when it fails a saving throw it can choose to
+//! succeed instead, a number of times a day (a fight). The policy (ours,
+//! the usual table reading): it spends one on a failed save against an
+//! effect that would put a condition on it (a spell's condition, Stunning
+//! Strike, Turn Undead, a repeat save to end a condition), never on a save
+//! against damage alone or on a concentration check.
+
+use rand::Rng;
+
+use super::fighter::State;
+use super::positions::Movement;
+use super::{Arena, Encounter, TrialOutcome};
+use crate::combat::creature::{Ability, Reach};
+use crate::combat::spell::bits;
+
+impl Encounter {
+    /// The start of `me`'s turn: its legendary action uses come back.
+    pub(super) fn regain_legendary(&self, arena: &mut Arena, me: usize) {
+        if let Some(l) = &self.spec(arena.fighters[me].spec).legendary {
+            let f = &mut arena.fighters[me];
+            f.legendary_uses = l.uses;
+            f.legendary_taken = 0;
+        }
+    }
+
+    /// After `done`'s turn: each other creature with legendary action uses
+    /// left takes one option (see the module docs).
+    pub(super) fn legendary_actions_after<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        done: usize,
+        out: &mut TrialOutcome,
+    ) {
+        for me in 0..arena.fighters.len() {
+            if me == done || arena.fighters[me].legendary_uses == 0 {
+                continue;
+            }
+            let f = &arena.fighters[me];
+            if f.state != State::Up || f.spells.conditions & bits::INCAPACITATED != 0 {
+                continue;
+            }
+            if self.rules.positions.is_some() {
+                self.legendary_action::<true, R>(rng, arena, me, out);
+            } else {
+                self.legendary_action::<false, R>(rng, arena, me, out);
+            }
+        }
+    }
+
+    /// The option `me` takes now, if any: its index among its options.
+    pub(super) fn legendary_choice(&self, arena: &Arena, me: usize) -> Option<usize> {
+        let f = &arena.fighters[me];
+        let spec = self.spec(f.spec);
+        let legendary = spec.legendary.as_ref()?;
+        let mut best: Option<(f64, usize)> = None;
+        for (i, o) in legendary.options.iter().enumerate() {
+            let taken = o.once_per_round && f.legendary_taken & (1 << i) != 0;
+            if o.cost > f.legendary_uses || taken {
+                continue;
+            }
+            let value = spec.attacks[o.attack].damage.mean();
+            if best.is_none_or(|(v, _)| value > v) {
+                best = Some((value, i));
+            }
+        }
+        best.map(|(_, i)| i)
+    }
+
+    /// One legendary action of `me`, if it has one it can take.
+    fn legendary_action<const POSITIONS: bool, R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        out: &mut TrialOutcome,
+    ) {
+        let Some(i) = self.legendary_choice(arena, me) else {
+            return;
+        };
+        let spec = self.spec(arena.fighters[me].spec);
+        let Some(option) = spec.legendary.as_ref().map(|l| &l.options[i]) else {
+            return;
+        };
+        let attack = &spec.attacks[option.attack];
+        let Some(target) = self.choose_target::<POSITIONS, R>(rng, arena, me, attack.reach) else {
+            return;
+        };
+        let f = &mut arena.fighters[me];
+        f.legendary_uses -= option.cost;
+        f.legendary_taken |= 1 << i;
+        if POSITIONS && attack.reach == Reach::Melee {
+            let mut movement = Movement {
+                left: if option.moves_first {
+                    arena.fighters[me].speed / 2
+                } else {
+                    0
+                },
+                dashed: true,
+                attacked: true,
+            };
+            if !self.close_in(rng, arena, me, target, &mut movement, out) {
+                return;
+            }
+        }
+        self.attack::<POSITIONS, R>(rng, arena, me, target, attack, out);
+    }
+
+    /// A saving throw of `target` against an effect that would put a
+    /// condition on it: a failure turned into a success by Legendary
+    /// Resistance while it has uses left (see the module docs).
+    pub(super) fn save_against_condition<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        target: usize,
+        ability: Ability,
+        dc: i32,
+    ) -> bool {
+        if self.saving_throw(rng, arena, target, ability, dc) {
+            return true;
+        }
+        let f = &mut arena.fighters[target];
+        if f.legendary_resistances > 0 && f.state == State::Up {
+            f.legendary_resistances -= 1;
+            return true;
+        }
+        false
+    }
+}

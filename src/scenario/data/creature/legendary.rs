@@ -1,0 +1,261 @@
+//! `legendary_resistance` and `legendary_actions` of a creature entry
+//! (SRD 5.2 "Legendary Resistance", "Legendary Actions") into
+//! [`CreatureSpec::legendary_resistance`] and [`Legendary`]: uses a day and
+//! a round in range, at most [`MAX_LEGENDARY_OPTIONS`] options, each one
+//! of the creature's attacks by name, costing no more uses than it has.
+//! An entry that replaces a monster's `attacks` without restating its
+//! legendary actions keeps them by attack name, or is refused when an
+//! attack they name is gone.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::combat::creature::{
+    CreatureSpec, Legendary, LegendaryOption, MAX_LEGENDARY_OPTIONS, MAX_LEGENDARY_USES,
+};
+use crate::scenario::values::{self, at_most};
+use crate::scenario::{Locator, ScenarioError};
+
+use super::{Checked, RawCreature, ranged};
+
+/// Legendary actions, as written:
+/// `{ uses = 3, options = [{ name = "pounce", attack = "rend", moves_first = true }] }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLegendary {
+    uses: Spanned<i64>,
+    options: Spanned<Vec<Spanned<RawLegendaryOption>>>,
+}
+
+/// One option of [`RawLegendary`].
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLegendaryOption {
+    name: Spanned<String>,
+    attack: Spanned<String>,
+    cost: Option<Spanned<i64>>,
+    #[serde(default)]
+    once_per_round: bool,
+    #[serde(default)]
+    moves_first: bool,
+}
+
+impl RawCreature {
+    /// Legendary Resistance and legendary actions at `path`.
+    pub(super) fn legendary_of(
+        &self,
+        loc: &Locator,
+        path: &str,
+        spec: &mut CreatureSpec,
+    ) -> Checked {
+        if let Some(v) = &self.legendary_resistance {
+            spec.legendary_resistance =
+                ranged(loc, v, &format!("{path}.legendary_resistance"), 0..=10)? as u8;
+        }
+        let field = format!("{path}.legendary_actions");
+        match (&self.legendary_actions, &self.attacks) {
+            (Some(raw), _) => spec.legendary = Some(raw.get_ref().build(loc, &field, spec)?),
+            (None, Some(attacks)) => {
+                if let Some(old) = spec.legendary.take() {
+                    spec.legendary = Some(renamed(loc, &field, old, spec, attacks.span().start)?);
+                }
+            }
+            (None, None) => {}
+        }
+        Ok(())
+    }
+}
+
+/// The inherited legendary actions `old` with their attacks found again by
+/// name among `spec`'s (replaced) attacks.
+fn renamed(
+    loc: &Locator,
+    field: &str,
+    mut old: Legendary,
+    spec: &CreatureSpec,
+    span: usize,
+) -> Result<Legendary, ScenarioError> {
+    for option in &mut old.options {
+        let name = &option.attack_name;
+        option.attack = spec
+            .attacks
+            .iter()
+            .position(|a| a.name == *name)
+            .ok_or_else(|| {
+                loc.error(
+                    span,
+                    field,
+                    format!(
+                        "the legendary action `{}` makes a `{name}` attack, which these `attacks` \
+                         no longer have: give `legendary_actions` too",
+                        option.name
+                    ),
+                )
+            })?;
+    }
+    Ok(old)
+}
+
+impl RawLegendary {
+    /// The legendary actions at `path` of a creature with `spec`'s attacks.
+    fn build(
+        &self,
+        loc: &Locator,
+        path: &str,
+        spec: &CreatureSpec,
+    ) -> Result<Legendary, ScenarioError> {
+        let uses = ranged(
+            loc,
+            &self.uses,
+            &format!("{path}.uses"),
+            1..=i64::from(MAX_LEGENDARY_USES),
+        )? as u8;
+        at_most(
+            &values::at(loc, &self.options, format!("{path}.options")),
+            "legendary action options",
+            MAX_LEGENDARY_OPTIONS,
+        )?;
+        let mut options: Vec<LegendaryOption> = Vec::new();
+        for (i, raw) in self.options.get_ref().iter().enumerate() {
+            let at = |key: &str| format!("{path}.options[{i}].{key}");
+            let o = raw.get_ref();
+            let name = o.name.get_ref().trim();
+            if name.is_empty() || name.len() > crate::scenario::limits::MAX_LABEL_CHARS {
+                return Err(loc.error(
+                    o.name.span().start,
+                    &at("name"),
+                    format!(
+                        "a name of 1 to {} characters",
+                        crate::scenario::limits::MAX_LABEL_CHARS
+                    ),
+                ));
+            }
+            if options.iter().any(|p| p.name == name) {
+                return Err(loc.error(
+                    o.name.span().start,
+                    &at("name"),
+                    format!("`{name}` is listed twice"),
+                ));
+            }
+            let attack_name = o.attack.get_ref();
+            let attack = spec
+                .attacks
+                .iter()
+                .position(|a| a.name == *attack_name)
+                .ok_or_else(|| {
+                    loc.error(
+                        o.attack.span().start,
+                        &at("attack"),
+                        format!("`{attack_name}` is not one of this creature's attacks"),
+                    )
+                })?;
+            let cost = match &o.cost {
+                None => 1,
+                Some(c) => ranged(loc, c, &at("cost"), 1..=i64::from(uses))? as u8,
+            };
+            options.push(LegendaryOption {
+                name: name.to_string(),
+                attack,
+                attack_name: attack_name.clone(),
+                cost,
+                once_per_round: o.once_per_round,
+                moves_first: o.moves_first,
+            });
+        }
+        Ok(Legendary { uses, options })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::combat::bestiary::Bestiary;
+    use crate::combat::templates::Templates;
+    use crate::scenario::data::creature::parse_bestiary;
+
+    fn templates() -> Templates {
+        crate::scenario::data::templates::parse_file("t", crate::scenario::data::PC_TEMPLATES_TOML)
+            .unwrap()
+    }
+
+    fn parsed(entry: &str) -> Result<Bestiary, String> {
+        let text = format!(
+            "[wyrm]\nhp = 50\nac = 15\nattacks = [{{ name = \"rend\", to_hit = 5, damage = \"1d10+3\", type = \"slashing\" }}, {{ name = \"tail\", to_hit = 5, damage = \"1d8+3\", type = \"bludgeoning\" }}]\n{entry}"
+        );
+        parse_bestiary("mine.toml", &text, &templates()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn legendary_keys_are_read_into_the_statblock() {
+        let b = parsed(
+            "legendary_resistance = 3\nlegendary_actions = { uses = 3, options = [{ name = \"pounce\", attack = \"rend\", moves_first = true }, { name = \"swipe\", attack = \"tail\", cost = 2, once_per_round = true }] }\n",
+        )
+        .unwrap();
+        let w = b.lookup("wyrm").unwrap();
+        assert_eq!(w.legendary_resistance, 3);
+        let l = w.legendary.as_ref().unwrap();
+        assert_eq!(l.uses, 3);
+        let o: Vec<_> = l
+            .options
+            .iter()
+            .map(|o| {
+                (
+                    o.name.as_str(),
+                    o.attack,
+                    o.cost,
+                    o.once_per_round,
+                    o.moves_first,
+                )
+            })
+            .collect();
+        assert_eq!(
+            o,
+            [("pounce", 0, 1, false, true), ("swipe", 1, 2, true, false)]
+        );
+    }
+
+    #[test]
+    fn bad_legendary_keys_are_refused_where_written() {
+        let err = |entry: &str| parsed(entry).unwrap_err();
+        let e = err(
+            "legendary_actions = { uses = 3, options = [{ name = \"bite\", attack = \"bite\" }] }\n",
+        );
+        assert!(
+            e.contains("mine.toml:5:70:")
+                && e.contains("wyrm.legendary_actions.options[0].attack")
+                && e.contains("`bite` is not one of this creature's attacks"),
+            "{e}"
+        );
+        let e = err(
+            "legendary_actions = { uses = 2, options = [{ name = \"p\", attack = \"rend\", cost = 3 }] }\n",
+        );
+        assert!(e.contains("wyrm.legendary_actions.options[0].cost"), "{e}");
+        let e = err("legendary_actions = { uses = 9, options = [] }\n");
+        assert!(e.contains("wyrm.legendary_actions.uses"), "{e}");
+        let e = err(
+            "legendary_actions = { uses = 3, options = [{ name = \"p\", attack = \"rend\" }, { name = \"p\", attack = \"tail\" }] }\n",
+        );
+        assert!(e.contains("listed twice"), "{e}");
+        let e = err("legendary_resistance = 11\n");
+        assert!(e.contains("wyrm.legendary_resistance"), "{e}");
+    }
+
+    #[test]
+    fn replaced_attacks_keep_the_legendary_actions_by_name_or_are_refused() {
+        let catalog = crate::fixtures::catalog();
+        let scenario = |attacks: &str| {
+            let text = format!(
+                "version = 1\nname = \"x\"\ntype = \"combat\"\ntrials = 10\nseed = 1\n[options]\nparty = [{{ template = \"fighter-5\" }}]\nmonsters = [{{ creature = \"adult-red-dragon\", attacks = [{attacks}] }}]\n"
+            );
+            crate::types::parse(catalog, "s.toml", &text)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        assert!(scenario("{ name = \"claw\", to_hit = 5, damage = \"1d6\", type = \"slashing\" }, { name = \"rend\", to_hit = 5, damage = \"1d6\", type = \"slashing\" }").is_ok());
+        let e = scenario("{ name = \"claw\", to_hit = 5, damage = \"1d6\", type = \"slashing\" }")
+            .unwrap_err();
+        assert!(
+            e.contains("monsters[0].legendary_actions") && e.contains("`rend`"),
+            "{e}"
+        );
+    }
+}
