@@ -215,16 +215,15 @@ pub struct Legendary {
 }
 
 /// One legendary action the loop models: one of its attacks ("it makes
-/// one Rend attack"; a move before it is left to positions).
+/// one Rend attack"; a move before it is left to positions), or a saving
+/// throw against damage ("Dexterity Saving Throw: DC 19 ... Failure: 22
+/// (4d10) Poison damage").
 #[derive(Clone, Debug, PartialEq)]
 pub struct LegendaryOption {
     /// Its name in the statblock (`pounce`).
     pub name: String,
-    /// The attack it makes: an index into [`CreatureSpec::attacks`].
-    pub attack: usize,
-    /// That attack's name (an entry that replaces the attacks keeps the
-    /// option by it).
-    pub attack_name: String,
+    /// What it does.
+    pub effect: LegendaryEffect,
     /// Uses it costs (1 unless "Costs 2 Actions").
     pub cost: u8,
     /// "It can't take this action again until the start of its next turn."
@@ -234,10 +233,68 @@ pub struct LegendaryOption {
     pub moves_first: bool,
 }
 
+/// What a legendary option does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LegendaryEffect {
+    /// One of its attacks.
+    Attack {
+        /// An index into [`CreatureSpec::attacks`].
+        index: usize,
+        /// That attack's name (an entry that replaces the attacks keeps the
+        /// option by it).
+        name: String,
+    },
+    /// A saving throw of the enemies it catches against its damage.
+    Save(AreaSave),
+}
+
+impl LegendaryOption {
+    /// The damage it deals when it lands, for choosing among options:
+    /// the attack's mean damage, or a save's mean damage times the
+    /// creatures it catches.
+    pub fn mean_damage(&self, attacks: &[Attack]) -> f64 {
+        match &self.effect {
+            LegendaryEffect::Attack { index, .. } => attacks[*index].damage.mean(),
+            LegendaryEffect::Save(a) => a.dice.mean() * f64::from(a.targets),
+        }
+    }
+}
+
+/// Damage that a saving throw halves or prevents, on up to `targets` of
+/// the enemies (a random set of the conscious ones, as for an area spell:
+/// the DMG's count of creatures in an area): a breath weapon's, a
+/// legendary option's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AreaSave {
+    /// Damage dice, rolled once for all.
+    pub dice: DiceExpr,
+    /// Damage type.
+    pub kind: DamageType,
+    /// Save ability and DC.
+    pub save: (Ability, i32),
+    /// How many enemies it catches.
+    pub targets: u8,
+    /// Half damage on a success (else none).
+    pub half: bool,
+}
+
 /// The most legendary action uses a round and options a statblock may have.
 pub const MAX_LEGENDARY_USES: u8 = 5;
 /// See [`MAX_LEGENDARY_USES`].
 pub const MAX_LEGENDARY_OPTIONS: usize = 8;
+
+impl Breath {
+    /// Its damage and save as an [`AreaSave`] (half on a success).
+    pub fn area(&self) -> AreaSave {
+        AreaSave {
+            dice: self.dice,
+            kind: self.kind,
+            save: self.save,
+            targets: self.targets,
+            half: true,
+        }
+    }
+}
 
 /// Regeneration (e.g. a troll's): HP regained at the start of its turn
 /// unless it took one of the given damage types since its last turn.

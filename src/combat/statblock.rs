@@ -7,7 +7,7 @@
 use std::fmt::Write;
 
 use super::bestiary::{Monster, Speed};
-use super::creature::{CreatureSpec, HealTarget, Reach};
+use super::creature::{CreatureSpec, HealTarget, LegendaryEffect, Reach};
 
 /// `walk 40 ft, fly 80 ft (hover)`.
 fn speeds(s: &Speed) -> String {
@@ -266,6 +266,20 @@ pub fn render(spec: &CreatureSpec) -> String {
         };
         let _ = writeln!(out, "  Regenerates {} HP a turn{stopped}{revives}", r.hp);
     }
+    render_legendary(spec, &mut out);
+    if let Some(r) = &spec.rage {
+        let _ = writeln!(out, "  Rage: +{} damage, {} uses", r.damage_bonus, r.uses);
+    }
+    if spec.reckless {
+        let _ = writeln!(out, "  Reckless Attack");
+    }
+    render_class_features(spec, &mut out);
+    out
+}
+
+/// Legendary Resistance and the legendary actions the loop takes, one
+/// line each.
+fn render_legendary(spec: &CreatureSpec, out: &mut String) {
     if spec.legendary_resistance > 0 {
         let _ = writeln!(
             out,
@@ -282,7 +296,24 @@ pub fn render(spec: &CreatureSpec) -> String {
                 if o.moves_first {
                     text.push_str("moves, then ");
                 }
-                text.push_str(&format!("one {} attack", o.attack_name));
+                match &o.effect {
+                    LegendaryEffect::Attack { name, .. } => {
+                        text.push_str(&format!("one {name} attack"));
+                    }
+                    LegendaryEffect::Save(a) => text.push_str(&format!(
+                        "{} {}, DC {} {:?} save for {}, {}",
+                        a.dice,
+                        a.kind.name(),
+                        a.save.1,
+                        a.save.0,
+                        if a.half { "half" } else { "none" },
+                        if a.targets == 1 {
+                            "one target".to_string()
+                        } else {
+                            format!("up to {} targets", a.targets)
+                        }
+                    )),
+                }
                 if o.cost > 1 {
                     text.push_str(&format!(", costs {}", o.cost));
                 }
@@ -299,14 +330,6 @@ pub fn render(spec: &CreatureSpec) -> String {
             options.join("; ")
         );
     }
-    if let Some(r) = &spec.rage {
-        let _ = writeln!(out, "  Rage: +{} damage, {} uses", r.damage_bonus, r.uses);
-    }
-    if spec.reckless {
-        let _ = writeln!(out, "  Reckless Attack");
-    }
-    render_class_features(spec, &mut out);
-    out
 }
 
 /// The class features of [`crate::combat::creature::ClassFeatures`] it

@@ -54,7 +54,8 @@ REQUIRED_SRD = SRD_KEYS - {"condition_immune"}
 ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell"}
 RIDER_KEYS = {"dice", "type", "save", "dc"}
 BREATH_KEYS = {"dice", "type", "save", "dc", "recharge", "targets"}
-LEGENDARY_OPTION_KEYS = {"name", "attack", "cost", "once_per_round", "moves_first"}
+LEGENDARY_OPTION_KEYS = {"name", "attack", "save", "cost", "once_per_round", "moves_first"}
+SAVE_OPTION_KEYS = {"dice", "type", "save", "dc", "targets", "on_success"}
 SPEEDS = ("walk", "fly", "swim", "climb", "burrow")
 # woundsim's dice limits (src/dice/expr.rs).
 MAX_COUNT, MAX_SIDES, MAX_MODIFIER = 100, 1000, 10_000
@@ -160,14 +161,30 @@ class Checker:
         seen = set()
         for i, o in enumerate(options):
             f = f"legendary_actions.options[{i}]"
-            if not isinstance(o, dict) or o.keys() - LEGENDARY_OPTION_KEYS or not {"name", "attack"} <= o.keys():
-                self.bad(entry, f, f"{o!r} is not {{ name, attack, cost?, once_per_round?, moves_first? }}")
+            if (not isinstance(o, dict) or o.keys() - LEGENDARY_OPTION_KEYS or "name" not in o
+                    or ("attack" in o) == ("save" in o)):
+                self.bad(entry, f, f"{o!r} is not {{ name, attack or save, cost?, once_per_round?, moves_first? }}")
                 continue
             if o["name"] in seen:
                 self.bad(entry, f"{f}.name", f"{o['name']!r} is listed twice")
             seen.add(o["name"])
-            if o["attack"] not in attacks:
+            if "attack" in o and o["attack"] not in attacks:
                 self.bad(entry, f"{f}.attack", f"{o['attack']!r} is not one of its attacks")
+            if "save" in o:
+                v = o["save"]
+                if not isinstance(v, dict) or set(v) != SAVE_OPTION_KEYS:
+                    self.bad(entry, f"{f}.save", f"{v!r} is not {{ {', '.join(sorted(SAVE_OPTION_KEYS))} }}")
+                else:
+                    if not dice_ok(v["dice"]):
+                        self.bad(entry, f"{f}.save.dice", f"{v['dice']!r} is not NdM+K dice")
+                    if v["type"] not in DAMAGE_TYPES:
+                        self.bad(entry, f"{f}.save.type", f"unknown damage type {v['type']!r}")
+                    if v["save"] not in ABILITIES:
+                        self.bad(entry, f"{f}.save.save", f"unknown ability {v['save']!r}")
+                    if v["on_success"] not in ("half", "none"):
+                        self.bad(entry, f"{f}.save.on_success", f"{v['on_success']!r} is not half or none")
+                    self.int_in(entry, f"{f}.save.dc", v["dc"], 1, 30)
+                    self.int_in(entry, f"{f}.save.targets", v["targets"], 1, 20)
             if "cost" in o:
                 self.int_in(entry, f"{f}.cost", o["cost"], 1, la["uses"] if isinstance(la["uses"], int) else 5)
             for k in ("once_per_round", "moves_first"):

@@ -181,6 +181,30 @@ class LegendaryActions(unittest.TestCase):
                         "[[/item .mmTail0]]{Tail} attack.")
         self.assertEqual(o["attack"], "tail")
 
+    def save_action(self, text: str, on_save: str = "none") -> dict:
+        x = {"kind": "save", "save": {"ability": ["dex"], "dc": {"calculation": "", "formula": "17"}},
+             "damage": {"on_save": on_save, "parts": [part(4, 10, ["poison"])]},
+             "target": {"template": {"type": "", "size": ""}, "affects": {"count": ""}}}
+        return {"name": "Cloud of Insects", "description": text, "legendary_cost": 1, "activities": [x]}
+
+    def test_a_save_against_damage_with_its_rider_listed(self):
+        notes: list[str] = []
+        a = self.save_action("Dexterity Saving Throw: DC 17, one creature. Failure: [[/damage average]] damage, "
+                             "and the target has Disadvantage on saving throws to maintain Concentration. Failure "
+                             "or Success: The dragon can't take this action again until the start of its next turn.")
+        o = gb.legendary_option(a, self.attacks, monster(), notes)
+        self.assertEqual(o["save"], {"dice": "4d10", "type": "poison", "save": "dex", "dc": 17, "targets": 1,
+                                     "on_success": "none"})
+        self.assertTrue(o["once_per_round"])
+        self.assertEqual(notes, ["Cloud of Insects (Legendary Action): on a failed save, also: the target has "
+                                 "Disadvantage on saving throws to maintain Concentration."])
+        # Damage alone: nothing listed; half on a success.
+        notes = []
+        a = self.save_action("Dexterity Saving Throw: DC 17. Failure: [[/damage average]] damage. Success: Half "
+                             "damage.", on_save="half")
+        self.assertEqual(gb.legendary_option(a, self.attacks, monster(), notes)["save"]["on_success"], "half")
+        self.assertEqual(notes, [])
+
     def test_spells_saves_and_unknown_attacks_are_not_modelled(self):
         self.assertIsNone(self.option("The dragon uses [[/item Spellcasting]] to cast Scorching Ray."))
         self.assertIsNone(self.option("The unicorn makes one Horn attack."))

@@ -12,7 +12,7 @@ use super::damage::Blow;
 use super::fighter::{Fighter, State};
 use super::positions::REACH;
 use super::{Arena, Encounter, TrialOutcome};
-use crate::combat::creature::{Ability, Attack, Breath, Reach};
+use crate::combat::creature::{Ability, AreaSave, Attack, Breath, Reach};
 use crate::combat::effect;
 use crate::combat::spell::bits;
 use crate::dice::{DiceExpr, RollMode};
@@ -44,28 +44,48 @@ impl Encounter {
         out: &mut TrialOutcome,
     ) {
         arena.fighters[me].breath_ready = false;
+        self.area_save(rng, arena, me, breath.area(), out);
+    }
+
+    /// Damage against a save ([`AreaSave`]): a random subset of the
+    /// conscious enemies is caught, the dice rolled once for all, each
+    /// saving for half (or none) as it says; Evasion against a Dexterity
+    /// save for half: half on a failure, none on a success.
+    pub(super) fn area_save<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        area: AreaSave,
+        out: &mut TrialOutcome,
+    ) {
         self.collect_targets(arena, me);
-        let n = usize::from(breath.targets).min(arena.scratch.len());
+        let n = usize::from(area.targets).min(arena.scratch.len());
         // A random subset of the conscious enemies is caught in the area.
         crate::dice::choose_front(rng, &mut arena.scratch, n);
-        let rolled = breath.dice.sample(rng) as i32;
+        let rolled = area.dice.sample(rng) as i32;
+        let on_success = if area.half { rolled / 2 } else { 0 };
         for j in 0..n {
             let t = arena.scratch[j];
-            let saved = self.saving_throw(rng, arena, t, breath.save.0, breath.save.1);
-            let evades = breath.save.0 == Ability::Dex && self.spec(arena.fighters[t].spec).evasion;
+            let saved = self.saving_throw(rng, arena, t, area.save.0, area.save.1);
+            // Evasion is for a Dexterity save "to take only half damage".
+            let evades = area.half
+                && area.save.0 == Ability::Dex
+                && self.spec(arena.fighters[t].spec).evasion;
             let amount = match (saved, evades) {
                 (true, true) => 0,
-                (true, false) | (false, true) => rolled / 2,
+                (true, false) => on_success,
+                (false, true) => rolled / 2,
                 (false, false) => rolled,
             };
-            let total = self.after_defenses(arena, t, breath.kind, amount);
+            let total = self.after_defenses(arena, t, area.kind, amount);
             self.deal_total(
                 rng,
                 arena,
                 t,
                 Blow {
                     amount: total,
-                    types: DamageTypes::of([breath.kind]),
+                    types: DamageTypes::of([area.kind]),
                     crit: false,
                 },
                 out,

@@ -8,11 +8,13 @@
 //! can, one option after each other creature's turn, on the option of the
 //! most expected damage among those it can afford and has not taken since
 //! its turn when the statblock says it can't take it again until then
-//! (ties to the first listed). It takes none while it is at 0 HP or
-//! incapacitated. An option makes one of its attacks at the target the
-//! targeting policy picks; with positions it first moves toward a melee
-//! target (half its speed when the option moves it, no Dash) and attacks
-//! if it reaches.
+//! (ties to the first listed; an attack's mean damage, a save's times the
+//! creatures it catches). It takes none while it is at 0 HP or
+//! incapacitated. An attack option makes one of its attacks at the target
+//! the targeting policy picks; with positions it first moves toward a
+//! melee target (half its speed when the option moves it, no Dash) and
+//! attacks if it reaches. A save option catches a random set of the
+//! conscious enemies, as a breath weapon does ([`Encounter::area_save`]).
 //!
 //! Legendary Resistance: when it fails a saving throw it can choose to
 //! succeed instead, a number of times a day (a fight). The policy (ours,
@@ -26,7 +28,7 @@ use rand::Rng;
 use super::fighter::State;
 use super::positions::Movement;
 use super::{Arena, Encounter, TrialOutcome};
-use crate::combat::creature::{Ability, Reach};
+use crate::combat::creature::{Ability, LegendaryEffect, Reach};
 use crate::combat::spell::bits;
 
 impl Encounter {
@@ -75,7 +77,7 @@ impl Encounter {
             if o.cost > f.legendary_uses || taken {
                 continue;
             }
-            let value = spec.attacks[o.attack].damage.mean();
+            let value = o.mean_damage(&spec.attacks);
             if best.is_none_or(|(v, _)| value > v) {
                 best = Some((value, i));
             }
@@ -98,7 +100,19 @@ impl Encounter {
         let Some(option) = spec.legendary.as_ref().map(|l| &l.options[i]) else {
             return;
         };
-        let attack = &spec.attacks[option.attack];
+        let attack = match &option.effect {
+            LegendaryEffect::Attack { index, .. } => &spec.attacks[*index],
+            LegendaryEffect::Save(area) => {
+                if self.enemies_up(arena, me) == 0 {
+                    return;
+                }
+                let f = &mut arena.fighters[me];
+                f.legendary_uses -= option.cost;
+                f.legendary_taken |= 1 << i;
+                self.area_save(rng, arena, me, *area, out);
+                return;
+            }
+        };
         let Some(target) = self.choose_target::<POSITIONS, R>(rng, arena, me, attack.reach) else {
             return;
         };

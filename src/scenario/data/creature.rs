@@ -633,7 +633,18 @@ mod tests {
             (Some(18000), Some(6))
         );
         assert_eq!(dragon.lore.speed.unwrap().fly, 80);
-        assert_eq!(dragon.lore.not_modelled[0], "Legendary Resistance (3/Day)");
+        assert_eq!(dragon.spec.legendary_resistance, 3);
+        assert_eq!(dragon.spec.legendary.as_ref().unwrap().options.len(), 1);
+        assert_eq!(dragon.lore.not_modelled[1], "Spellcasting");
+        assert!(
+            !dragon
+                .lore
+                .not_modelled
+                .iter()
+                .any(|n| n.starts_with("Legendary Resistance") || n.starts_with("Pounce")),
+            "{:?}",
+            dragon.lore.not_modelled
+        );
         assert_eq!(dragon.spec.breath.unwrap().targets, 6);
         let oni = srd.entry("oni").unwrap();
         assert!(!oni.spec.regeneration.unwrap().revives);

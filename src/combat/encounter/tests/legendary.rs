@@ -9,7 +9,7 @@
 use rand::SeedableRng;
 
 use super::*;
-use crate::combat::creature::{Ability, Legendary, LegendaryOption};
+use crate::combat::creature::{Ability, AreaSave, Legendary, LegendaryEffect, LegendaryOption};
 use crate::combat::spell::bits;
 
 /// A goblin with legendary actions: `uses` a round, one option making its
@@ -20,8 +20,10 @@ fn legendary_goblin(uses: u8, cost: u8, once_per_round: bool) -> CreatureSpec {
         uses,
         options: vec![LegendaryOption {
             name: "strike".into(),
-            attack: 0,
-            attack_name: "scimitar".into(),
+            effect: LegendaryEffect::Attack {
+                index: 0,
+                name: "scimitar".into(),
+            },
             cost,
             once_per_round,
             moves_first: false,
@@ -187,4 +189,50 @@ fn the_round_loop_takes_legendary_actions_after_other_turns() {
     let plain = hp_lost(goblin());
     let legendary = hp_lost(legendary_goblin(2, 1, false));
     assert!(legendary > plain * 5 / 4, "{legendary} against {plain}");
+}
+
+#[test]
+fn a_save_option_catches_enemies_at_random_for_half_or_none() {
+    // Two fighters (Dex save +1) against a goblin whose option is a
+    // DC 15 Dexterity save against 2d6 fire on up to 2 creatures.
+    let area = |half: bool| AreaSave {
+        dice: "2d6".parse().unwrap(),
+        kind: crate::rules::damage::DamageType::Fire,
+        save: (Ability::Dex, 15),
+        targets: 2,
+        half,
+    };
+    for (half, saved_takes) in [(true, 3), (false, 0)] {
+        let mut g = goblin();
+        g.legendary = Some(Legendary {
+            uses: 1,
+            options: vec![LegendaryOption {
+                name: "burst".into(),
+                effect: LegendaryEffect::Save(area(half)),
+                cost: 1,
+                once_per_round: false,
+                moves_first: false,
+            }],
+        });
+        let mut t = Table::new(
+            vec![fighter(), fighter()],
+            vec![g],
+            EncounterRules::default(),
+        );
+        // After creature 0's turn: both caught (the partial shuffle's
+        // draws), 2d6 of 3 + 4 = 7; the first saves (19 + 1), the second
+        // fails (2 + 1).
+        after(
+            &mut t,
+            0,
+            &[(1, 2), (1, 1), (3, 6), (4, 6), (19, 20), (2, 20)],
+        );
+        let lost: Vec<i32> = (0..2).map(|i| 12 - t.f(i).hp).collect();
+        assert_eq!(
+            lost.iter().sum::<i32>(),
+            7 + saved_takes,
+            "half = {half}: {lost:?}"
+        );
+        assert_eq!(t.f(2).legendary_uses, 0);
+    }
 }

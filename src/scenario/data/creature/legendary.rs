@@ -11,9 +11,11 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::combat::creature::{
-    CreatureSpec, Legendary, LegendaryOption, MAX_LEGENDARY_OPTIONS, MAX_LEGENDARY_USES,
+    Ability, AreaSave, CreatureSpec, Legendary, LegendaryEffect, LegendaryOption,
+    MAX_LEGENDARY_OPTIONS, MAX_LEGENDARY_USES,
 };
-use crate::scenario::values::{self, at_most};
+use crate::rules::damage::DamageType;
+use crate::scenario::values::{self, at, at_most, dice};
 use crate::scenario::{Locator, ScenarioError};
 
 use super::{Checked, RawCreature, ranged};
@@ -27,17 +29,57 @@ pub struct RawLegendary {
     options: Spanned<Vec<Spanned<RawLegendaryOption>>>,
 }
 
-/// One option of [`RawLegendary`].
+/// One option of [`RawLegendary`]: `attack = "NAME"` or `save = { dice,
+/// type, save, dc, targets, on_success = "half" | "none" }`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawLegendaryOption {
     name: Spanned<String>,
-    attack: Spanned<String>,
+    attack: Option<Spanned<String>>,
+    save: Option<Spanned<RawAreaSave>>,
     cost: Option<Spanned<i64>>,
     #[serde(default)]
     once_per_round: bool,
     #[serde(default)]
     moves_first: bool,
+}
+
+/// A legendary option's saving throw against damage, as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAreaSave {
+    dice: Spanned<String>,
+    #[serde(rename = "type")]
+    kind: DamageType,
+    save: Ability,
+    dc: Spanned<i64>,
+    targets: Spanned<i64>,
+    #[serde(default)]
+    on_success: OnSuccess,
+}
+
+/// What a success on a legendary option's save does.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum OnSuccess {
+    /// Half damage.
+    #[default]
+    Half,
+    /// No damage.
+    None,
+}
+
+impl RawAreaSave {
+    fn build(&self, loc: &Locator, path: &str) -> Result<AreaSave, ScenarioError> {
+        let field = |key: &str| format!("{path}.{key}");
+        Ok(AreaSave {
+            dice: dice(at(loc, &self.dice, field("dice")))?,
+            kind: self.kind,
+            save: (self.save, ranged(loc, &self.dc, &field("dc"), 1..=30)?),
+            targets: ranged(loc, &self.targets, &field("targets"), 1..=20)? as u8,
+            half: self.on_success == OnSuccess::Half,
+        })
+    }
 }
 
 impl RawCreature {
@@ -76,8 +118,10 @@ fn renamed(
     span: usize,
 ) -> Result<Legendary, ScenarioError> {
     for option in &mut old.options {
-        let name = &option.attack_name;
-        option.attack = spec
+        let LegendaryEffect::Attack { index, name } = &mut option.effect else {
+            continue;
+        };
+        *index = spec
             .attacks
             .iter()
             .position(|a| a.name == *name)
@@ -137,26 +181,44 @@ impl RawLegendary {
                     format!("`{name}` is listed twice"),
                 ));
             }
-            let attack_name = o.attack.get_ref();
-            let attack = spec
-                .attacks
-                .iter()
-                .position(|a| a.name == *attack_name)
-                .ok_or_else(|| {
-                    loc.error(
-                        o.attack.span().start,
-                        &at("attack"),
-                        format!("`{attack_name}` is not one of this creature's attacks"),
-                    )
-                })?;
+            let effect = match (&o.attack, &o.save) {
+                (Some(a), None) => {
+                    let name = a.get_ref();
+                    let index = spec
+                        .attacks
+                        .iter()
+                        .position(|x| x.name == *name)
+                        .ok_or_else(|| {
+                            loc.error(
+                                a.span().start,
+                                &at("attack"),
+                                format!("`{name}` is not one of this creature's attacks"),
+                            )
+                        })?;
+                    LegendaryEffect::Attack {
+                        index,
+                        name: name.clone(),
+                    }
+                }
+                (None, Some(save)) => {
+                    LegendaryEffect::Save(save.get_ref().build(loc, &at("save"))?)
+                }
+                _ => {
+                    return Err(loc.error(
+                        raw.span().start,
+                        &format!("{path}.options[{i}]"),
+                        "give either `attack` (one of its attacks, by name) or `save` (a saving throw \
+                         against damage), not both",
+                    ));
+                }
+            };
             let cost = match &o.cost {
                 None => 1,
                 Some(c) => ranged(loc, c, &at("cost"), 1..=i64::from(uses))? as u8,
             };
             options.push(LegendaryOption {
                 name: name.to_string(),
-                attack,
-                attack_name: attack_name.clone(),
+                effect,
                 cost,
                 once_per_round: o.once_per_round,
                 moves_first: o.moves_first,
@@ -169,6 +231,7 @@ impl RawLegendary {
 #[cfg(test)]
 mod tests {
     use crate::combat::bestiary::Bestiary;
+    use crate::combat::creature::LegendaryEffect;
     use crate::combat::templates::Templates;
     use crate::scenario::data::creature::parse_bestiary;
 
@@ -187,7 +250,7 @@ mod tests {
     #[test]
     fn legendary_keys_are_read_into_the_statblock() {
         let b = parsed(
-            "legendary_resistance = 3\nlegendary_actions = { uses = 3, options = [{ name = \"pounce\", attack = \"rend\", moves_first = true }, { name = \"swipe\", attack = \"tail\", cost = 2, once_per_round = true }] }\n",
+            "legendary_resistance = 3\nlegendary_actions = { uses = 3, options = [{ name = \"pounce\", attack = \"rend\", moves_first = true }, { name = \"swipe\", attack = \"tail\", cost = 2, once_per_round = true }, { name = \"gust\", save = { dice = \"4d6\", type = \"cold\", save = \"dex\", dc = 17, targets = 3, on_success = \"none\" } }] }\n",
         )
         .unwrap();
         let w = b.lookup("wyrm").unwrap();
@@ -197,19 +260,27 @@ mod tests {
         let o: Vec<_> = l
             .options
             .iter()
-            .map(|o| {
-                (
-                    o.name.as_str(),
-                    o.attack,
-                    o.cost,
-                    o.once_per_round,
-                    o.moves_first,
-                )
-            })
+            .map(|o| (o.name.as_str(), o.cost, o.once_per_round, o.moves_first))
             .collect();
         assert_eq!(
             o,
-            [("pounce", 0, 1, false, true), ("swipe", 1, 2, true, false)]
+            [
+                ("pounce", 1, false, true),
+                ("swipe", 2, true, false),
+                ("gust", 1, false, false)
+            ]
+        );
+        let attack = |i: usize| match &l.options[i].effect {
+            LegendaryEffect::Attack { index, .. } => *index,
+            LegendaryEffect::Save(_) => usize::MAX,
+        };
+        assert_eq!((attack(0), attack(1)), (0, 1));
+        let LegendaryEffect::Save(gust) = l.options[2].effect else {
+            panic!("a save")
+        };
+        assert_eq!(
+            (gust.dice.count, gust.save.1, gust.targets, gust.half),
+            (4, 17, 3, false)
         );
     }
 
@@ -235,6 +306,20 @@ mod tests {
             "legendary_actions = { uses = 3, options = [{ name = \"p\", attack = \"rend\" }, { name = \"p\", attack = \"tail\" }] }\n",
         );
         assert!(e.contains("listed twice"), "{e}");
+        let e = err(
+            "legendary_actions = { uses = 3, options = [{ name = \"p\", attack = \"rend\", save = { dice = \"1d6\", type = \"fire\", save = \"dex\", dc = 10, targets = 1 } }] }\n",
+        );
+        assert!(
+            e.contains("wyrm.legendary_actions.options[0]") && e.contains("not both"),
+            "{e}"
+        );
+        let e = err(
+            "legendary_actions = { uses = 3, options = [{ name = \"p\", save = { dice = \"1d6\", type = \"fire\", save = \"dex\", dc = 40, targets = 1 } }] }\n",
+        );
+        assert!(
+            e.contains("wyrm.legendary_actions.options[0].save.dc"),
+            "{e}"
+        );
         let e = err("legendary_resistance = 11\n");
         assert!(e.contains("wyrm.legendary_resistance"), "{e}");
     }
