@@ -479,6 +479,12 @@ pub struct CreatureSpec {
     pub legendary_resistance: u8,
     /// Legendary actions (`None`: none modelled).
     pub legendary: Option<Legendary>,
+    /// Magic Resistance: advantage on saving throws against spells and
+    /// other magical effects.
+    pub magic_resistance: bool,
+    /// Pack Tactics: advantage on an attack roll against a creature that
+    /// one of its allies, not incapacitated, is within 5 feet of.
+    pub pack_tactics: bool,
     /// The beast it becomes by Wild Shape at its level
     /// ([`crate::combat::wild_shape`]), with its own mental saves; `None`:
     /// no Wild Shape.
@@ -538,6 +544,8 @@ impl CreatureSpec {
             challenge: 0.0,
             legendary_resistance: 0,
             legendary: None,
+            magic_resistance: false,
+            pack_tactics: false,
             wild_shape: None,
         }
     }

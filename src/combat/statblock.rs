@@ -270,6 +270,18 @@ pub fn render(spec: &CreatureSpec) -> String {
     if let Some(r) = &spec.rage {
         let _ = writeln!(out, "  Rage: +{} damage, {} uses", r.damage_bonus, r.uses);
     }
+    if spec.magic_resistance {
+        let _ = writeln!(
+            out,
+            "  Magic Resistance: advantage on saves against spells and Turn Undead"
+        );
+    }
+    if spec.pack_tactics {
+        let _ = writeln!(
+            out,
+            "  Pack Tactics: advantage on attacks at a creature an able ally is next to"
+        );
+    }
     if spec.reckless {
         let _ = writeln!(out, "  Reckless Attack");
     }

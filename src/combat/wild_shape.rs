@@ -140,5 +140,6 @@ pub fn form_of(druid: &CreatureSpec, beast: &CreatureSpec) -> CreatureSpec {
     form.wild_shape = None;
     form.legendary_resistance = 0;
     form.legendary = None;
+    form.magic_resistance = false;
     form
 }

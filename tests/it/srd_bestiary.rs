@@ -293,11 +293,25 @@ fn show_prints_an_srd_statblock_with_cr_xp_and_what_is_not_modelled() {
         "Bestiary name `adult-red-dragon`: SRD 5.2, dragon, CR 17 (18000 XP), proficiency bonus +6",
         "Speed walk 40 ft, fly 80 ft, climb 40 ft",
         "Breath: 17d6 fire, DC 21 Dex save for half, recharge 5-6, up to 6 targets",
+        "Legendary Resistance (3/Day): a failed save against a condition becomes a success",
+        "Legendary actions: 3 a round, after another creature's turn; pounce: moves, then one rend attack",
         "Not modelled",
-        "    - Legendary Resistance (3/Day)",
-        "    - Pounce (Legendary Action)",
+        "    - Spellcasting",
+        "    - Fiery Rays (Legendary Action)",
     ] {
         assert!(text.contains(needle), "{needle}\n{text}");
     }
+    assert!(!text.contains("- Pounce (Legendary Action)"), "{text}");
+    let lich = stdout(&["show", "lich"]);
+    assert!(
+        lich.contains("Magic Resistance: advantage on saves"),
+        "{lich}"
+    );
+    assert!(
+        lich.contains(
+            "disrupt-life: 9d6 necrotic, DC 20 Con save for half, up to 4 targets, once a round"
+        ),
+        "{lich}"
+    );
     assert!(stdout(&["show", "Ogre"]).contains("Bestiary name `ogre`: SRD 5.1"));
 }

@@ -45,6 +45,7 @@ LEGACY_KEYS = {
     "ac", "initiative", "saves", "medicine", "resistant", "immune", "vulnerable",
     "attacks", "multiattack", "crit_range", "once_per_turn", "heal", "potions", "breath",
     "regeneration", "rage", "reckless", "legendary_resistance", "legendary_actions",
+    "magic_resistance", "pack_tactics",
 }
 SRD_KEYS = {
     "slug", "srd", "type", "cr", "xp", "proficiency_bonus", "speed", "condition_immune",
@@ -273,6 +274,9 @@ class Checker:
                     self.bad(key, "regeneration.revives", "not true or false")
                 if not self.legacy and "revives" not in r:
                     self.bad(key, "regeneration.revives", "missing")
+        for k in ("magic_resistance", "pack_tactics"):
+            if k in e and not isinstance(e[k], bool):
+                self.bad(key, k, "not true or false")
         if "legendary_resistance" in e:
             self.int_in(key, "legendary_resistance", e["legendary_resistance"], 0, 10)
         if "legendary_actions" in e:

@@ -538,6 +538,7 @@ class Entry:
     breath: Breath | None = None
     regeneration: tuple[int, tuple[str, ...], bool] | None = None
     legendary_resistance: int = 0
+    traits: list[str] = field(default_factory=list)
     legendary_uses: int = 0
     legendary: list[dict] = field(default_factory=list)
     not_modelled: list[str] = field(default_factory=list)
@@ -1000,6 +1001,10 @@ def feature_label(a: dict, m: dict) -> str:
     return f"{name} ({', '.join(tags)})" if tags else name
 
 
+# Traits the round loop models, by the source's `mechanic` tag, each
+# written as `KEY = true` (docs/combat.md, "Monster traits").
+TRAIT_KEYS = ("magic_resistance", "pack_tactics")
+
 # The longest `not_modelled` item woundsim reads (src/scenario/limits.rs).
 MAX_NOTE_CHARS = 200
 ONE_ATTACK = re.compile(
@@ -1142,6 +1147,8 @@ def convert(m: dict, pkg: Package) -> Entry:
             e.regeneration = regeneration_of(m, t)
         elif t["mechanic"] == "legendary_resistance" and m.get("legendary_resistance_uses"):
             e.legendary_resistance = int(m["legendary_resistance_uses"])
+        elif t["mechanic"] in TRAIT_KEYS:
+            e.traits.append(t["mechanic"])
         else:
             notes.append(feature_label(t, m))
 
@@ -1340,6 +1347,9 @@ def render(entries: list[Entry]) -> str:
             lines.append(
                 f"regeneration = {{ hp = {hp}, stopped_by = {strings(stopped)}, revives = {str(revives).lower()} }}"
             )
+        for key in TRAIT_KEYS:
+            if key in e.traits:
+                lines.append(f"{key} = true")
         if e.legendary_resistance:
             lines.append(f"legendary_resistance = {e.legendary_resistance}")
         if e.legendary:

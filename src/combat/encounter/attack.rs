@@ -123,6 +123,33 @@ impl Encounter {
         ability: Ability,
         dc: i32,
     ) -> bool {
+        self.save_roll(rng, arena, target, ability, dc, false)
+    }
+
+    /// A saving throw against a spell or another magical effect (Turn
+    /// Undead): at advantage with Magic Resistance.
+    pub(super) fn magic_save<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        target: usize,
+        ability: Ability,
+        dc: i32,
+    ) -> bool {
+        let advantage = self.spec(arena.fighters[target].spec).magic_resistance;
+        self.save_roll(rng, arena, target, ability, dc, advantage)
+    }
+
+    /// [`Encounter::saving_throw`], at `advantage` or not.
+    fn save_roll<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        target: usize,
+        ability: Ability,
+        dc: i32,
+        advantage: bool,
+    ) -> bool {
         let f = &arena.fighters[target];
         let spec = self.spec(f.spec);
         let str_dex = matches!(ability, Ability::Str | Ability::Dex);
@@ -143,7 +170,7 @@ impl Encounter {
             }
             _ => false,
         };
-        let mode = RollMode::with(false, disadvantage);
+        let mode = RollMode::with(advantage, disadvantage);
         let natural = i32::from(mode.roll(rng));
         let mut bonus =
             spec.save(ability) - i32::from(f.return_penalty) + self.save_bonus(rng, arena, target);
@@ -188,6 +215,7 @@ impl Encounter {
             || (unconscious && melee)
             || (defender.raging && self.spec(defender.spec).reckless)
             || defender.effects & effect::BLINDED != 0
+            || (spec.pack_tactics && self.pack_ally_near::<POSITIONS>(arena, me, target))
             // Prone (positions only): advantage within 5 feet.
             || (POSITIONS && defender.prone && (defender.x - attacker.x).abs() <= REACH);
         let disadvantage = spell_dis

@@ -264,7 +264,7 @@ impl Encounter {
         let f = &mut arena.fighters[me];
         f.feats.ki -= 1;
         f.feats.struck = true;
-        if !self.save_against_condition(rng, arena, target, Ability::Con, dc) {
+        if !self.save_against_condition(rng, arena, target, Ability::Con, dc, false) {
             let stun = Affliction {
                 bits: stunned,
                 source: me as u16,

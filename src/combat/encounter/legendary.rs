@@ -137,8 +137,9 @@ impl Encounter {
     }
 
     /// A saving throw of `target` against an effect that would put a
-    /// condition on it: a failure turned into a success by Legendary
-    /// Resistance while it has uses left (see the module docs).
+    /// condition on it (`magical`: a spell's or Turn Undead's, which Magic
+    /// Resistance meets at advantage): a failure turned into a success by
+    /// Legendary Resistance while it has uses left (see the module docs).
     pub(super) fn save_against_condition<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
@@ -146,8 +147,14 @@ impl Encounter {
         target: usize,
         ability: Ability,
         dc: i32,
+        magical: bool,
     ) -> bool {
-        if self.saving_throw(rng, arena, target, ability, dc) {
+        let saved = if magical {
+            self.magic_save(rng, arena, target, ability, dc)
+        } else {
+            self.saving_throw(rng, arena, target, ability, dc)
+        };
+        if saved {
             return true;
         }
         let f = &mut arena.fighters[target];

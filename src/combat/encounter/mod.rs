@@ -35,8 +35,10 @@
 //! Surge, Indomitable, Uncanny Dodge, Brutal Critical, Stunning Strike,
 //! Deflect Missiles, Aura of Protection for allies, Bardic Inspiration,
 //! Preserve Life; what is left of them is `feature_state.rs`), legendary
-//! actions and Legendary Resistance (`legendary.rs`), the spells
-//! of the fight (`casting.rs`: the casting policy; `spell_effects.rs`: what
+//! actions and Legendary Resistance (`legendary.rs`), monster traits
+//! (`traits.rs`: Pack Tactics; Magic Resistance in `attack.rs`), the spells
+//! of the fight (`casting.rs`: the casting policy, `spell_weights.rs` what
+//! it weighs of each spell; `spell_effects.rs`: what
 //! a cast spell does; `spell_buffs.rs`: buffs and debuffs in play;
 //! `spell_lasting.rs`: concentration, zones, turn starts and ends,
 //! *shield*; `spell_state.rs`: a creature's spell state),
@@ -61,8 +63,10 @@ mod spell_buffs;
 mod spell_effects;
 mod spell_lasting;
 mod spell_state;
+mod spell_weights;
 mod support;
 mod targeting;
+mod traits;
 mod turn_undead;
 mod venom;
 mod wild_shape;
@@ -161,7 +165,7 @@ pub struct Encounter {
     threat: Vec<f64>,
     /// Per creature (indexed like `all`), per known spell, what the casting
     /// policy weighs of it at each slot (its caster's level is fixed).
-    spell_weights: Vec<Vec<casting::SpellWeights>>,
+    spell_weights: Vec<Vec<spell_weights::SpellWeights>>,
     /// Per creature, its attacks as it makes them without the use of two
     /// hands (the attack itself when one-handed), with a broken weapon (an
     /// improvised 1d4), and both.

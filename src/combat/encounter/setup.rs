@@ -71,10 +71,10 @@ fn attacks_in_hand(spec: &CreatureSpec) -> [Vec<Attack>; 3] {
 
 /// What the casting policy weighs of each known spell of `spec` at each
 /// slot, for its level.
-fn spell_weights(spec: &CreatureSpec) -> Vec<super::casting::SpellWeights> {
+fn spell_weights(spec: &CreatureSpec) -> Vec<super::spell_weights::SpellWeights> {
     spec.known_spells
         .iter()
-        .map(|k| super::casting::SpellWeights::of(k, spec.level))
+        .map(|k| super::spell_weights::SpellWeights::of(k, spec.level))
         .collect()
 }
 

@@ -164,10 +164,11 @@ impl Encounter {
         condition: bool,
     ) -> f64 {
         let Some(save) = save else { return 1.0 };
+        // A spell: Magic Resistance meets it at advantage.
         let saved = if condition {
-            self.save_against_condition(rng, arena, t, save.ability, dc)
+            self.save_against_condition(rng, arena, t, save.ability, dc, true)
         } else {
-            self.saving_throw(rng, arena, t, save.ability, dc)
+            self.magic_save(rng, arena, t, save.ability, dc)
         };
         let evades = save.ability == Ability::Dex && self.spec(arena.fighters[t].spec).evasion;
         match (saved, save.success, evades) {

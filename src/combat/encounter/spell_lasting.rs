@@ -215,7 +215,7 @@ impl Encounter {
             if a.bits == 0 || !a.repeat_save {
                 continue;
             }
-            if self.save_against_condition(rng, arena, me, a.ability, i32::from(a.dc)) {
+            if self.save_against_condition(rng, arena, me, a.ability, i32::from(a.dc), true) {
                 let s = &mut arena.fighters[me].spells;
                 s.afflictions[slot] = Affliction::NONE;
                 s.recompute_conditions();

@@ -92,7 +92,7 @@ impl Encounter {
         crate::dice::choose_front(rng, &mut arena.scratch, n);
         for j in 0..n {
             let t = arena.scratch[j];
-            if self.save_against_condition(rng, arena, t, Ability::Wis, c.turn_dc) {
+            if self.save_against_condition(rng, arena, t, Ability::Wis, c.turn_dc, true) {
                 continue;
             }
             let challenge = self.spec(arena.fighters[t].spec).challenge;

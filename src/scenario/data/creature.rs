@@ -109,6 +109,10 @@ pub struct RawCreature {
     legendary_actions: Option<Spanned<legendary::RawLegendary>>,
     rage: Option<Spanned<RawRage>>,
     reckless: Option<bool>,
+    /// Magic Resistance: advantage on saves against spells and magical effects.
+    magic_resistance: Option<bool>,
+    /// Pack Tactics: advantage on attacks at a creature an ally is next to.
+    pack_tactics: Option<bool>,
     slug: Option<Spanned<String>>,
     srd: Option<SrdVersion>,
     #[serde(rename = "type")]
@@ -415,7 +419,8 @@ impl RawCreature {
     }
 
     /// Once-per-turn damage, a healing feature, a breath weapon,
-    /// regeneration, rage and Reckless Attack.
+    /// regeneration, rage, Reckless Attack, Magic Resistance and Pack
+    /// Tactics.
     fn features_of(&self, loc: &Locator, path: &str, spec: &mut CreatureSpec) -> Checked {
         let at = |key: &str| format!("{path}.{key}");
         if let Some(o) = &self.once_per_turn {
@@ -435,6 +440,12 @@ impl RawCreature {
         }
         if let Some(v) = self.reckless {
             spec.reckless = v;
+        }
+        if let Some(v) = self.magic_resistance {
+            spec.magic_resistance = v;
+        }
+        if let Some(v) = self.pack_tactics {
+            spec.pack_tactics = v;
         }
         Ok(())
     }

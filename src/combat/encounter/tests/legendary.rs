@@ -108,19 +108,19 @@ fn legendary_resistance_turns_failed_saves_against_conditions_while_it_lasts() {
     let Table { enc, arena, .. } = &mut t;
     // A 2 fails DC 15: turned into a success, the one use spent.
     let saved = with_dice(&[(2, 20)], |rng| {
-        enc.save_against_condition(rng, arena, 1, Ability::Wis, 15)
+        enc.save_against_condition(rng, arena, 1, Ability::Wis, 15, false)
     });
     assert!(saved);
     assert_eq!(arena.fighters[1].legendary_resistances, 0);
     let saved = with_dice(&[(2, 20)], |rng| {
-        enc.save_against_condition(rng, arena, 1, Ability::Wis, 15)
+        enc.save_against_condition(rng, arena, 1, Ability::Wis, 15, false)
     });
     assert!(!saved, "no use left");
     // A success spends none; a save against damage alone spends none.
     let mut t = resistant_goblin(1);
     let Table { enc, arena, .. } = &mut t;
     with_dice(&[(19, 20)], |rng| {
-        enc.save_against_condition(rng, arena, 1, Ability::Wis, 15)
+        enc.save_against_condition(rng, arena, 1, Ability::Wis, 15, false)
     });
     let save = crate::combat::spell::SpellSave {
         ability: Ability::Dex,
@@ -152,7 +152,7 @@ fn legendary_resistance_over_six_tries_matches_its_binomial_closed_form() {
         let Table { enc, arena, .. } = &mut t;
         arena.fighters[1].legendary_resistances = 3;
         let landed = (0..6)
-            .map(|_| enc.save_against_condition(&mut rng, arena, 1, Ability::Wis, 10))
+            .map(|_| enc.save_against_condition(&mut rng, arena, 1, Ability::Wis, 10, false))
             .filter(|saved| !saved)
             .count();
         never += u32::from(landed == 0);

@@ -18,6 +18,7 @@ mod setup;
 mod spells;
 mod support;
 mod targeting;
+mod traits;
 mod venom;
 
 use std::collections::VecDeque;

@@ -1,0 +1,90 @@
+//! Monster traits (`encounter/traits.rs`, [`Encounter::magic_save`]):
+//! Magic Resistance's advantage on saves against spells and Turn Undead
+//! and on nothing else; Pack Tactics' advantage when an able ally is next
+//! to the target (any able ally without positions; by place with them).
+
+use super::*;
+use crate::combat::creature::Ability;
+use crate::combat::policy::Positions;
+use crate::combat::spell::{OnSuccess, SpellSave, bits};
+
+fn goblins(n: usize, pack: bool, magic: bool) -> Vec<CreatureSpec> {
+    let mut g = goblin();
+    g.pack_tactics = pack;
+    g.magic_resistance = magic;
+    vec![g; n]
+}
+
+#[test]
+fn magic_resistance_saves_at_advantage_against_spells_only() {
+    let mut t = Table::new(
+        vec![fighter()],
+        goblins(1, false, true),
+        EncounterRules::default(),
+    );
+    let Table { enc, arena, .. } = &mut t;
+    // Goblin Dex +2 against DC 15: a 2 then a 19 (21) with advantage.
+    let save = SpellSave {
+        ability: Ability::Dex,
+        success: OnSuccess::Half,
+    };
+    let share = with_dice(&[(2, 20), (19, 20)], |rng| {
+        enc.save_share(rng, arena, 1, Some(save), 15, false)
+    });
+    assert_eq!(share, 0.5);
+    assert!(with_dice(&[(2, 20), (19, 20)], |rng| {
+        enc.magic_save(rng, arena, 1, Ability::Wis, 15)
+    }));
+    // A save against no magic: one die, the 2 fails.
+    assert!(!with_dice(&[(2, 20)], |rng| {
+        enc.saving_throw(rng, arena, 1, Ability::Dex, 15)
+    }));
+    // Without the trait a spell's save is one die.
+    let mut t = Table::new(
+        vec![fighter()],
+        goblins(1, false, false),
+        EncounterRules::default(),
+    );
+    let Table { enc, arena, .. } = &mut t;
+    let share = with_dice(&[(2, 20)], |rng| {
+        enc.save_share(rng, arena, 1, Some(save), 15, false)
+    });
+    assert_eq!(share, 1.0);
+}
+
+#[test]
+fn pack_tactics_gives_advantage_while_an_able_ally_is_near() {
+    // Two goblins with Pack Tactics: the first attacks at advantage (two
+    // d20s, both missing AC 18).
+    let mut t = Table::new(
+        vec![fighter()],
+        goblins(2, true, false),
+        EncounterRules::default(),
+    );
+    t.attack(1, 0, &[(2, 20), (3, 20)]);
+    // The ally down or incapacitated: one d20.
+    t.f_mut(2).state = State::Dead;
+    t.attack(1, 0, &[(2, 20)]);
+    t.f_mut(2).state = State::Up;
+    t.f_mut(2).spells.conditions = bits::INCAPACITATED;
+    t.attack(1, 0, &[(2, 20)]);
+    // Without the trait: one d20 with an ally beside.
+    let mut t = Table::new(
+        vec![fighter()],
+        goblins(2, false, false),
+        EncounterRules::default(),
+    );
+    t.attack(1, 0, &[(2, 20)]);
+    // With positions, only an ally within 5 feet of the target counts.
+    let rules = EncounterRules {
+        positions: Some(Positions::DEFAULT),
+        ..Default::default()
+    };
+    let mut t = Table::new(vec![fighter()], goblins(2, true, false), rules);
+    for (i, x) in [(0, 0), (1, 5), (2, 40)] {
+        t.f_mut(i).x = x;
+    }
+    t.attack(1, 0, &[(2, 20)]);
+    t.f_mut(2).x = -5;
+    t.attack(1, 0, &[(2, 20), (3, 20)]);
+}
