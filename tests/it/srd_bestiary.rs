@@ -303,9 +303,17 @@ fn show_prints_an_srd_statblock_with_cr_xp_and_what_is_not_modelled() {
     }
     assert!(!text.contains("- Pounce (Legendary Action)"), "{text}");
     let lich = stdout(&["show", "lich"]);
+    assert!(!lich.contains("Magic Resistance"), "{lich}");
+    let balor = stdout(&["show", "balor"]);
     assert!(
-        lich.contains("Magic Resistance: advantage on saves"),
-        "{lich}"
+        balor.contains("Magic Resistance: advantage on saves"),
+        "{balor}"
+    );
+    assert!(!balor.contains("- Magic Resistance"), "{balor}");
+    let wolf = stdout(&["show", "dire-wolf"]);
+    assert!(
+        wolf.contains("Pack Tactics: advantage on attacks"),
+        "{wolf}"
     );
     assert!(
         lich.contains(
