@@ -799,6 +799,28 @@ def recharge_of(text: str | None) -> int:
     return int(m.group(1))
 
 
+def save_damage(m: dict, x: dict, name: str, notes: list[str]) -> tuple[Dice | None, str | None, list]:
+    """The damage of a save activity: its first part's dice and type, the
+    later parts of the same type and die added in; the other parts as
+    (dice, type) pairs, for the caller to note or refuse."""
+    env = Env(m["ability_scores"], m["proficiency_bonus"], save_ability(x, m))
+    main: Dice | None = None
+    kind = None
+    extra = []
+    for p in x["damage"]["parts"]:
+        d = part_dice(p, env)
+        if d is None:
+            continue
+        t = damage_type(p["types"], name, notes)
+        if main is None:
+            main, kind = d, t
+        elif t == kind and d.sides == main.sides:
+            main = main.plus(d)
+        else:
+            extra.append((d, t))
+    return main, kind, extra
+
+
 def breath_candidate(m: dict, action: dict, notes: list[str]) -> tuple[Breath, dict] | None:
     """A recharge action whose first damaging activity is a save for half."""
     if action["kind"] != "action" or not action["recharge"]:
@@ -808,20 +830,9 @@ def breath_candidate(m: dict, action: dict, notes: list[str]) -> tuple[Breath, d
             continue
         if x["damage"].get("on_save") != "half" or not x["save"]["ability"]:
             return None
-        env = Env(m["ability_scores"], m["proficiency_bonus"], save_ability(x, m))
-        main: Dice | None = None
-        kind = None
-        for p in x["damage"]["parts"]:
-            d = part_dice(p, env)
-            if d is None:
-                continue
-            t = damage_type(p["types"], display(action["name"]), notes)
-            if main is None:
-                main, kind = d, t
-            elif t == kind and d.sides == main.sides:
-                main = main.plus(d)
-            else:
-                notes.append(f"{display(action['name'])}: extra {d.text()} {t} damage")
+        main, kind, extra = save_damage(m, x, display(action["name"]), notes)
+        for d, t in extra:
+            notes.append(f"{display(action['name'])}: extra {d.text()} {t} damage")
         if main is None:
             return None
         if len(x["save"]["ability"]) > 1:
@@ -1055,21 +1066,8 @@ def legendary_save(m: dict, a: dict, text: str, notes: list[str]) -> dict | None
         return None
     name = display(a["name"])
     local: list[str] = []
-    env = Env(m["ability_scores"], m["proficiency_bonus"], save_ability(x, m))
-    main: Dice | None = None
-    kind = None
-    for p in x["damage"]["parts"]:
-        d = part_dice(p, env)
-        if d is None:
-            continue
-        t = damage_type(p["types"], name, local)
-        if main is None:
-            main, kind = d, t
-        elif t == kind and d.sides == main.sides:
-            main = main.plus(d)
-        else:
-            return None
-    if main is None:
+    main, kind, extra = save_damage(m, x, name, local)
+    if main is None or extra:
         return None
     if len(x["save"]["ability"]) > 1:
         local.append(f"{name}: save is one of {', '.join(x['save']['ability'])}; modelled as {x['save']['ability'][0]}")
