@@ -485,6 +485,9 @@ pub struct CreatureSpec {
     /// Pack Tactics: advantage on an attack roll against a creature that
     /// one of its allies, not incapacitated, is within 5 feet of.
     pub pack_tactics: bool,
+    /// Parry: with its reaction, this much armour class against one melee
+    /// attack roll that hits it, possibly turning it into a miss (0: none).
+    pub parry: u8,
     /// The beast it becomes by Wild Shape at its level
     /// ([`crate::combat::wild_shape`]), with its own mental saves; `None`:
     /// no Wild Shape.
@@ -546,6 +549,7 @@ impl CreatureSpec {
             legendary: None,
             magic_resistance: false,
             pack_tactics: false,
+            parry: 0,
             wild_shape: None,
         }
     }

@@ -282,6 +282,13 @@ pub fn render(spec: &CreatureSpec) -> String {
             "  Pack Tactics: advantage on attacks at a creature an able ally is next to"
         );
     }
+    if spec.parry > 0 {
+        let _ = writeln!(
+            out,
+            "  Parry (reaction): +{} AC against one melee attack that would hit",
+            spec.parry
+        );
+    }
     if spec.reckless {
         let _ = writeln!(out, "  Reckless Attack");
     }

@@ -141,5 +141,6 @@ pub fn form_of(druid: &CreatureSpec, beast: &CreatureSpec) -> CreatureSpec {
     form.legendary_resistance = 0;
     form.legendary = None;
     form.magic_resistance = false;
+    form.parry = 0;
     form
 }

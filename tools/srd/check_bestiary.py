@@ -45,7 +45,7 @@ LEGACY_KEYS = {
     "ac", "initiative", "saves", "medicine", "resistant", "immune", "vulnerable",
     "attacks", "multiattack", "crit_range", "once_per_turn", "heal", "potions", "breath",
     "regeneration", "rage", "reckless", "legendary_resistance", "legendary_actions",
-    "magic_resistance", "pack_tactics",
+    "magic_resistance", "pack_tactics", "parry",
 }
 SRD_KEYS = {
     "slug", "srd", "type", "cr", "xp", "proficiency_bonus", "speed", "condition_immune",
@@ -277,6 +277,8 @@ class Checker:
         for k in ("magic_resistance", "pack_tactics"):
             if k in e and not isinstance(e[k], bool):
                 self.bad(key, k, "not true or false")
+        if "parry" in e:
+            self.int_in(key, "parry", e["parry"], 0, 10)
         if "legendary_resistance" in e:
             self.int_in(key, "legendary_resistance", e["legendary_resistance"], 0, 10)
         if "legendary_actions" in e:

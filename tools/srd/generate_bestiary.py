@@ -539,6 +539,7 @@ class Entry:
     regeneration: tuple[int, tuple[str, ...], bool] | None = None
     legendary_resistance: int = 0
     traits: list[str] = field(default_factory=list)
+    parry: int = 0
     legendary_uses: int = 0
     legendary: list[dict] = field(default_factory=list)
     not_modelled: list[str] = field(default_factory=list)
@@ -1024,6 +1025,19 @@ ONE_ATTACK = re.compile(
 MOVES_FIRST = re.compile(r"\b(moves up to (half )?its Speed|can teleport)\b")
 
 
+def parry_of(a: dict, m: dict) -> int:
+    """A reaction that adds to the armour class against a melee attack roll
+    that hits ("Parry": "adds 2 to its AC against that attack"): the
+    bonus, else 0."""
+    if a["kind"] != "reaction" or "to its AC against that attack" not in a["description"]:
+        return 0
+    x = a["activities"][0] if a["activities"] else {}
+    if "melee attack" not in x.get("activation", {}).get("condition", ""):
+        return 0
+    formula = x.get("roll", {}).get("formula", "")
+    return integer(formula, Env(m["ability_scores"], m["proficiency_bonus"], None)) if formula else 0
+
+
 def legendary_option(a: dict, attacks: dict[str, "Attack"], m: dict | None = None,
                      notes: list[str] | None = None) -> dict | None:
     """A legendary action the round loop models: "makes one «Rend» attack"
@@ -1188,6 +1202,8 @@ def convert(m: dict, pkg: Package) -> Entry:
                 e.multiattack = multiattack_of(m, a, by_name, pkg, notes)
             else:
                 notes.append(feature_label(a, m))
+        elif parry_of(a, m):
+            e.parry = parry_of(a, m)
         elif a["name"] in attack_notes and a["kind"] == "action" and not a["recharge"]:
             notes.extend(attack_notes[a["name"]])
         elif e.breath is not None and display(a["name"]) == e.breath.name:
@@ -1348,6 +1364,8 @@ def render(entries: list[Entry]) -> str:
         for key in TRAIT_KEYS:
             if key in e.traits:
                 lines.append(f"{key} = true")
+        if e.parry:
+            lines.append(f"parry = {e.parry}")
         if e.legendary_resistance:
             lines.append(f"legendary_resistance = {e.legendary_resistance}")
         if e.legendary:

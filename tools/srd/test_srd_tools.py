@@ -212,6 +212,24 @@ class LegendaryActions(unittest.TestCase):
                                       "creates a shock wave. It makes one Claw attack."))
 
 
+class Parry(unittest.TestCase):
+    """A reaction adding to the AC against a melee hit becomes `parry`."""
+
+    def reaction(self, formula: str, condition: str = "hit by a melee attack roll while holding a weapon") -> dict:
+        return {"kind": "reaction", "name": "Parry",
+                "description": "Response: The monster adds 2 to its AC against that attack, possibly causing it to miss.",
+                "activities": [{"activation": {"condition": condition}, "roll": {"formula": formula}}]}
+
+    def test_the_bonus_is_read(self):
+        self.assertEqual(gb.parry_of(self.reaction("3"), monster()), 3)
+
+    def test_not_against_ranged_attacks_or_other_reactions(self):
+        self.assertEqual(gb.parry_of(self.reaction("2", "hit by a ranged attack roll"), monster()), 0)
+        other = self.reaction("2")
+        other["description"] = "The monster makes one attack."
+        self.assertEqual(gb.parry_of(other, monster()), 0)
+
+
 class Regeneration(unittest.TestCase):
     """Regeneration keeps the monster's own words: what stops it, and
     whether it works at 0 HP."""

@@ -267,6 +267,14 @@ impl Encounter {
             {
                 return self.missed(rng, arena, me, false, out);
             }
+            // Parry: a monster's reaction against a melee hit.
+            AttackOutcome::Hit
+                if melee
+                    && self.spec(arena.fighters[target].spec).parry > 0
+                    && self.parry(arena, target, i32::from(natural) + roll.bonus) =>
+            {
+                return self.missed(rng, arena, me, false, out);
+            }
             AttackOutcome::Hit => false,
             AttackOutcome::Critical => true,
         };

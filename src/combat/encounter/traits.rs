@@ -1,7 +1,7 @@
 //! Monster traits that change a fight, from the statblock's data (SRD 5.2;
-//! docs/combat.md, "Monster traits"): Pack Tactics here; Magic Resistance
-//! is [`Encounter::magic_save`] (advantage on saves against spells and
-//! Turn Undead).
+//! docs/combat.md, "Monster traits"): Pack Tactics and Parry here; Magic
+//! Resistance is [`Encounter::magic_save`] (advantage on saves against
+//! spells and Turn Undead).
 
 use super::fighter::State;
 use super::positions::REACH;
@@ -9,6 +9,24 @@ use super::{Arena, Encounter};
 use crate::combat::spell::bits;
 
 impl Encounter {
+    /// Parry (a reaction): when a melee attack roll of `total` hits
+    /// `defender` and its parry's armour class would turn it into a miss,
+    /// it spends its reaction to do so (conscious, not incapacitated, its
+    /// reaction unused since its turn). Says whether it did.
+    pub(super) fn parry(&self, arena: &mut Arena, defender: usize, total: i32) -> bool {
+        let f = &arena.fighters[defender];
+        let bonus = i32::from(self.spec(f.spec).parry);
+        if !f.reaction
+            || f.state != State::Up
+            || f.spells.conditions & bits::INCAPACITATED != 0
+            || total >= self.defended_ac(f) + bonus
+        {
+            return false;
+        }
+        arena.fighters[defender].reaction = false;
+        true
+    }
+
     /// Pack Tactics: whether one of `me`'s allies, conscious and not
     /// incapacitated, is within 5 feet of `target`. Without positions every
     /// such ally counts (no map says who stands where: ours, as for melee

@@ -113,6 +113,8 @@ pub struct RawCreature {
     magic_resistance: Option<bool>,
     /// Pack Tactics: advantage on attacks at a creature an ally is next to.
     pack_tactics: Option<bool>,
+    /// Parry: armour class added against one melee hit with the reaction.
+    parry: Option<Spanned<i64>>,
     slug: Option<Spanned<String>>,
     srd: Option<SrdVersion>,
     #[serde(rename = "type")]
@@ -419,8 +421,8 @@ impl RawCreature {
     }
 
     /// Once-per-turn damage, a healing feature, a breath weapon,
-    /// regeneration, rage, Reckless Attack, Magic Resistance and Pack
-    /// Tactics.
+    /// regeneration, rage, Reckless Attack, Magic Resistance, Pack Tactics
+    /// and Parry.
     fn features_of(&self, loc: &Locator, path: &str, spec: &mut CreatureSpec) -> Checked {
         let at = |key: &str| format!("{path}.{key}");
         if let Some(o) = &self.once_per_turn {
@@ -446,6 +448,9 @@ impl RawCreature {
         }
         if let Some(v) = self.pack_tactics {
             spec.pack_tactics = v;
+        }
+        if let Some(v) = &self.parry {
+            spec.parry = ranged(loc, v, &at("parry"), 0..=10)? as u8;
         }
         Ok(())
     }

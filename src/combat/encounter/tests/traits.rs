@@ -88,3 +88,29 @@ fn pack_tactics_gives_advantage_while_an_able_ally_is_near() {
     t.f_mut(2).x = -5;
     t.attack(1, 0, &[(2, 20), (3, 20)]);
 }
+
+#[test]
+fn parry_turns_a_melee_hit_its_bonus_covers_with_the_reaction() {
+    // A goblin (AC 15) with Parry +2 against a fighter's longsword (+5).
+    let mut g = goblin();
+    g.parry = 2;
+    let mut t = Table::new(vec![fighter()], vec![g], EncounterRules::default());
+    // 11 + 5 = 16 hits AC 15 but not 17: parried, the reaction spent.
+    t.attack(0, 1, &[(11, 20)]);
+    assert_eq!((t.f(1).hp, t.f(1).reaction), (7, false));
+    // No reaction left: the same roll hits (1d8 of 1 + 5 = 6).
+    t.attack(0, 1, &[(11, 20), (1, 8)]);
+    assert_eq!(t.f(1).hp, 1);
+    // With the reaction back, a roll the bonus cannot cover (12 + 5 = 17)
+    // hits and keeps it.
+    t.f_mut(1).reaction = true;
+    t.f_mut(1).hp = 7;
+    t.attack(0, 1, &[(12, 20), (1, 8)]);
+    assert_eq!((t.f(1).hp, t.f(1).reaction), (1, true));
+    // Not against a ranged attack: the same 11 + 5 hits.
+    t.f_mut(1).hp = 7;
+    let mut bow = t.enc.all[0].attacks[0].clone();
+    bow.reach = Reach::Ranged;
+    t.attack_with(0, 1, &bow, &[(11, 20), (1, 8)]);
+    assert_eq!((t.f(1).hp, t.f(1).reaction), (1, true));
+}
