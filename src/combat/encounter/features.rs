@@ -95,7 +95,7 @@ use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Ability, Attack, CreatureSpec, Reach};
 use crate::combat::effect;
 use crate::combat::policy::HealWhen;
-use crate::combat::spell::{Condition, bits};
+use crate::combat::spell::Condition;
 use crate::dice::{DiceExpr, RollMode, roll_die};
 
 #[cfg(doc)]
@@ -223,11 +223,7 @@ impl Encounter {
         total: i32,
     ) -> i32 {
         let f = &arena.fighters[target];
-        if total <= 0
-            || !f.reaction
-            || f.state != State::Up
-            || f.spells.conditions & bits::INCAPACITATED != 0
-        {
+        if total <= 0 || !f.can_react() {
             return total;
         }
         let c = &self.spec(f.spec).class_features;

@@ -318,6 +318,19 @@ impl Fighter {
 }
 
 impl Fighter {
+    /// Conscious and not incapacitated: it can take actions and reactions
+    /// (SRD 5.2 "Incapacitated").
+    pub(super) fn can_act(&self) -> bool {
+        self.state == State::Up
+            && self.spells.conditions & crate::combat::spell::bits::INCAPACITATED == 0
+    }
+
+    /// It can take a reaction now: it can act and its reaction is unused
+    /// since the start of its turn.
+    pub(super) fn can_react(&self) -> bool {
+        self.reaction && self.can_act()
+    }
+
     /// Stable at 0 HP: it stops rolling death saves, and both tallies reset
     /// to zero (SRD 5.1: "The number of both is reset to zero when you
     /// regain any hit points or become stable"), so damage taken later

@@ -29,7 +29,6 @@ use super::fighter::State;
 use super::positions::Movement;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Ability, LegendaryEffect, Reach};
-use crate::combat::spell::bits;
 
 impl Encounter {
     /// The start of `me`'s turn: its legendary action uses come back.
@@ -51,11 +50,8 @@ impl Encounter {
         out: &mut TrialOutcome,
     ) {
         for me in 0..arena.fighters.len() {
-            if me == done || arena.fighters[me].legendary_uses == 0 {
-                continue;
-            }
             let f = &arena.fighters[me];
-            if f.state != State::Up || f.spells.conditions & bits::INCAPACITATED != 0 {
+            if me == done || f.legendary_uses == 0 || !f.can_act() {
                 continue;
             }
             if self.rules.positions.is_some() {
@@ -67,7 +63,7 @@ impl Encounter {
     }
 
     /// The option `me` takes now, if any: its index among its options.
-    pub(super) fn legendary_choice(&self, arena: &Arena, me: usize) -> Option<usize> {
+    fn legendary_choice(&self, arena: &Arena, me: usize) -> Option<usize> {
         let f = &arena.fighters[me];
         let spec = self.spec(f.spec);
         let legendary = spec.legendary.as_ref()?;
@@ -106,9 +102,7 @@ impl Encounter {
                 if self.enemies_up(arena, me) == 0 {
                     return;
                 }
-                let f = &mut arena.fighters[me];
-                f.legendary_uses -= option.cost;
-                f.legendary_taken |= 1 << i;
+                arena.fighters[me].spend_legendary(i, option.cost);
                 self.area_save(rng, arena, me, *area, out);
                 return;
             }
@@ -116,9 +110,7 @@ impl Encounter {
         let Some(target) = self.choose_target::<POSITIONS, R>(rng, arena, me, attack.reach) else {
             return;
         };
-        let f = &mut arena.fighters[me];
-        f.legendary_uses -= option.cost;
-        f.legendary_taken |= 1 << i;
+        arena.fighters[me].spend_legendary(i, option.cost);
         if POSITIONS && attack.reach == Reach::Melee {
             let mut movement = Movement {
                 left: if option.moves_first {
@@ -163,5 +155,14 @@ impl Encounter {
             return true;
         }
         false
+    }
+}
+
+impl super::fighter::Fighter {
+    /// Its legendary option `i` taken: `cost` uses spent, the option
+    /// marked as taken since its turn.
+    fn spend_legendary(&mut self, i: usize, cost: u8) {
+        self.legendary_uses -= cost;
+        self.legendary_taken |= 1 << i;
     }
 }

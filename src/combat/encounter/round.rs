@@ -342,8 +342,7 @@ impl Encounter {
             } else {
                 self.spells_at_turn_start(rng, arena, me, out);
             }
-            let f = &arena.fighters[me];
-            if f.state != State::Up || f.spells.conditions & bits::INCAPACITATED != 0 {
+            if !arena.fighters[me].can_act() {
                 return;
             }
         }

@@ -232,11 +232,7 @@ impl Encounter {
     #[inline(never)]
     pub(super) fn shield_reaction(&self, arena: &mut Arena, defender: usize, total: i32) -> bool {
         let f = &arena.fighters[defender];
-        if f.shield_spell == 0
-            || !f.reaction
-            || f.state != State::Up
-            || f.spells.conditions & bits::INCAPACITATED != 0
-        {
+        if f.shield_spell == 0 || !f.can_react() {
             return false;
         }
         let k = usize::from(f.shield_spell - 1);

@@ -3,10 +3,8 @@
 //! Resistance is [`Encounter::magic_save`] (advantage on saves against
 //! spells and Turn Undead).
 
-use super::fighter::State;
 use super::positions::REACH;
 use super::{Arena, Encounter};
-use crate::combat::spell::bits;
 
 impl Encounter {
     /// Parry (a reaction): when a melee attack roll of `total` hits
@@ -16,11 +14,7 @@ impl Encounter {
     pub(super) fn parry(&self, arena: &mut Arena, defender: usize, total: i32) -> bool {
         let f = &arena.fighters[defender];
         let bonus = i32::from(self.spec(f.spec).parry);
-        if !f.reaction
-            || f.state != State::Up
-            || f.spells.conditions & bits::INCAPACITATED != 0
-            || total >= self.defended_ac(f) + bonus
-        {
+        if !f.can_react() || total >= self.defended_ac(f) + bonus {
             return false;
         }
         arena.fighters[defender].reaction = false;
@@ -42,9 +36,7 @@ impl Encounter {
             .filter(|&i| i != me)
             .any(|i| {
                 let f = &arena.fighters[i];
-                f.state == State::Up
-                    && f.spells.conditions & bits::INCAPACITATED == 0
-                    && (!POSITIONS || (f.x - at).abs() <= REACH)
+                f.can_act() && (!POSITIONS || (f.x - at).abs() <= REACH)
             })
     }
 }
