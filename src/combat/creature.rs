@@ -471,6 +471,10 @@ pub struct CreatureSpec {
     pub class_features: ClassFeatures,
     /// Its statblock's creature type is Undead (Turn Undead works on it).
     pub undead: bool,
+    /// Its statblock's creature type is Aberration, Celestial, Elemental,
+    /// Fey or Fiend: *banishment* held for its full minute sends it home
+    /// for good.
+    pub extraplanar: bool,
     /// Its challenge rating (a bestiary entry's; 0 without one): Destroy
     /// Undead's threshold.
     pub challenge: f32,
@@ -544,6 +548,7 @@ impl CreatureSpec {
             known_spells: Vec::new(),
             class_features: ClassFeatures::default(),
             undead: false,
+            extraplanar: false,
             challenge: 0.0,
             legendary_resistance: 0,
             legendary: None,

@@ -182,6 +182,27 @@ impl Templates {
         Some(spec)
     }
 
+    /// The template name of `name`'s class at `level`: `cleric-3` and
+    /// `cleric` both give `cleric-LEVEL`; a name that is not a class's is
+    /// returned as it is (for the error that names it).
+    ///
+    /// ```
+    /// let catalog = woundsim::scenario::data::builtin_catalog().unwrap();
+    /// assert_eq!(catalog.templates.at_level("cleric-3", 9), "cleric-9");
+    /// assert_eq!(catalog.templates.at_level("cleric", 9), "cleric-9");
+    /// assert_eq!(catalog.templates.at_level("clerc", 9), "clerc");
+    /// ```
+    pub fn at_level(&self, name: &str, level: u8) -> String {
+        let class = name
+            .rsplit_once('-')
+            .filter(|(_, l)| l.parse::<u8>().is_ok())
+            .map_or(name, |(class, _)| class);
+        match self.class(class) {
+            Some(_) => format!("{class}-{level}"),
+            None => name.to_string(),
+        }
+    }
+
     /// The build and the level a template name `CLASS-LEVEL` names, if the
     /// class has templates at that level.
     fn class_and_level(&self, name: &str) -> Option<(&ClassTemplate, u8)> {

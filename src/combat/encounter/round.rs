@@ -8,7 +8,7 @@ use rand::Rng;
 
 use super::fighter::{Fighter, State};
 use super::positions::Movement;
-use super::spell_state::NO_SOURCE;
+use super::spell_state::{Affliction, NO_SOURCE};
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Attack, Reach};
 use crate::combat::effect;
@@ -24,6 +24,8 @@ struct SideTally {
     dying: bool,
     monsters_up: usize,
     monsters_down: usize,
+    /// Monsters out of the fight by *banishment* (not dead, not fled).
+    monsters_banished: usize,
 }
 
 impl SideTally {
@@ -31,13 +33,12 @@ impl SideTally {
         // How many of each side are in each state: one counter bumped per
         // creature, no branch on the states (the fight's coin flips).
         let mut counts = [[0u32; State::COUNT]; 2];
+        let mut monsters_banished = 0;
         for f in fighters {
             // A banished creature is out of the fight while it lasts.
-            let state = if f.spells.conditions & bits::BANISHED != 0 {
-                State::Fled
-            } else {
-                f.state
-            };
+            let banished = f.spells.conditions & bits::BANISHED != 0;
+            monsters_banished += usize::from(banished && !f.party);
+            let state = if banished { State::Fled } else { f.state };
             counts[usize::from(f.party)][state as usize] += 1;
         }
         let [monsters, party] = counts;
@@ -48,6 +49,7 @@ impl SideTally {
             dying: count(&party, State::Dying) + count(&monsters, State::Dying) > 0,
             monsters_up: count(&monsters, State::Up) as usize,
             monsters_down: count(&monsters, State::Down) as usize,
+            monsters_banished,
         }
     }
 }
@@ -214,6 +216,19 @@ impl Encounter {
                 }
                 tally.monsters_up = 0;
             }
+            // Banishment's minute: with only banished monsters left, the
+            // spell runs its course and the fight goes on with those that
+            // come back.
+            if decided_at.is_none()
+                && tally.party_up
+                && tally.monsters_up + tally.monsters_down == 0
+                && tally.monsters_banished > 0
+            {
+                if self.banishment_runs_its_course(arena) {
+                    continue;
+                }
+                tally = SideTally::of(&arena.fighters);
+            }
             let party_up = tally.party_up;
             let monsters_active = tally.monsters_up + tally.monsters_down > 0;
             let dying = tally.dying;
@@ -282,6 +297,49 @@ impl Encounter {
             let keys = &arena.keys;
             arena.order.sort_by_key(|&i| keys[i]);
         }
+    }
+
+    /// SRD 5.2 *Banishment*, once no other monster fights on: its casters
+    /// hold their concentration for the full minute (nothing threatens
+    /// them), so a banished Aberration, Celestial, Elemental, Fey or Fiend
+    /// stays in its home plane (it counts as fled) and any other creature
+    /// returns to the fight when the spell ends. The minute passes without
+    /// anything else happening (docs/spells.md, "Conditions"). Whether a
+    /// creature came back.
+    pub(super) fn banishment_runs_its_course(&self, arena: &mut Arena) -> bool {
+        let mut returned = false;
+        for t in 0..arena.fighters.len() {
+            let f = &arena.fighters[t];
+            if f.party || f.spells.conditions & bits::BANISHED == 0 {
+                continue;
+            }
+            if self.spec(f.spec).extraplanar {
+                arena.fighters[t].state = State::Fled;
+                continue;
+            }
+            let casters: Vec<u16> = f
+                .spells
+                .afflictions
+                .iter()
+                .filter(|a| a.bits & bits::BANISHED != 0)
+                .map(|a| a.source)
+                .collect();
+            for source in casters.into_iter().filter(|&s| s != NO_SOURCE) {
+                self.end_concentration(arena, usize::from(source));
+            }
+            // One that no concentration held ends with its minute too.
+            let s = &mut arena.fighters[t].spells;
+            if s.conditions & bits::BANISHED != 0 {
+                for a in s.afflictions.iter_mut() {
+                    if a.bits & bits::BANISHED != 0 {
+                        *a = Affliction::NONE;
+                    }
+                }
+                s.recompute_conditions();
+            }
+            returned = true;
+        }
+        returned
     }
 
     pub(super) fn monsters_beaten(&self, arena: &Arena) -> bool {

@@ -233,6 +233,11 @@ impl RawCreature {
         self.template.is_some() || self.level.is_some()
     }
 
+    /// Whether the entry starts from a PC template.
+    pub fn from_template(&self) -> bool {
+        self.template.is_some()
+    }
+
     /// How many copies of this creature the entry adds (default 1).
     pub fn count(&self, loc: &Locator, path: &str) -> Result<usize, ScenarioError> {
         match &self.count {
@@ -253,7 +258,22 @@ impl RawCreature {
         bestiary: &Bestiary,
         templates: &Templates,
     ) -> Result<CreatureSpec, ScenarioError> {
-        let base = self.base(loc, path, bestiary, templates)?;
+        self.build_at_level(loc, path, party, bestiary, templates, None)
+    }
+
+    /// [`RawCreature::build`], with a class template built at
+    /// `party_level` when one is given (a combat scenario's `party_level`:
+    /// `template = "cleric-3"` or `"cleric"` becomes `cleric-LEVEL`).
+    pub fn build_at_level(
+        &self,
+        loc: &Locator,
+        path: &str,
+        party: bool,
+        bestiary: &Bestiary,
+        templates: &Templates,
+        party_level: Option<u8>,
+    ) -> Result<CreatureSpec, ScenarioError> {
+        let base = self.base(loc, path, bestiary, templates, party_level)?;
         let mut spec = base.unwrap_or_else(|| CreatureSpec::blank("", party, 1));
         self.identity_of(loc, path, &mut spec)?;
         self.numbers_of(loc, path, &mut spec)?;
@@ -289,6 +309,7 @@ impl RawCreature {
         path: &str,
         bestiary: &Bestiary,
         templates: &Templates,
+        party_level: Option<u8>,
     ) -> Result<Option<CreatureSpec>, ScenarioError> {
         let at = |key: &str| format!("{path}.{key}");
         match (&self.template, &self.creature) {
@@ -297,14 +318,20 @@ impl RawCreature {
                 &at("creature"),
                 "give either `template` or `creature`, not both",
             )),
-            (Some(t), None) => match templates.template(t.get_ref()) {
-                Some(spec) => Ok(Some(spec)),
-                None => Err(loc.error(
-                    t.span().start,
-                    &at("template"),
-                    super::templates::unknown(templates, t.get_ref()),
-                )),
-            },
+            (Some(t), None) => {
+                let name = match party_level {
+                    Some(level) => templates.at_level(t.get_ref(), level),
+                    None => t.get_ref().clone(),
+                };
+                match templates.template(&name) {
+                    Some(spec) => Ok(Some(spec)),
+                    None => Err(loc.error(
+                        t.span().start,
+                        &at("template"),
+                        super::templates::unknown(templates, &name),
+                    )),
+                }
+            }
             (None, Some(c)) => Ok(Some(
                 monster(bestiary, loc, c, &at("creature"))?.spec.clone(),
             )),
@@ -529,6 +556,10 @@ fn bestiary_entry(
     }
     let lore = c.lore(loc, key)?;
     spec.undead = lore.kind.as_deref() == Some("undead");
+    spec.extraplanar = matches!(
+        lore.kind.as_deref(),
+        Some("aberration" | "celestial" | "elemental" | "fey" | "fiend")
+    );
     spec.challenge = lore.cr.as_deref().map_or(0.0, challenge);
     if let Some(slug) = c.slug.as_ref().filter(|s| s.get_ref() != key) {
         return Err(loc.error(

@@ -48,6 +48,7 @@ pub struct RawFights {
     pub(crate) name: Option<Spanned<String>>,
     pub(crate) description: Option<Spanned<String>>,
     pub(crate) party: Option<Spanned<Vec<Spanned<RawCreature>>>>,
+    pub(crate) party_level: Option<Spanned<i64>>,
     pub(crate) monsters: Option<Spanned<Vec<Spanned<RawCreature>>>>,
     pub(crate) difficulty: Option<Spanned<toml::Value>>,
     pub(crate) monster_pool: Option<Spanned<Vec<Spanned<String>>>>,

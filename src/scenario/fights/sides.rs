@@ -27,10 +27,12 @@ pub struct Side {
 /// counted and validated against the catalog: every entry's error, a side
 /// of at most [`MAX_SIDE`] monsters or [`MAX_PCS`] party members. (A
 /// scenario type that names metrics after party members checks their
-/// names itself.)
+/// names itself.) `party_level` builds every class-template entry at that
+/// level (a combat scenario's `party_level`).
 pub fn side(
     list: &Setting<'_, Vec<Spanned<RawCreature>>>,
     party: bool,
+    party_level: Option<u8>,
     catalog: &Catalog,
 ) -> Result<Side, ScenarioError> {
     let key = if party { "party" } else { "monsters" };
@@ -70,7 +72,14 @@ pub fn side(
     for (i, (raw, &count)) in list.get().iter().zip(&counts).enumerate() {
         let (raw, path) = (raw.get_ref(), format!("{field}[{i}]"));
         let built = raw
-            .build(loc, &path, party, &catalog.bestiary, &catalog.templates)
+            .build_at_level(
+                loc,
+                &path,
+                party,
+                &catalog.bestiary,
+                &catalog.templates,
+                party_level,
+            )
             .and_then(|spec| Ok((raw.xp(loc, &path, &catalog.bestiary)?, spec)));
         let (worth, spec) = match built {
             Ok(built) => built,

@@ -43,11 +43,37 @@ fn creatures(
             ),
         ));
     };
-    let side = side(&list, party, catalog)?;
+    let side = side(
+        &list,
+        party,
+        party_level(l, &list, party, catalog)?,
+        catalog,
+    )?;
     if party {
         named_for_metrics(&list, &side)?;
     }
     Ok(side)
+}
+
+/// `party_level`, read for the party side only: the level every
+/// class-template member is built at, which needs a member from a template.
+fn party_level(
+    l: &Layers<RawSettings>,
+    list: &Setting<'_, Vec<Spanned<RawCreature>>>,
+    party: bool,
+    catalog: &Catalog,
+) -> Result<Option<u8>, ScenarioError> {
+    let Some(level) = party.then(|| get!(l, party_level)).flatten() else {
+        return Ok(None);
+    };
+    if !list.get().iter().any(|e| e.get_ref().from_template()) {
+        return Err(level.error(
+            "`party_level` sets the level of the party's class templates, and no member of `party` is built from a `template`",
+        ));
+    }
+    let max = i64::from(catalog.templates.max_level());
+    let value = crate::scenario::values::int(Some(level), 1..=max, "a level", 1)?;
+    Ok(Some(value as u8))
 }
 
 /// Checks that the party's members have distinct names, each with a

@@ -228,6 +228,38 @@ fn a_banished_creature_cannot_be_targeted_and_leaves_the_fight_while_away() {
 }
 
 #[test]
+fn banishment_held_its_minute_brings_a_native_back_and_keeps_a_fiend_away() {
+    // Cleric-9: DC 8 + 4 + 5 = 17; the goblin saves with Cha -1: 5 - 1 = 4.
+    let mut t = Table::new(
+        vec![template("cleric-9")],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    cast(&mut t, 0, "banishment", 4, &[(1, 1), (5, 20)]);
+    assert_ne!(t.f(1).spells.conditions & bits::BANISHED, 0);
+    assert!(t.f(0).spells.concentrating != 0);
+    // Alone and away, it comes back when the spell ends.
+    let Table { enc, arena, .. } = &mut t;
+    assert!(enc.banishment_runs_its_course(arena), "the goblin returns");
+    assert_eq!(arena.fighters[1].spells.conditions, 0);
+    assert_eq!(arena.fighters[1].state, State::Up);
+    assert_eq!(arena.fighters[0].spells.concentrating, 0, "the spell ended");
+    let tally = super::super::round::tally_for_tests(&arena.fighters);
+    assert_eq!(tally, (true, 1), "the goblin fights on");
+    // A fiend (the hell hound, Cha -2) stays in its home plane: fled.
+    let mut t = Table::new(
+        vec![template("cleric-9")],
+        vec![monster("hell-hound")],
+        EncounterRules::default(),
+    );
+    assert!(t.enc.all[1].extraplanar && !t.enc.all[0].extraplanar);
+    cast(&mut t, 0, "banishment", 4, &[(1, 1), (5, 20)]);
+    let Table { enc, arena, .. } = &mut t;
+    assert!(!enc.banishment_runs_its_course(arena), "nothing returns");
+    assert_eq!(arena.fighters[1].state, State::Fled);
+}
+
+#[test]
 fn the_policy_casts_fireball_at_six_hobgoblins_and_fire_bolt_at_one_goblin() {
     let six = vec![monster("hobgoblin-warrior"); 6];
     let mut t = Table::new(vec![template("wizard-9")], six, EncounterRules::default());

@@ -66,7 +66,7 @@ fn pool_entry(
     if list.get().is_empty() {
         return Err(list.error("an `encounters` entry needs at least one monster"));
     }
-    let side = side(&list, false, catalog)?;
+    let side = side(&list, false, None, catalog)?;
     let weight = match &e.weight {
         None => 1,
         Some(w) => values::int(Some(item.child("weight", w)), 1..=1000, "weight", 1)? as u32,
