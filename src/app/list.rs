@@ -16,9 +16,16 @@ use crate::types;
 /// Runs `woundsim list`.
 pub(super) fn list(catalog: &Catalog, out: &mut dyn Write) -> Result<(), AppError> {
     let scenarios = builtin::all(catalog)?;
+    let on_request = builtin::ON_REQUEST
+        .iter()
+        .filter_map(|(file, _)| builtin::find(catalog, file))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut text =
         String::from("Built-in scenarios (`woundsim run NAME ...`; no NAME runs them all):\n");
-    for s in &scenarios {
+    for (k, s) in scenarios.iter().chain(&on_request).enumerate() {
+        if k == scenarios.len() {
+            text.push_str("Run by name only (not in the default suite):\n");
+        }
         text.push_str(&format!(
             "  {:<20} type {:<12} {:>3} variants  {} trials  seed {}\n      {}\n      variants: {}\n",
             s.header.name,
@@ -27,7 +34,7 @@ pub(super) fn list(catalog: &Catalog, out: &mut dyn Write) -> Result<(), AppErro
             s.header.trials,
             s.header.seed,
             s.header.description,
-            s.variant_names().join(", ")
+            listed(&s.variant_names())
         ));
     }
     text.push_str(&format!("\nScenario types: {}\n", types::TYPES.join(", ")));
@@ -81,6 +88,20 @@ pub(super) fn list(catalog: &Catalog, out: &mut dyn Write) -> Result<(), AppErro
         out,
         &crate::report::table::wrap_hanging(&text, crate::report::table::stdout_width()),
     )
+}
+
+/// Variant names for `list`: all of them, or the first 12 and the count of
+/// a scan's many.
+fn listed(names: &[&str]) -> String {
+    const SHOWN: usize = 12;
+    match names.len() > SHOWN {
+        true => format!(
+            "{}, ... ({} in all)",
+            names[..SHOWN].join(", "),
+            names.len()
+        ),
+        false => names.join(", "),
+    }
 }
 
 /// The seed's limb-HP table and damage-type effects (docs/rules.md, limb damage), from the rule data.

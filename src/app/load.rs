@@ -75,8 +75,7 @@ pub(super) fn load_one(
             "not a regular file (a pipe, a device or a socket): a scenario is read from a TOML file".into()
         }
         None => {
-            let names: Vec<&str> = builtin::BUILTIN
-                .iter()
+            let names: Vec<&str> = builtin::shipped()
                 .map(|(f, _)| f.trim_end_matches(".toml"))
                 .collect();
             let stem = arg.trim_end_matches(".toml");

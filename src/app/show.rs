@@ -11,7 +11,7 @@ use crate::model::Catalog;
 /// PC template's statblock.
 pub(super) fn show(catalog: &Catalog, name: &str, out: &mut dyn Write) -> Result<(), AppError> {
     let file = format!("{name}.toml");
-    if let Some((_, text)) = builtin::BUILTIN.iter().find(|(f, _)| *f == file) {
+    if let Some((_, text)) = builtin::shipped().find(|(f, _)| *f == file) {
         return print(out, text);
     }
     if let Ok(monster) = catalog.bestiary.resolve(name) {
@@ -28,8 +28,7 @@ pub(super) fn show(catalog: &Catalog, name: &str, out: &mut dyn Write) -> Result
         }
         return print(out, &text);
     }
-    let scenarios: Vec<String> = builtin::BUILTIN
-        .iter()
+    let scenarios: Vec<String> = builtin::shipped()
         .map(|(f, _)| f.trim_end_matches(".toml").to_string())
         .collect();
     let monsters: Vec<String> = catalog

@@ -1,4 +1,5 @@
-//! Golden outputs: every shipped scenario, run by the binary at a fixed
+//! Golden outputs: every shipped scenario of the default suite (and the
+//! calibration, reduced), run by the binary at a fixed
 //! seed and a small trial count, must write exactly the CSV files committed
 //! under `tests/golden/` — `summary.csv` and every distribution CSV, byte
 //! for byte, for Monte Carlo (`mc/`) and exact mode (`exact/`).
@@ -124,4 +125,29 @@ fn every_shipped_scenario_writes_its_golden_exact_csvs() {
         .assert()
         .success();
     compare("exact", out.path());
+}
+
+/// The calibration (`combat-calibration`, run on request, not in the
+/// default suite) reduced to four levels, one per tier, at its seed: a
+/// change to the combat model moves these figures (docs/calibration.md).
+#[test]
+fn the_reduced_calibration_writes_its_golden_csvs() {
+    let out = tempfile::tempdir().unwrap();
+    common::cli::woundsim()
+        .args([
+            "run",
+            "combat-calibration",
+            "--scan",
+            "party_level=1,5,11,17",
+            "--trials",
+            "4000",
+            "--threads",
+            "2",
+            "--quiet",
+            "--out",
+        ])
+        .arg(out.path())
+        .assert()
+        .success();
+    compare("calibration", out.path());
 }

@@ -108,6 +108,10 @@ pub struct TrialOutcome {
     pub pc_crits_taken: [u32; MAX_PCS],
     /// Per PC: hit points lost (damage actually taken off its HP).
     pub pc_hp_lost: [i64; MAX_PCS],
+    /// Per PC: spell-slot levels spent by the end of the chain (each slot
+    /// below its full count weighs its level; net of slots regained
+    /// between fights).
+    pub pc_slot_levels_spent: [u16; MAX_PCS],
     /// Permanent wounds taken in the chain, by severity.
     pub wounds: [u32; 3],
     /// Lingering injuries taken by PCs.
@@ -140,6 +144,7 @@ impl Default for TrialOutcome {
             pc_down: [false; MAX_PCS],
             pc_crits_taken: [0; MAX_PCS],
             pc_hp_lost: [0; MAX_PCS],
+            pc_slot_levels_spent: [0; MAX_PCS],
             wounds: [0; 3],
             injuries: 0,
             pc_injury_entries: [0; 100],

@@ -107,8 +107,18 @@ impl Encounter {
             out.pc_down[i] = f.went_down;
             out.pc_crits_taken[i] = f.crits_taken;
             out.pc_hp_lost[i] = f.hp_lost;
+            out.pc_slot_levels_spent[i] = self.slot_levels_spent(f);
         }
         out
+    }
+
+    /// The spell-slot levels `f` has spent: each slot below its full count
+    /// weighs its level.
+    pub(super) fn slot_levels_spent(&self, f: &Fighter) -> u16 {
+        let full = self.spec(f.spec).spell_slots();
+        (0..9)
+            .map(|k| u16::from(full[k].saturating_sub(f.slots[k])) * (k as u16 + 1))
+            .sum()
     }
 
     /// One fight. Returns (party won, rounds until decided, hit the cap).

@@ -40,6 +40,7 @@ enum Measure {
     Rounds,
     CritsTaken,
     HpLost,
+    SlotLevelsSpent,
     PcDeath(usize),
     PcDown(usize),
     AnyInjury,
@@ -74,6 +75,10 @@ impl Measure {
             Measure::Rounds => i64::from(o.rounds),
             Measure::CritsTaken => o.pc_crits_taken[..pcs].iter().map(|&c| i64::from(c)).sum(),
             Measure::HpLost => o.pc_hp_lost[..pcs].iter().sum(),
+            Measure::SlotLevelsSpent => o.pc_slot_levels_spent[..pcs]
+                .iter()
+                .map(|&l| i64::from(l))
+                .sum(),
             Measure::PcDeath(i) => flag(o.pc_dead[i]),
             Measure::PcDown(i) => flag(o.pc_down[i]),
             Measure::AnyInjury => flag(o.injuries > 0),
@@ -123,6 +128,7 @@ fn metric_defs(
         MetricDef::count("mean_rounds", Unit::Rounds, Measure::Rounds),
         count("mean_crits_taken", Measure::CritsTaken),
         MetricDef::mean("mean_pc_hp_lost", Unit::Hp, Measure::HpLost),
+        count("mean_slot_levels_spent", Measure::SlotLevelsSpent),
     ];
     for (i, pc) in pcs.iter().enumerate() {
         defs.push(p(format!("p_pc_death_{pc}"), Measure::PcDeath(i)));

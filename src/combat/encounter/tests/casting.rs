@@ -48,6 +48,7 @@ fn hold_person_paralyzes_on_a_failed_save_and_the_caster_concentrates() {
     // The target (one conscious enemy), then its save: 5 - 1 = 4 < 15.
     cast(&mut t, 0, "hold_person", 2, &[(1, 1), (5, 20)]);
     assert_eq!(t.f(0).slots[1], 2, "a 2nd-level slot spent");
+    assert_eq!(t.enc.slot_levels_spent(t.f(0)), 2, "2 slot levels spent");
     let paralyzed = Condition::Paralyzed.bits();
     assert_eq!(t.f(1).spells.conditions, paralyzed);
     assert_eq!(
