@@ -246,6 +246,16 @@ pub enum LegendaryEffect {
     },
     /// A saving throw of the enemies it catches against its damage.
     Save(AreaSave),
+    /// A spell of its Spellcasting ("uses Spellcasting to cast Scorching
+    /// Ray"), cast at that spell's level.
+    Spell {
+        /// An index into [`CreatureSpec::known_spells`] (a spell with
+        /// [`crate::combat::spell::Innate`]).
+        known: usize,
+        /// That spell's name (an entry that replaces the Spellcasting keeps
+        /// the option by it).
+        name: String,
+    },
 }
 
 impl LegendaryOption {
@@ -256,6 +266,8 @@ impl LegendaryOption {
         match &self.effect {
             LegendaryEffect::Attack { index, .. } => attacks[*index].damage.mean(),
             LegendaryEffect::Save(a) => a.dice.mean() * f64::from(a.targets),
+            // Valued by the casting policy instead (`encounter/legendary.rs`).
+            LegendaryEffect::Spell { .. } => 0.0,
         }
     }
 }

@@ -622,7 +622,31 @@ pub struct KnownSpell {
     pub damage_bonus: i32,
     /// The damage bonus goes to every roll (each beam), not only the first.
     pub bonus_every_roll: bool,
+    /// A monster's spell from its Spellcasting (SRD 5.2 stat blocks): cast
+    /// at a fixed level, at will or a number of times a day, with no spell
+    /// slot. `None`: a spell cast with spell slots.
+    pub innate: Option<Innate>,
 }
+
+/// How a monster casts one spell of its Spellcasting: "At Will: ...",
+/// "2/Day Each: Fireball (level 4 version), ...".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Innate {
+    /// The level it is cast at (its "level N version"; a cantrip 0).
+    pub level: u8,
+    /// Castings a day (a fight's monsters are anew); 0: at will.
+    pub per_day: u8,
+    /// Its counter among the creature's daily spells
+    /// (below [`MAX_DAILY_SPELLS`]).
+    pub counter: u8,
+    /// The Multiattack may cast it in place of one attack ("It can replace
+    /// one attack with a use of Spellcasting to cast Scorching Ray").
+    pub replaces_attack: bool,
+}
+
+/// The most spells of one creature's Spellcasting with uses a day (each
+/// has a counter in the creature's fight state).
+pub const MAX_DAILY_SPELLS: usize = 8;
 
 /// The chance that a d20 plus `bonus` meets `dc` (a save): a natural 1 is
 /// no automatic failure on a save, so the chance is clamped to 0..=1.

@@ -319,6 +319,9 @@ fn render_legendary(spec: &CreatureSpec, out: &mut String) {
                     LegendaryEffect::Attack { name, .. } => {
                         text.push_str(&format!("one {name} attack"));
                     }
+                    LegendaryEffect::Spell { name, .. } => {
+                        text.push_str(&format!("casts {}", name.replace('_', " ")));
+                    }
                     LegendaryEffect::Save(a) => text.push_str(&format!(
                         "{} {}, DC {} {:?} save for {}, {}",
                         a.dice,
@@ -540,11 +543,25 @@ fn render_known_spells(spec: &CreatureSpec, out: &mut String) {
     let _ = writeln!(out, "  Spells cast in a fight (docs/spells.md):");
     for k in &spec.known_spells {
         let s = &k.spell;
-        let level = if s.level == 0 {
+        let mut level = if s.level == 0 {
             "cantrip".to_string()
         } else {
             format!("level {}", s.level)
         };
+        // A monster's Spellcasting: its level version and uses, no slot.
+        if let Some(i) = k.innate {
+            if i.level != s.level {
+                level.push_str(&format!(" cast at level {}", i.level));
+            }
+            if i.per_day > 0 {
+                level.push_str(&format!(", {}/day", i.per_day));
+            } else {
+                level.push_str(", at will");
+            }
+            if i.replaces_attack {
+                level.push_str(", or in place of one attack");
+            }
+        }
         let time = match s.casting_time {
             CastingTime::Action => "action",
             CastingTime::BonusAction => "bonus action",

@@ -514,6 +514,7 @@ pub fn known_spell(
         to_hit: proficiency + modifier,
         damage_bonus,
         bonus_every_roll: false,
+        innate: None,
     }
 }
 

@@ -45,7 +45,7 @@ LEGACY_KEYS = {
     "ac", "initiative", "saves", "medicine", "resistant", "immune", "vulnerable",
     "attacks", "multiattack", "crit_range", "once_per_turn", "heal", "potions", "breath",
     "regeneration", "rage", "reckless", "legendary_resistance", "legendary_actions",
-    "magic_resistance", "pack_tactics", "parry",
+    "magic_resistance", "pack_tactics", "parry", "spellcasting",
 }
 SRD_KEYS = {
     "slug", "srd", "type", "cr", "xp", "proficiency_bonus", "speed", "condition_immune",
@@ -55,7 +55,9 @@ REQUIRED_SRD = SRD_KEYS - {"condition_immune"}
 ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell"}
 RIDER_KEYS = {"dice", "type", "save", "dc"}
 BREATH_KEYS = {"dice", "type", "save", "dc", "recharge", "targets"}
-LEGENDARY_OPTION_KEYS = {"name", "attack", "save", "cost", "once_per_round", "moves_first"}
+LEGENDARY_OPTION_KEYS = {"name", "attack", "save", "spell", "cost", "once_per_round", "moves_first"}
+SPELLCASTING_KEYS = {"dc", "to_hit", "spells"}
+INNATE_KEYS = {"spell", "level", "per_day", "replaces_attack"}
 SAVE_OPTION_KEYS = {"dice", "type", "save", "dc", "targets", "on_success"}
 SPEEDS = ("walk", "fly", "swim", "climb", "burrow")
 # woundsim's dice limits (src/dice/expr.rs).
@@ -149,7 +151,35 @@ class Checker:
             self.rider(entry, f"{f}.rider", a["rider"])
         return a.get("name") if isinstance(a.get("name"), str) else None
 
-    def legendary(self, entry: str, la: object, attacks: list) -> None:
+    def spellcasting(self, entry: str, sc: object) -> list:
+        """`spellcasting = { dc, to_hit, spells = [{ spell, level, per_day?,
+        replaces_attack? }] }`: the spells' names."""
+        if not isinstance(sc, dict) or set(sc) != SPELLCASTING_KEYS:
+            self.bad(entry, "spellcasting", f"{sc!r} is not {{ dc, to_hit, spells }}")
+            return []
+        self.int_in(entry, "spellcasting.dc", sc["dc"], 1, 40)
+        self.int_in(entry, "spellcasting.to_hit", sc["to_hit"], -10, 30)
+        names = []
+        spells = sc["spells"] if isinstance(sc["spells"], list) else []
+        if not spells:
+            self.bad(entry, "spellcasting.spells", "not a list of spells")
+        for i, v in enumerate(spells):
+            f = f"spellcasting.spells[{i}]"
+            if not isinstance(v, dict) or v.keys() - INNATE_KEYS or "spell" not in v:
+                self.bad(entry, f, f"{v!r} is not {{ spell, level?, per_day?, replaces_attack? }}")
+                continue
+            if v["spell"] in names:
+                self.bad(entry, f"{f}.spell", f"{v['spell']!r} is listed twice")
+            names.append(v["spell"])
+            if "level" in v:
+                self.int_in(entry, f"{f}.level", v["level"], 0, 9)
+            if "per_day" in v:
+                self.int_in(entry, f"{f}.per_day", v["per_day"], 1, 20)
+            if "replaces_attack" in v and not isinstance(v["replaces_attack"], bool):
+                self.bad(entry, f"{f}.replaces_attack", "not true or false")
+        return names
+
+    def legendary(self, entry: str, la: object, attacks: list, spells: list | None = None) -> None:
         """`legendary_actions = { uses, options = [{ name, attack, ... }] }`."""
         if not isinstance(la, dict) or la.keys() != {"uses", "options"}:
             self.bad(entry, "legendary_actions", f"{la!r} is not {{ uses, options }}")
@@ -163,12 +193,14 @@ class Checker:
         for i, o in enumerate(options):
             f = f"legendary_actions.options[{i}]"
             if (not isinstance(o, dict) or o.keys() - LEGENDARY_OPTION_KEYS or "name" not in o
-                    or ("attack" in o) == ("save" in o)):
-                self.bad(entry, f, f"{o!r} is not {{ name, attack or save, cost?, once_per_round?, moves_first? }}")
+                    or sum(k in o for k in ("attack", "save", "spell")) != 1):
+                self.bad(entry, f, f"{o!r} is not {{ name, attack, save or spell, cost?, once_per_round?, moves_first? }}")
                 continue
             if o["name"] in seen:
                 self.bad(entry, f"{f}.name", f"{o['name']!r} is listed twice")
             seen.add(o["name"])
+            if "spell" in o and o["spell"] not in (spells or []):
+                self.bad(entry, f"{f}.spell", f"{o['spell']!r} is not a spell of its spellcasting")
             if "attack" in o and o["attack"] not in attacks:
                 self.bad(entry, f"{f}.attack", f"{o['attack']!r} is not one of its attacks")
             if "save" in o:
@@ -277,12 +309,15 @@ class Checker:
         for k in ("magic_resistance", "pack_tactics"):
             if k in e and not isinstance(e[k], bool):
                 self.bad(key, k, "not true or false")
+        if "spellcasting" in e and "legendary_actions" not in e:
+            self.spellcasting(key, e["spellcasting"])
         if "parry" in e:
             self.int_in(key, "parry", e["parry"], 0, 10)
         if "legendary_resistance" in e:
             self.int_in(key, "legendary_resistance", e["legendary_resistance"], 0, 10)
         if "legendary_actions" in e:
-            self.legendary(key, e["legendary_actions"], names)
+            self.legendary(key, e["legendary_actions"], names,
+                           self.spellcasting(key, e["spellcasting"]) if "spellcasting" in e else [])
         fights = bool(names) or "breath" in e
         if not fights and key not in CANNOT_FIGHT and key != "training_dummy":
             self.bad(key, "attacks", "no attack and no breath, and not listed in CANNOT_FIGHT")

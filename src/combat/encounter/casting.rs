@@ -46,6 +46,8 @@ struct Choice {
     value: f64,
     k: usize,
     slot: u8,
+    /// It spends a spell slot (a monster's daily or at-will spell does not).
+    uses_slot: bool,
     concentration: bool,
     /// An action spell cast as a bonus action with Quickened Spell.
     quickened: bool,
@@ -71,7 +73,7 @@ impl Candidates {
     fn offer(&mut self, bonus_action: bool, mut choice: Choice) {
         choice.order = self.offered;
         self.offered += 1;
-        let kind = usize::from(choice.concentration) | usize::from(choice.slot > 0) << 1;
+        let kind = usize::from(choice.concentration) | usize::from(choice.uses_slot) << 1;
         let best = &mut self.best[usize::from(bonus_action)][kind];
         if best.is_none_or(|b| choice.value > b.value) {
             *best = Some(choice);
@@ -104,7 +106,7 @@ const TURN_UNDEAD: usize = usize::MAX;
 
 /// The enemies a caster weighs its options against: their means.
 #[derive(Clone, Copy, Debug)]
-struct Foes {
+pub(super) struct Foes {
     /// Conscious enemies.
     up: usize,
     ac: f64,
@@ -126,7 +128,7 @@ impl Encounter {
     }
 
     /// The conscious enemies of `me`, as means.
-    fn foes(&self, arena: &Arena, me: usize) -> Foes {
+    pub(super) fn foes(&self, arena: &Arena, me: usize) -> Foes {
         let range = self.enemies_of(arena, me);
         let mut f = Foes {
             up: 0,
@@ -172,7 +174,14 @@ impl Encounter {
 
     /// The expected value, in hit points, of casting known spell `k` with
     /// `slot` now.
-    fn spell_value(&self, arena: &Arena, me: usize, k: usize, slot: u8, foes: &Foes) -> f64 {
+    pub(super) fn spell_value(
+        &self,
+        arena: &Arena,
+        me: usize,
+        k: usize,
+        slot: u8,
+        foes: &Foes,
+    ) -> f64 {
         let weights = &self.spell_weights[arena.fighters[me].spec][k];
         if weights.helps_allies {
             return self.buff_value(arena, me, k, slot, foes);
@@ -338,17 +347,16 @@ impl Encounter {
             let k = usize::from(k);
             let spell = &spec.known_spells[k].spell;
             if let Some(o) = spell.ongoing.filter(|o| o.when == OngoingWhen::CasterTurn) {
+                let level = spec.known_spells[k].innate.map_or(spell.level, |i| i.level);
                 let again = match o.action {
                     Some(CastingTime::BonusAction) => bonus,
                     Some(CastingTime::Action) => {
-                        action
-                            && self.spell_value(arena, me, k, spell.level, &foes) / foes.rounds
-                                > free
+                        action && self.spell_value(arena, me, k, level, &foes) / foes.rounds > free
                     }
                     _ => false,
                 };
                 if again {
-                    self.strike(rng, arena, me, k, spell.level, out);
+                    self.strike(rng, arena, me, k, level, out);
                     if o.action == Some(CastingTime::BonusAction) {
                         bonus = false;
                         turn.bonus = true;
@@ -380,24 +388,36 @@ impl Encounter {
                     CastingTime::BonusAction => (bonus, false),
                     _ => (false, false),
                 };
-                if !(open || quickened)
-                    || spell.concentration && s.concentrating != 0
-                    || spell.level > 0 && s.slot_this_turn
-                {
+                if !(open || quickened) || spell.concentration && s.concentrating != 0 {
                     continue;
                 }
-                let Some(slot) = self.open_slot(arena, me, spell.level) else {
-                    continue;
+                // A monster's spell of its Spellcasting: at its level, while
+                // it has castings left today; an at-will spell costs nothing.
+                let (slot, cost) = if let Some(i) = known.innate {
+                    let left = arena.fighters[me].daily_spells[usize::from(i.counter)];
+                    if i.per_day > 0 && left == 0 {
+                        continue;
+                    }
+                    (i.level, if i.per_day > 0 { i.level } else { 0 })
+                } else {
+                    if spell.level > 0 && s.slot_this_turn {
+                        continue;
+                    }
+                    let Some(slot) = self.open_slot(arena, me, spell.level) else {
+                        continue;
+                    };
+                    if u16::from(slot) > s.slot_budget {
+                        continue;
+                    }
+                    (slot, slot)
                 };
-                if u16::from(slot) > s.slot_budget {
-                    continue;
-                }
                 let value =
-                    self.spell_value(arena, me, k, slot, &foes) / (1.0 + k_cost * f64::from(slot));
+                    self.spell_value(arena, me, k, slot, &foes) / (1.0 + k_cost * f64::from(cost));
                 let choice = Choice {
                     value,
                     k,
                     slot,
+                    uses_slot: known.innate.is_none() && slot > 0,
                     concentration: spell.concentration,
                     quickened: false,
                     order: 0,
@@ -424,6 +444,7 @@ impl Encounter {
                         value,
                         k: TURN_UNDEAD,
                         slot: 0,
+                        uses_slot: false,
                         concentration: false,
                         quickened: false,
                         order: 0,
@@ -438,7 +459,7 @@ impl Encounter {
                 .filter(|b| b.value > threshold)
         };
         let beside = |first: Option<Choice>, bonus_action: bool, available: bool| {
-            let (conc, slot) = first.map_or((false, false), |c| (c.concentration, c.slot > 0));
+            let (conc, slot) = first.map_or((false, false), |c| (c.concentration, c.uses_slot));
             if available {
                 best(bonus_action, conc, slot)
             } else {
@@ -477,6 +498,59 @@ impl Encounter {
         turn
     }
 
+    /// SRD 5.2 "It can replace one attack with a use of Spellcasting to
+    /// cast ...": the best spell of `me` that may replace an attack,
+    /// cast instead of one attack of its Multiattack when it is worth more
+    /// than one attack is (its Attack action's expected damage over its
+    /// attacks), valued as the turn's other spells are. Whether it cast
+    /// (its Multiattack then makes one attack fewer).
+    pub(super) fn spell_for_an_attack<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        out: &mut TrialOutcome,
+    ) -> bool {
+        let spec = self.spec(arena.fighters[me].spec);
+        let Some(k_cost) = self.rules.spending.spell_policy.slot_cost() else {
+            return false;
+        };
+        if spec.multiattack.len() < 2 {
+            return false;
+        }
+        let foes = self.foes(arena, me);
+        if foes.up == 0 {
+            return false;
+        }
+        let one_attack = spec.threat(foes.ac.round() as i32) / spec.multiattack.len() as f64;
+        let f = &arena.fighters[me];
+        let mut best: Option<(f64, usize, u8)> = None;
+        for (k, known) in spec.known_spells.iter().enumerate() {
+            let Some(i) = known.innate.filter(|i| i.replaces_attack) else {
+                continue;
+            };
+            let spell = &known.spell;
+            if spell.casting_time != CastingTime::Action
+                || spell.concentration && f.spells.concentrating != 0
+                || i.per_day > 0 && f.daily_spells[usize::from(i.counter)] == 0
+            {
+                continue;
+            }
+            let cost = if i.per_day > 0 { i.level } else { 0 };
+            let value =
+                self.spell_value(arena, me, k, i.level, &foes) / (1.0 + k_cost * f64::from(cost));
+            if value > one_attack && best.is_none_or(|b| value > b.0) {
+                best = Some((value, k, i.level));
+            }
+        }
+        let Some((_, k, level)) = best else {
+            return false;
+        };
+        self.cast_known(rng, arena, me, k, level, out);
+        arena.fighters[me].attack_replaced = true;
+        true
+    }
+
     /// Casts known spell `k` of `me` with `slot` (see the module docs).
     pub(super) fn cast_known<R: Rng + ?Sized>(
         &self,
@@ -489,7 +563,13 @@ impl Encounter {
     ) {
         let known = self.known(arena, me, k);
         let spell = &known.spell;
-        if slot > 0 {
+        if let Some(i) = known.innate {
+            let left = &mut arena.fighters[me].daily_spells[usize::from(i.counter)];
+            if i.per_day > 0 {
+                // The policy casts none without a casting left.
+                *left -= 1;
+            }
+        } else if slot > 0 {
             let s = &mut arena.fighters[me];
             s.slots[usize::from(slot) - 1] -= 1;
             s.spells.slot_this_turn = true;
@@ -548,7 +628,7 @@ mod tests {
     ) -> Option<Choice> {
         let mut best: Option<Choice> = None;
         for &(b, c) in offers {
-            if b != bonus_action || c.concentration && no_concentration || c.slot > 0 && no_slot {
+            if b != bonus_action || c.concentration && no_concentration || c.uses_slot && no_slot {
                 continue;
             }
             if best.is_none_or(|x| c.value > x.value) {
@@ -570,9 +650,14 @@ mod tests {
                     value: f64::from(rng.random_range(0..4u8)),
                     k,
                     slot: rng.random_range(0..3u8),
+                    uses_slot: false,
                     concentration: rng.random_bool(0.5),
                     quickened: false,
                     order: 0,
+                };
+                let choice = Choice {
+                    uses_slot: choice.slot > 0,
+                    ..choice
                 };
                 let bonus_action = rng.random_bool(0.4);
                 cands.offer(bonus_action, choice);

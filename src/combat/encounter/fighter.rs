@@ -7,6 +7,7 @@ use super::spell_state::SpellState;
 use crate::combat::creature::CreatureSpec;
 use crate::combat::effect;
 use crate::combat::policy::EncounterRules;
+use crate::combat::spell::MAX_DAILY_SPELLS;
 use crate::rules::death_saves::Tally;
 use crate::rules::limbs::{LOSE_ARM_OR_HAND, LOSE_FOOT_OR_LEG, Limb, table_limb_hp};
 use crate::rules::permanent_wounds::WoundSlots;
@@ -125,6 +126,18 @@ impl State {
     pub const COUNT: usize = State::Fled as usize + 1;
 }
 
+/// The castings a day of each daily spell of `spec`'s Spellcasting, by
+/// counter.
+pub(super) fn daily_spells(spec: &CreatureSpec) -> [u8; MAX_DAILY_SPELLS] {
+    let mut out = [0; MAX_DAILY_SPELLS];
+    for i in spec.known_spells.iter().filter_map(|k| k.innate) {
+        if let Some(left) = out.get_mut(usize::from(i.counter)) {
+            *left = i.per_day;
+        }
+    }
+    out
+}
+
 /// One creature's state in a trial.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fighter {
@@ -142,6 +155,9 @@ pub struct Fighter {
     pub(super) potions: crate::combat::creature::Potions,
     /// Spell slots left, 1st to 9th level.
     pub(super) slots: [u8; 9],
+    /// Castings left today of each daily spell of a monster's
+    /// Spellcasting, by its counter ([`crate::combat::spell::Innate`]).
+    pub(super) daily_spells: [u8; MAX_DAILY_SPELLS],
     /// Diamonds left for *revivify*.
     pub(super) diamonds: u8,
     /// Maximum HP *aid* adds while it lasts (0: none in force).
@@ -206,6 +222,11 @@ pub struct Fighter {
     pub(super) spells: SpellState,
     /// It casts attack, control or buff spells ([`CreatureSpec::known_spells`]).
     pub(super) spell_caster: bool,
+    /// Some spell of its Spellcasting may replace one attack of its
+    /// Multiattack.
+    pub(super) spell_for_attack: bool,
+    /// This turn a spell replaced one attack of its Multiattack.
+    pub(super) attack_replaced: bool,
     /// Its *shield*-like reaction spell: index into its known spells plus
     /// one (0: none).
     pub(super) shield_spell: u8,
@@ -258,6 +279,7 @@ impl Fighter {
             heal_uses: spec.heal.map_or(0, |h| h.uses),
             potions: spec.potions,
             slots: spec.spell_slots(),
+            daily_spells: daily_spells(spec),
             diamonds: spec.spellbook.as_ref().map_or(0, |b| b.diamonds),
             aid_hp: 0,
             died_round: if state == State::Dead {
@@ -299,6 +321,11 @@ impl Fighter {
             venom: None,
             spells: SpellState::EMPTY,
             spell_caster: !spec.known_spells.is_empty(),
+            spell_for_attack: spec
+                .known_spells
+                .iter()
+                .any(|k| k.innate.is_some_and(|i| i.replaces_attack)),
+            attack_replaced: false,
             shield_spell: spec
                 .known_spells
                 .iter()

@@ -73,7 +73,21 @@ impl Encounter {
             if o.cost > f.legendary_uses || taken {
                 continue;
             }
-            let value = o.mean_damage(&spec.attacks);
+            let value = match &o.effect {
+                // A spell: as the casting policy values it, while it has
+                // castings left.
+                LegendaryEffect::Spell { known, .. } => {
+                    let Some(i) = spec.known_spells[*known].innate else {
+                        continue;
+                    };
+                    if i.per_day > 0 && f.daily_spells[usize::from(i.counter)] == 0 {
+                        continue;
+                    }
+                    let foes = self.foes(arena, me);
+                    self.spell_value(arena, me, *known, i.level, &foes)
+                }
+                _ => o.mean_damage(&spec.attacks),
+            };
             if best.is_none_or(|(v, _)| value > v) {
                 best = Some((value, i));
             }
@@ -98,6 +112,17 @@ impl Encounter {
         };
         let attack = match &option.effect {
             LegendaryEffect::Attack { index, .. } => &spec.attacks[*index],
+            LegendaryEffect::Spell { known, .. } => {
+                let level = spec.known_spells[*known]
+                    .innate
+                    .map_or(spec.known_spells[*known].spell.level, |i| i.level);
+                if self.enemies_up(arena, me) == 0 {
+                    return;
+                }
+                arena.fighters[me].spend_legendary(i, option.cost);
+                self.cast_known(rng, arena, me, *known, level, out);
+                return;
+            }
             LegendaryEffect::Save(area) => {
                 if self.enemies_up(arena, me) == 0 {
                     return;

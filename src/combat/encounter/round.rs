@@ -439,11 +439,16 @@ impl Encounter {
         if action_used || fight_over || !action {
             return;
         }
+        // A breath weapon ready goes first (a monster's best action); the
+        // bonus action may still cast.
+        let breath_first = spec.breath.is_some()
+            && arena.fighters[me].breath_ready
+            && self.enemies_up(arena, me) > 0;
         // Attack, control and buff spells, by the casting policy.
         if arena.fighters[me].spell_caster {
             let lung = arena.fighters[me].effects & effect::ACTION_OR_BONUS != 0;
             let bonus = !arena.fighters[me].spells.bonus_spent;
-            let cast = self.cast_spells(rng, arena, me, true, bonus, out);
+            let cast = self.cast_spells(rng, arena, me, !breath_first, bonus, out);
             if cast.action || (lung && cast.bonus) {
                 return;
             }
@@ -458,6 +463,10 @@ impl Encounter {
                 self.breathe(rng, arena, me, breath, out);
                 return;
             }
+        }
+        // A spell of its Spellcasting in place of one attack.
+        if arena.fighters[me].spell_for_attack {
+            self.spell_for_an_attack(rng, arena, me, out);
         }
         // The positions code is compiled out of the loop without them.
         if self.rules.positions.is_some() {
@@ -490,8 +499,10 @@ impl Encounter {
         } else {
             Movement::default()
         };
-        // Attacks a buff adds (haste): the first attack again.
-        let listed = spec.multiattack.len();
+        // Attacks a buff adds (haste): the first attack again; one a spell
+        // replaced this turn is not made.
+        let replaced = std::mem::take(&mut arena.fighters[me].attack_replaced);
+        let listed = spec.multiattack.len() - usize::from(replaced);
         let extra = if listed > 0 {
             usize::from(self.extra_attacks(arena, me))
         } else {

@@ -247,6 +247,7 @@ impl Encounter {
             f.aid_hp = 0;
             f.temp_hp = 0;
             f.slots = spec.spell_slots();
+            f.daily_spells = super::fighter::daily_spells(spec);
         }
         f.max_hp = (spec.max_hp - f.lost_max_hp).max(1) + f.aid_hp;
         if kind == Between::LongRest {

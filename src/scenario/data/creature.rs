@@ -25,6 +25,7 @@ mod legendary;
 mod lore;
 mod monster;
 mod potions;
+mod spellcasting;
 mod spells;
 
 use std::collections::BTreeMap;
@@ -101,6 +102,9 @@ pub struct RawCreature {
     spellcasting_modifier: Option<Spanned<i64>>,
     /// 300 gp diamonds carried for *revivify*.
     diamonds: Option<Spanned<i64>>,
+    /// A monster's Spellcasting: spells cast without slots, at will or a
+    /// number of times a day.
+    spellcasting: Option<Spanned<spellcasting::RawSpellcasting>>,
     breath: Option<Spanned<RawBreath>>,
     regeneration: Option<Spanned<RawRegen>>,
     /// Legendary Resistance: failed saves turned into successes a day.
@@ -282,6 +286,7 @@ impl RawCreature {
             spec.potions = potions(loc, v, &format!("{path}.potions"))?;
         }
         self.spells_of(loc, path, &mut spec, templates)?;
+        self.spellcasting_of(loc, path, &mut spec, &templates.spells)?;
         self.features_of(loc, path, &mut spec)?;
         self.legendary_of(loc, path, &mut spec)?;
         // Positions: it moves at its walking speed, or flies when faster.
@@ -681,8 +686,17 @@ mod tests {
         );
         assert_eq!(dragon.lore.speed.unwrap().fly, 80);
         assert_eq!(dragon.spec.legendary_resistance, 3);
-        assert_eq!(dragon.spec.legendary.as_ref().unwrap().options.len(), 1);
-        assert_eq!(dragon.lore.not_modelled[1], "Spellcasting");
+        // Pounce, and Commanding Presence and Fiery Rays, which cast
+        // spells of its Spellcasting (command, scorching ray, fireball).
+        assert_eq!(dragon.spec.legendary.as_ref().unwrap().options.len(), 3);
+        let spells: Vec<&str> = dragon
+            .spec
+            .known_spells
+            .iter()
+            .map(|k| k.spell.name.as_str())
+            .collect();
+        assert_eq!(spells, ["command", "scorching_ray", "fireball"]);
+        assert!(dragon.lore.not_modelled.is_empty(), "{:?}", dragon.lore.not_modelled);
         assert!(
             !dragon
                 .lore
@@ -775,6 +789,57 @@ mod tests {
             err("[imp]\ncreature = \"goblin\"\n").contains(
                 "field `imp.creature`: a bestiary entry cannot start from another monster"
             )
+        );
+    }
+
+    #[test]
+    fn spellcasting_is_spells_without_slots_at_their_level_and_uses_a_day() {
+        let text = "[hag]\nhp = 40\nac = 14\nattacks = [{ name = \"claw\", to_hit = 5, damage = \"1d8+3\", type = \"slashing\" }]\nmultiattack = [\"claw\", \"claw\"]\nspellcasting = { dc = 15, to_hit = 7, spells = [{ spell = \"fireball\", level = 4, per_day = 2 }, { spell = \"scorching_ray\", replaces_attack = true }] }\nlegendary_actions = { uses = 1, options = [{ name = \"rays\", spell = \"scorching_ray\" }] }\n";
+        let b = parse_bestiary("mine.toml", text, &templates()).unwrap();
+        let hag = b.lookup("hag").unwrap();
+        let [fireball, ray] = &hag.known_spells[..] else {
+            panic!("two spells: {:?}", hag.known_spells);
+        };
+        assert_eq!((fireball.dc, fireball.to_hit), (15, 7));
+        let i = fireball.innate.unwrap();
+        assert_eq!(
+            (i.level, i.per_day, i.counter, i.replaces_attack),
+            (4, 2, 0, false)
+        );
+        let i = ray.innate.unwrap();
+        assert_eq!(
+            (i.level, i.per_day, i.replaces_attack),
+            (2, 0, true),
+            "at will, its own level"
+        );
+        assert!(hag.spell_slots().iter().all(|&n| n == 0), "no slots");
+        let legendary = hag.legendary.as_ref().unwrap();
+        assert!(matches!(
+            legendary.options[0].effect,
+            crate::combat::creature::LegendaryEffect::Spell { known: 1, .. }
+        ));
+        let err = |spells: &str| {
+            let text = format!(
+                "[hag]\nhp = 40\nac = 14\nattacks = []\nspellcasting = {{ dc = 15, to_hit = 7, spells = [{spells}] }}\n"
+            );
+            parse_bestiary("mine.toml", &text, &templates())
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err("{ spell = \"fireball\", level = 2 }").contains(
+            "field `hag.spellcasting.spells[0].level`: Fireball is a level-3 spell: it cannot be cast at level 2"
+        ));
+        assert!(
+            err("{ spell = \"detect_magic\" }").contains("is not a spell the round loop casts")
+        );
+        assert!(err("{ spell = \"fireball\", per_day = 0 }").contains("per_day"));
+        assert!(err("{ spell = \"fireball\" }, { spell = \"fireball\" }").contains("listed twice"));
+        let text = "[hag]\nhp = 40\nac = 14\nattacks = []\nlegendary_actions = { uses = 1, options = [{ name = \"rays\", spell = \"scorching_ray\" }] }\n";
+        assert!(
+            parse_bestiary("mine.toml", text, &templates())
+                .unwrap_err()
+                .to_string()
+                .contains("`scorching_ray` is not a spell of this creature's `spellcasting`")
         );
     }
 

@@ -261,6 +261,77 @@ fn banishment_held_its_minute_brings_a_native_back_and_keeps_a_fiend_away() {
 }
 
 #[test]
+fn a_monster_casts_its_daily_spells_without_slots_until_they_run_out() {
+    // The SRD 5.2 mage: Fireball (level 4 version) 2/day, Cone of Cold
+    // 1/day, no spell slots.
+    let party = vec![template("fighter-5"); 4];
+    let mut t = Table::new(party, vec![monster("mage")], EncounterRules::default());
+    let mage = 4;
+    let fireball = known(&t.enc.all[mage], "fireball");
+    let innate = t.enc.all[mage].known_spells[fireball].innate.unwrap();
+    assert_eq!((innate.level, innate.per_day), (4, 2));
+    let counter = usize::from(innate.counter);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    for left in [1, 0] {
+        let Table { enc, arena, out } = &mut t;
+        enc.cast_known(&mut rng, arena, mage, fireball, 4, out);
+        assert_eq!(arena.fighters[mage].daily_spells[counter], left);
+        assert_eq!(arena.fighters[mage].slots, [0; 9], "no slot spent");
+    }
+    // Out of fireballs, the policy never casts another: its count stays 0
+    // and the cone of cold is cast at most once.
+    let cone = known(&t.enc.all[mage], "cone_of_cold");
+    let cone_counter = usize::from(t.enc.all[mage].known_spells[cone].innate.unwrap().counter);
+    for _ in 0..20 {
+        let Table { enc, arena, out } = &mut t;
+        for f in arena.fighters.iter_mut().filter(|f| f.party) {
+            f.hp = f.max_hp;
+            f.state = State::Up;
+        }
+        enc.cast_spells(&mut rng, arena, mage, true, true, out);
+        assert_eq!(arena.fighters[mage].daily_spells[counter], 0);
+    }
+    assert_eq!(
+        t.f(mage).daily_spells[cone_counter],
+        0,
+        "cone of cold cast once"
+    );
+    // A long rest (a PC's; monsters are anew between fights) restores them.
+    let daily = super::super::fighter::daily_spells(&t.enc.all[mage]);
+    assert_eq!((daily[counter], daily[cone_counter]), (2, 1));
+}
+
+#[test]
+fn a_spell_replaces_one_attack_of_the_multiattack_when_worth_more() {
+    // The adult red dragon: Rend x3 (+14, 1d10+8 plus 2d4 fire), or
+    // Scorching Ray (3 rays of 2d6 at +12) in place of one Rend.
+    let party = vec![template("wizard-5"); 4];
+    let mut t = Table::new(
+        party,
+        vec![monster("adult-red-dragon")],
+        EncounterRules::default(),
+    );
+    let dragon = 4;
+    assert!(t.f(dragon).spell_for_attack);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+    let Table { enc, arena, out } = &mut t;
+    assert!(enc.spell_for_an_attack(&mut rng, arena, dragon, out));
+    assert!(arena.fighters[dragon].attack_replaced);
+    // The Multiattack then makes two attacks, and the mark is spent.
+    enc.multiattack::<false, _>(&mut rng, arena, dragon, out);
+    assert!(!arena.fighters[dragon].attack_replaced);
+    // Without any spell of its own that may replace an attack: never.
+    let mut t = Table::new(
+        vec![template("wizard-5")],
+        vec![monster("mage")],
+        EncounterRules::default(),
+    );
+    assert!(!t.f(1).spell_for_attack);
+    let Table { enc, arena, out } = &mut t;
+    assert!(!enc.spell_for_an_attack(&mut rng, arena, 1, out));
+}
+
+#[test]
 fn the_policy_casts_fireball_at_six_hobgoblins_and_fire_bolt_at_one_goblin() {
     let six = vec![monster("hobgoblin-warrior"); 6];
     let mut t = Table::new(vec![template("wizard-9")], six, EncounterRules::default());

@@ -37,6 +37,8 @@ pub struct RawLegendaryOption {
     name: Spanned<String>,
     attack: Option<Spanned<String>>,
     save: Option<Spanned<RawAreaSave>>,
+    /// A spell of its `spellcasting`, by name.
+    spell: Option<Spanned<String>>,
     cost: Option<Spanned<i64>>,
     #[serde(default)]
     once_per_round: bool,
@@ -104,8 +106,43 @@ impl RawCreature {
             }
             (None, None) => {}
         }
+        if self.spellcasting.is_some() && self.legendary_actions.is_none() {
+            if let Some(l) = spec.legendary.as_mut() {
+                let known: Vec<_> = spec
+                    .known_spells
+                    .iter()
+                    .map(|k| (k.spell.name.clone(), k.innate.is_some()))
+                    .collect();
+                for option in &mut l.options {
+                    let LegendaryEffect::Spell { known: index, name } = &mut option.effect else {
+                        continue;
+                    };
+                    *index = known
+                        .iter()
+                        .position(|(n, innate)| *innate && n == name)
+                        .ok_or_else(|| {
+                            loc.error(
+                                self.spellcasting.as_ref().map_or(0, |s| s.span().start),
+                                &field,
+                                format!(
+                                    "the legendary action `{}` casts `{name}`, which this `spellcasting` \
+                                     no longer has: give `legendary_actions` too",
+                                    option.name
+                                ),
+                            )
+                        })?;
+                }
+            }
+        }
         Ok(())
     }
+}
+
+/// The index among `spec`'s known spells of its Spellcasting spell `name`.
+fn innate_index(spec: &CreatureSpec, name: &str) -> Option<usize> {
+    spec.known_spells
+        .iter()
+        .position(|k| k.innate.is_some() && k.spell.name == name)
 }
 
 /// The inherited legendary actions `old` with their attacks found again by
@@ -181,8 +218,19 @@ impl RawLegendary {
                     format!("`{name}` is listed twice"),
                 ));
             }
-            let effect = match (&o.attack, &o.save) {
-                (Some(a), None) => {
+            let effect = match (&o.attack, &o.save, &o.spell) {
+                (None, None, Some(v)) => {
+                    let name = v.get_ref().replace('-', "_");
+                    let known = innate_index(spec, &name).ok_or_else(|| {
+                        loc.error(
+                            v.span().start,
+                            &at("spell"),
+                            format!("`{name}` is not a spell of this creature's `spellcasting`"),
+                        )
+                    })?;
+                    LegendaryEffect::Spell { known, name }
+                }
+                (Some(a), None, None) => {
                     let name = a.get_ref();
                     let index = spec
                         .attacks
@@ -200,15 +248,15 @@ impl RawLegendary {
                         name: name.clone(),
                     }
                 }
-                (None, Some(save)) => {
+                (None, Some(save), None) => {
                     LegendaryEffect::Save(save.get_ref().build(loc, &at("save"))?)
                 }
                 _ => {
                     return Err(loc.error(
                         raw.span().start,
                         &format!("{path}.options[{i}]"),
-                        "give either `attack` (one of its attacks, by name) or `save` (a saving throw \
-                         against damage), not both",
+                        "give one of `attack` (one of its attacks, by name), `save` (a saving throw \
+                         against damage) or `spell` (a spell of its `spellcasting`)",
                     ));
                 }
             };
@@ -272,7 +320,7 @@ mod tests {
         );
         let attack = |i: usize| match &l.options[i].effect {
             LegendaryEffect::Attack { index, .. } => *index,
-            LegendaryEffect::Save(_) => usize::MAX,
+            LegendaryEffect::Save(_) | LegendaryEffect::Spell { .. } => usize::MAX,
         };
         assert_eq!((attack(0), attack(1)), (0, 1));
         let LegendaryEffect::Save(gust) = l.options[2].effect else {
@@ -310,7 +358,7 @@ mod tests {
             "legendary_actions = { uses = 3, options = [{ name = \"p\", attack = \"rend\", save = { dice = \"1d6\", type = \"fire\", save = \"dex\", dc = 10, targets = 1 } }] }\n",
         );
         assert!(
-            e.contains("wyrm.legendary_actions.options[0]") && e.contains("not both"),
+            e.contains("wyrm.legendary_actions.options[0]") && e.contains("give one of"),
             "{e}"
         );
         let e = err(

@@ -50,6 +50,8 @@ impl RawCreature {
                 spell_list(loc, path, list, &book, &spec.name, &templates.spells)?;
             book.spells = healing;
             let old = std::mem::take(&mut spec.known_spells);
+            // A monster's Spellcasting stays: the list replaces slot spells.
+            let innate: Vec<_> = old.iter().filter(|k| k.innate.is_some()).cloned().collect();
             spec.known_spells = combat
                 .into_iter()
                 .map(|i| {
@@ -63,11 +65,12 @@ impl RawCreature {
                     known_spell(spell, proficiency, book.modifier, bonus)
                 })
                 .collect();
+            spec.known_spells.extend(innate);
             if spec.heal.is_some_and(|h| h.spell) {
                 spec.heal = None;
             }
         } else {
-            for k in spec.known_spells.iter_mut() {
+            for k in spec.known_spells.iter_mut().filter(|k| k.innate.is_none()) {
                 *k = known_spell(k.spell.clone(), proficiency, book.modifier, k.damage_bonus);
             }
         }
