@@ -42,6 +42,9 @@ pub struct Attack {
     pub two_handed: bool,
     /// Extra damage on a hit.
     pub rider: Option<Rider>,
+    /// A hit knocks a target of this size or smaller prone ("If the target
+    /// is a Large or smaller creature, it has the Prone condition").
+    pub knocks_prone: Option<crate::rules::damage::Size>,
     /// A spell attack (verbal component: knocked-out teeth can make it fail;
     /// a broken weapon does not matter).
     pub spell: bool,

@@ -172,6 +172,9 @@ pub fn render(spec: &CreatureSpec) -> String {
                 let _ = write!(line, " (DC {dc} {ability:?} save for half)");
             }
         }
+        if let Some(size) = a.knocks_prone {
+            let _ = write!(line, ", knocks a {size:?} or smaller target prone");
+        }
         let _ = writeln!(out, "{line}");
     }
     if !spec.multiattack.is_empty() {

@@ -540,6 +540,7 @@ impl TemplateAttack {
             reach: self.reach,
             two_handed: self.two_handed,
             rider: None,
+            knocks_prone: None,
             spell: self.spell,
             ability: (!self.spell).then_some(self.ability),
         }

@@ -5,8 +5,9 @@
 
 use serde::Deserialize;
 
-/// The seed's size categories (0.25 … 4) with their D&D size names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+/// The seed's size categories (0.25 … 4) with their D&D size names,
+/// smallest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Size {
     /// Category 0.25.

@@ -59,7 +59,12 @@ fn every_entry_loads_by_name_and_fights() {
         let hurt = value("mean_pc_hp_lost") > 0.0;
         // A caster may spend its few turns on control spells (the druid
         // opens with Entangle and falls before it deals damage).
-        let casts = !catalog.bestiary.lookup(name).unwrap().known_spells.is_empty();
+        let casts = !catalog
+            .bestiary
+            .lookup(name)
+            .unwrap()
+            .known_spells
+            .is_empty();
         assert!(
             hurt == !CANNOT_FIGHT.contains(&name) || casts && !hurt,
             "{name}: hp lost"

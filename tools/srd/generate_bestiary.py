@@ -513,6 +513,8 @@ class Attack:
     two_handed: bool = False
     spell: bool = False
     rider: tuple[Dice, str] | None = None
+    # A hit knocks a target of this size or smaller prone.
+    knocks_prone: str | None = None
 
     def expected(self) -> float:
         mean = self.damage.mean() + (self.rider[0].mean() if self.rider else 0.0)
@@ -1242,6 +1244,13 @@ def spellcasting_of(m: dict, actions: list[dict], pkg: Package, spells: dict[str
     return (dc, to_hit, found) if found else None
 
 
+# "If the target is a Large or smaller creature, it has the Prone
+# condition": a hit knocks it prone, no save (not after a move: "and the
+# boar moved 20+ feet straight toward it", which needs positions).
+KNOCKS_PRONE = re.compile(
+    r"If the target is an? (Tiny|Small|Medium|Large|Huge|Gargantuan) or smaller creature"
+    r"[^.]*?, (?:it|the target) has the [^.]*?Prone\b[^.]*?condition")
+
 REPLACE_WITH_SPELL = re.compile(
     r"^Multiattack: It can replace one attack with a use of (?P<what>.*)$")
 SPELL_CHOICE = re.compile(
@@ -1327,6 +1336,10 @@ def convert(m: dict, pkg: Package) -> Entry:
             raise Unsupported(f"two attacks named {attack.name!r}")
         e.attacks.append(attack)
         effects = other_effects(m, a, first, pkg)
+        prone = KNOCKS_PRONE.search(clean(a["description"]))
+        if "Prone condition" in effects and prone and "moved" not in prone.group(0):
+            attack.knocks_prone = prone.group(1).lower()
+            effects.remove("Prone condition")
         if effects:
             local.append(f"{display(a['name'])}: {'; '.join(effects)}")
         attack_notes[a["name"]] = local
@@ -1452,6 +1465,8 @@ def attack_toml(a: Attack) -> str:
         parts.append("spell = true")
     if a.rider:
         parts.append(f"rider = {{ dice = {q(a.rider[0].text())}, type = {q(a.rider[1])} }}")
+    if a.knocks_prone:
+        parts.append(f"knocks_prone = {q(a.knocks_prone)}")
     return "{ " + ", ".join(parts) + " }"
 
 

@@ -11,13 +11,14 @@ use rand::Rng;
 use super::damage::Blow;
 use super::fighter::{Fighter, State};
 use super::positions::REACH;
+use super::spell_state::Affliction;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{Ability, AreaSave, Attack, Breath, Reach};
 use crate::combat::effect;
-use crate::combat::spell::bits;
+use crate::combat::spell::{Condition, bits};
 use crate::dice::{DiceExpr, RollMode};
 use crate::rules::attack::{AttackOutcome, AttackRoll};
-use crate::rules::damage::DamageTypes;
+use crate::rules::damage::{DamageTypes, Size};
 
 /// Whether a wound's disadvantage on an ability's weapon attack rolls
 /// (`effects`; the reading `wound_attack_disadvantage`) falls on `attack`:
@@ -368,9 +369,33 @@ impl Encounter {
         if let Some(rider) = attack.rider.filter(|_| poisons) {
             self.envenom(rng, arena, target, rider);
         }
+        if let Some(size) = attack.knocks_prone {
+            self.knock_prone(arena, target, size);
+        }
         // Stunning Strike on a melee weapon hit.
         if arena.fighters[me].feats.ki != 0 && melee && !attack.spell {
             self.stunning_strike(rng, arena, me, target);
         }
+    }
+}
+
+impl Encounter {
+    /// A hit that knocks its target prone (SRD 5.2 stat blocks: "If the
+    /// target is a Large or smaller creature, it has the Prone condition"):
+    /// a conscious target of at most `size` is prone until it stands up at
+    /// the start of its turn (docs/spells.md, "Conditions").
+    pub(super) fn knock_prone(&self, arena: &mut Arena, target: usize, size: Size) {
+        let t = &mut arena.fighters[target];
+        if t.state != State::Up
+            || self.spec(t.spec).size > size
+            || t.spells.conditions & bits::PRONE != 0
+        {
+            return;
+        }
+        t.spells.afflict(Affliction {
+            bits: Condition::Prone.bits(),
+            prone: true,
+            ..Affliction::NONE
+        });
     }
 }

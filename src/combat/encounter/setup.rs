@@ -126,7 +126,13 @@ impl Encounter {
         let stunners = all.iter().any(|c| c.class_features.ki > 0);
         let auras = all.iter().any(|c| c.class_features.aura > 0);
         let legendary = all.iter().any(|c| c.legendary.is_some());
-        let spellcasting = stunners || all.iter().any(|c| !c.known_spells.is_empty());
+        // Conditions from spells, Stunning Strike or a hit that knocks
+        // prone: the loop keeps spell state.
+        let knocks_prone = all
+            .iter()
+            .any(|c| c.attacks.iter().any(|a| a.knocks_prone.is_some()));
+        let spellcasting =
+            stunners || knocks_prone || all.iter().any(|c| !c.known_spells.is_empty());
         let fielded = all.len();
         let mut encounter = Encounter {
             party,

@@ -696,7 +696,11 @@ mod tests {
             .map(|k| k.spell.name.as_str())
             .collect();
         assert_eq!(spells, ["command", "scorching_ray", "fireball"]);
-        assert!(dragon.lore.not_modelled.is_empty(), "{:?}", dragon.lore.not_modelled);
+        assert!(
+            dragon.lore.not_modelled.is_empty(),
+            "{:?}",
+            dragon.lore.not_modelled
+        );
         assert!(
             !dragon
                 .lore

@@ -1,7 +1,10 @@
 //! Attack rolls in the round loop: natural 1s, natural 20s and the crit
-//! range, AC, the unconscious, and the table without critical hits.
+//! range, AC, the unconscious, and the table without critical hits; a hit
+//! that knocks prone.
 
 use super::*;
+use crate::combat::spell::bits;
+use crate::rules::damage::Size;
 
 #[test]
 fn a_natural_one_always_misses() {
@@ -150,4 +153,34 @@ fn evasion_takes_no_damage_on_a_saved_dexterity_breath_and_half_on_a_failed_one(
         45,
         "without Evasion: all of its 45 HP"
     );
+}
+
+#[test]
+fn a_hit_that_knocks_prone_does_so_up_to_its_size_until_the_target_stands() {
+    // SRD 5.2 dire wolf: Bite +5, 1d10+3 piercing; "If the target is a
+    // Large or smaller creature, it has the Prone condition."
+    let wolf = monster("dire-wolf");
+    assert_eq!(wolf.attacks[0].knocks_prone, Some(Size::Large));
+    let mut t = Table::new(vec![fighter()], vec![wolf], EncounterRules::default());
+    // A miss (2 + 5 = 7 against AC 18) leaves it standing.
+    t.attack(1, 0, &[(2, 20)]);
+    assert_eq!(t.f(0).spells.conditions & bits::PRONE, 0);
+    // A hit (15 + 5 = 20): 1d10 + 3 = 4 + 3, and prone.
+    t.attack(1, 0, &[(15, 20), (4, 10)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 7);
+    assert_ne!(t.f(0).spells.conditions & bits::PRONE, 0);
+    // Its attack rolls have disadvantage while prone; it stands up at the
+    // start of its turn.
+    let Table { enc, arena, out } = &mut t;
+    with_dice(&[], |rng| enc.spells_at_turn_start(rng, arena, 0, out));
+    assert_eq!(arena.fighters[0].spells.conditions & bits::PRONE, 0);
+    // A Huge target is too big to knock down.
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![monster("dire-wolf")],
+        EncounterRules::default(),
+    );
+    t.enc.all[0].size = Size::Huge;
+    t.attack(1, 0, &[(15, 20), (4, 10)]);
+    assert_eq!(t.f(0).spells.conditions & bits::PRONE, 0);
 }

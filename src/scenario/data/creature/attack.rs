@@ -39,6 +39,8 @@ pub struct RawAttack {
     #[serde(default)]
     two_handed: bool,
     rider: Option<Spanned<RawRider>>,
+    /// A hit knocks a target of this size or smaller prone.
+    knocks_prone: Option<crate::rules::damage::Size>,
     #[serde(default)]
     spell: bool,
 }
@@ -68,6 +70,7 @@ impl RawAttack {
             reach: self.reach,
             two_handed: self.two_handed,
             rider,
+            knocks_prone: self.knocks_prone,
             spell: self.spell,
             ability: None,
         })
