@@ -45,6 +45,11 @@ pub struct Attack {
     /// A hit knocks a target of this size or smaller prone ("If the target
     /// is a Large or smaller creature, it has the Prone condition").
     pub knocks_prone: Option<crate::rules::damage::Size>,
+    /// A hit poisons the target ("the target has the Poisoned condition
+    /// until the start of the wyvern's next turn"): until the end of the
+    /// attacker's next turn, which covers the target's next turn whichever
+    /// of the statblocks' wordings it is.
+    pub poisons_on_hit: bool,
     /// A spell attack (verbal component: knocked-out teeth can make it fail;
     /// a broken weapon does not matter).
     pub spell: bool,
@@ -598,6 +603,11 @@ impl CreatureSpec {
     /// spellbook).
     pub fn spell_slots(&self) -> [u8; 9] {
         self.spellbook.as_ref().map_or([0; 9], |b| b.slots)
+    }
+
+    /// Some attack of its poisons on a hit.
+    pub fn poisons_on_hit(&self) -> bool {
+        self.attacks.iter().any(|a| a.poisons_on_hit)
     }
 
     /// The saving-throw modifier for an ability.

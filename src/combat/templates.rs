@@ -541,6 +541,7 @@ impl TemplateAttack {
             two_handed: self.two_handed,
             rider: None,
             knocks_prone: None,
+            poisons_on_hit: false,
             spell: self.spell,
             ability: (!self.spell).then_some(self.ability),
         }

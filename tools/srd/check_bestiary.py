@@ -52,7 +52,7 @@ SRD_KEYS = {
     "not_modelled",
 }
 REQUIRED_SRD = SRD_KEYS - {"condition_immune"}
-ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell", "knocks_prone"}
+ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell", "knocks_prone", "poisons_on_hit"}
 RIDER_KEYS = {"dice", "type", "save", "dc"}
 BREATH_KEYS = {"dice", "type", "save", "dc", "recharge", "targets"}
 LEGENDARY_OPTION_KEYS = {"name", "attack", "save", "spell", "cost", "once_per_round", "moves_first"}

@@ -515,6 +515,8 @@ class Attack:
     rider: tuple[Dice, str] | None = None
     # A hit knocks a target of this size or smaller prone.
     knocks_prone: str | None = None
+    # A hit poisons the target until about its next turn's end.
+    poisons_on_hit: bool = False
 
     def expected(self) -> float:
         mean = self.damage.mean() + (self.rider[0].mean() if self.rider else 0.0)
@@ -1251,6 +1253,13 @@ KNOCKS_PRONE = re.compile(
     r"If the target is an? (Tiny|Small|Medium|Large|Huge|Gargantuan) or smaller creature"
     r"[^.]*?, (?:it|the target) has the [^.]*?Prone\b[^.]*?condition")
 
+# "..., and the target has the Poisoned condition until the start of the
+# wyvern's next turn." (or "the end of its next turn"), with nothing more
+# ("While Poisoned, the target can't regain Hit Points" stays listed).
+POISONS = re.compile(
+    r"and the target has the [^.]*?Poisoned\b[^.]*?condition until the (?:start|end) of "
+    r"[^.]*?next turn\.(?!\s*(?:While|Until))")
+
 REPLACE_WITH_SPELL = re.compile(
     r"^Multiattack: It can replace one attack with a use of (?P<what>.*)$")
 SPELL_CHOICE = re.compile(
@@ -1340,6 +1349,9 @@ def convert(m: dict, pkg: Package) -> Entry:
         if "Prone condition" in effects and prone and "moved" not in prone.group(0):
             attack.knocks_prone = prone.group(1).lower()
             effects.remove("Prone condition")
+        if "Poisoned condition" in effects and POISONS.search(clean(a["description"])):
+            attack.poisons_on_hit = True
+            effects.remove("Poisoned condition")
         if effects:
             local.append(f"{display(a['name'])}: {'; '.join(effects)}")
         attack_notes[a["name"]] = local
@@ -1467,6 +1479,8 @@ def attack_toml(a: Attack) -> str:
         parts.append(f"rider = {{ dice = {q(a.rider[0].text())}, type = {q(a.rider[1])} }}")
     if a.knocks_prone:
         parts.append(f"knocks_prone = {q(a.knocks_prone)}")
+    if a.poisons_on_hit:
+        parts.append("poisons_on_hit = true")
     return "{ " + ", ".join(parts) + " }"
 
 

@@ -372,6 +372,9 @@ impl Encounter {
         if let Some(size) = attack.knocks_prone {
             self.knock_prone(arena, target, size);
         }
+        if attack.poisons_on_hit {
+            self.poison_on_hit(arena, me, target);
+        }
         // Stunning Strike on a melee weapon hit.
         if arena.fighters[me].feats.ki != 0 && melee && !attack.spell {
             self.stunning_strike(rng, arena, me, target);
@@ -397,5 +400,28 @@ impl Encounter {
             prone: true,
             ..Affliction::NONE
         });
+    }
+
+    /// A hit that poisons (SRD 5.2: "the target has the Poisoned condition
+    /// until the start of the wyvern's next turn", "... until the end of
+    /// its next turn"): a conscious target is poisoned until the end of
+    /// `me`'s next turn; a second hit of `me`'s renews it.
+    pub(super) fn poison_on_hit(&self, arena: &mut Arena, me: usize, target: usize) {
+        let t = &mut arena.fighters[target];
+        if t.state != State::Up {
+            return;
+        }
+        let poisoned = Affliction {
+            bits: Condition::Poisoned.bits(),
+            source: me as u16,
+            ..Affliction::NONE
+        };
+        let s = &mut t.spells;
+        match s.afflictions.iter().position(|a| *a == poisoned) {
+            Some(k) => s.source_turns[k] = 2,
+            None => {
+                s.afflict_until_source_turn(poisoned, 2);
+            }
+        }
     }
 }

@@ -185,8 +185,12 @@ impl Encounter {
                 {
                     self.spells_at_turn_end(rng, arena, me, out);
                 }
-                // Stunning Strike: a monk's stuns end with its next turn.
-                if self.stunners && self.spec(arena.fighters[me].spec).class_features.ki != 0 {
+                // Stunning Strike's stuns and a hit's poison end with
+                // their source's next turn.
+                if self.stunners && {
+                    let spec = self.spec(arena.fighters[me].spec);
+                    spec.class_features.ki != 0 || spec.poisons_on_hit()
+                } {
                     self.features_at_turn_end(arena, me);
                 }
                 // Legendary actions: immediately after another creature's turn.

@@ -123,7 +123,11 @@ impl Encounter {
         let spell_weights = all.iter().map(spell_weights).collect();
         let casters = party.iter().any(CreatureSpec::casts_spells);
         // Stunning Strike's stuns are spell state: the loop looks at it.
-        let stunners = all.iter().any(|c| c.class_features.ki > 0);
+        // Conditions that last to the end of their source's next turn:
+        // Stunning Strike's stun, a hit's poison.
+        let stunners = all
+            .iter()
+            .any(|c| c.class_features.ki > 0 || c.poisons_on_hit());
         let auras = all.iter().any(|c| c.class_features.aura > 0);
         let legendary = all.iter().any(|c| c.legendary.is_some());
         // Conditions from spells, Stunning Strike or a hit that knocks

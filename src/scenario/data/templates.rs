@@ -913,7 +913,7 @@ warlock - - -
                     .replace(", short_rest: false", "")
                     .replace(", ability: None", "")
                     .replace(", hit_dice: None", "")
-                    .replace(", knocks_prone: None", "")
+                    .replace(", knocks_prone: None, poisons_on_hit: false", "")
                     .replace(&format!(", speed: {}, line: None", spec.speed), "")
                     .replace(", evasion: false, relentless_rage: false", "")
                     .replace(", known_spells: []", "")

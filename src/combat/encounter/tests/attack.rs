@@ -184,3 +184,37 @@ fn a_hit_that_knocks_prone_does_so_up_to_its_size_until_the_target_stands() {
     t.attack(1, 0, &[(15, 20), (4, 10)]);
     assert_eq!(t.f(0).spells.conditions & bits::PRONE, 0);
 }
+
+#[test]
+fn a_hit_that_poisons_lasts_to_the_end_of_the_attackers_next_turn() {
+    // SRD 5.2 wyvern: Sting "... and the target has the Poisoned condition
+    // until the start of the wyvern's next turn" (poisons_on_hit).
+    let wyvern = monster("wyvern@5.2");
+    let sting = wyvern
+        .attacks
+        .iter()
+        .find(|a| a.poisons_on_hit)
+        .expect("the sting poisons")
+        .clone();
+    let mut t = Table::new(
+        vec![template("fighter-5")],
+        vec![wyvern],
+        EncounterRules::default(),
+    );
+    let poisoned = crate::combat::spell::Condition::Poisoned.bits();
+    // A miss (natural 2) poisons nothing.
+    t.attack_with(1, 0, &sting, &[(2, 20)]);
+    assert_eq!(t.f(0).spells.conditions & poisoned, 0);
+    // A hit (natural 19): 2d6 + 4 and the rider's 7d6, all 1s (13 of the
+    // fighter's 44 HP), and poisoned.
+    let dice: Vec<(u64, u64)> = std::iter::once((19, 20))
+        .chain(std::iter::repeat_n((1, 6), 9))
+        .collect();
+    t.attack_with(1, 0, &sting, &dice);
+    assert_eq!(t.f(0).spells.conditions & poisoned, poisoned);
+    // The end of the wyvern's turn in progress, then of its next: gone.
+    t.enc.features_at_turn_end(&mut t.arena, 1);
+    assert_eq!(t.f(0).spells.conditions & poisoned, poisoned);
+    t.enc.features_at_turn_end(&mut t.arena, 1);
+    assert_eq!(t.f(0).spells.conditions & poisoned, 0);
+}

@@ -41,6 +41,9 @@ pub struct RawAttack {
     rider: Option<Spanned<RawRider>>,
     /// A hit knocks a target of this size or smaller prone.
     knocks_prone: Option<crate::rules::damage::Size>,
+    /// A hit poisons the target until the end of the attacker's next turn.
+    #[serde(default)]
+    poisons_on_hit: bool,
     #[serde(default)]
     spell: bool,
 }
@@ -71,6 +74,7 @@ impl RawAttack {
             two_handed: self.two_handed,
             rider,
             knocks_prone: self.knocks_prone,
+            poisons_on_hit: self.poisons_on_hit,
             spell: self.spell,
             ability: None,
         })
