@@ -66,7 +66,7 @@ fn every_entry_loads_by_name_and_fights() {
             .known_spells
             .is_empty();
         assert!(
-            hurt == !CANNOT_FIGHT.contains(&name) || casts && !hurt,
+            hurt != CANNOT_FIGHT.contains(&name) || casts && !hurt,
             "{name}: hp lost"
         );
     }
