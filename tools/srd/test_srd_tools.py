@@ -298,6 +298,52 @@ VALID = {
 }
 
 
+class SpellsAndRiders(unittest.TestCase):
+    def test_a_spell_named_in_the_multiattack_replaces_an_attack_and_leaves_the_note(self):
+        e = gb.Entry(slug="d", name="D")
+        e.spellcasting = (17, 9, [("scorching_ray", 2, 0), ("fireball", 3, 1)])
+        e.not_modelled = [
+            "Multiattack: It can replace one attack with a use of Spellcasting to cast Scorching Ray",
+            "Amphibious",
+        ]
+        gb.spells_replacing_attacks(e)
+        self.assertEqual(e.replaces_attack, ["scorching_ray"])
+        self.assertEqual(e.not_modelled, ["Amphibious"])
+
+    def test_the_other_choice_of_a_replacement_stays_listed(self):
+        e = gb.Entry(slug="d", name="D")
+        e.spellcasting = (17, 9, [("ice_knife", 1, 0)])
+        e.not_modelled = ["Multiattack: It can replace one attack with a use of (A) Paralyzing Breath "
+                          "or (B) Spellcasting to cast Ice Knife"]
+        gb.spells_replacing_attacks(e)
+        self.assertEqual(e.replaces_attack, ["ice_knife"])
+        self.assertEqual(e.not_modelled,
+                         ["Multiattack: It can replace one attack with a use of Paralyzing Breath"])
+
+    def test_an_unnamed_spellcasting_replacement_takes_every_spell_and_none_without_it(self):
+        e = gb.Entry(slug="o", name="O")
+        e.spellcasting = (13, 5, [("sleep", 1, 1)])
+        e.not_modelled = ["Multiattack: It can replace one attack with a use of Spellcasting"]
+        gb.spells_replacing_attacks(e)
+        self.assertEqual((e.replaces_attack, e.not_modelled), (["sleep"], []))
+        e = gb.Entry(slug="n", name="N")
+        e.not_modelled = ["Multiattack: It can replace one attack with a use of Spellcasting"]
+        gb.spells_replacing_attacks(e)
+        self.assertEqual(len(e.not_modelled), 1, "no spell cast: the note stays")
+
+    def test_prone_and_poison_riders_are_read_only_in_their_plain_forms(self):
+        prone = "If the target is a Large or smaller creature, it has the Prone condition."
+        self.assertEqual(gb.KNOCKS_PRONE.search(prone).group(1), "Large")
+        moved = ("If the target is a Large or smaller creature and the boar moved 20+ feet straight "
+                 "toward it immediately before the hit, the target has the Prone condition.")
+        self.assertIn("moved", gb.KNOCKS_PRONE.search(moved).group(0))
+        poison = "Hit: 11 damage, and the target has the Poisoned condition until the start of the wyvern's next turn."
+        self.assertTrue(gb.POISONS.search(poison))
+        more = poison + " While Poisoned, the target can't regain Hit Points."
+        self.assertFalse(gb.POISONS.search(more))
+        self.assertEqual(gb.spell_slug("Hold Person"), "hold_person")
+
+
 class Checker(unittest.TestCase):
     """Each rule of check_bestiary.py rejects a file that breaks it."""
 
