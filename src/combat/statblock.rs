@@ -39,6 +39,7 @@ fn speeds(s: &Speed) -> String {
 /// let catalog = woundsim::scenario::data::builtin_catalog().unwrap();
 /// let text = woundsim::combat::statblock::render_monster(catalog.bestiary.entry("adult-red-dragon").unwrap());
 /// assert!(text.contains("CR 17 (18000 XP)"), "{text}");
+/// let text = woundsim::combat::statblock::render_monster(catalog.bestiary.entry("kraken").unwrap());
 /// assert!(text.contains("Not modelled"), "{text}");
 /// ```
 pub fn render_monster(m: &Monster) -> String {
