@@ -85,22 +85,22 @@ fn compare(mode: &str, written: &Path) {
     }
 }
 
-#[test]
-fn every_shipped_scenario_writes_its_golden_monte_carlo_csvs() {
+/// `woundsim run ARGS --threads 2 --quiet --out DIR` into a new folder.
+fn run_into(args: &[&str]) -> tempfile::TempDir {
     let out = tempfile::tempdir().unwrap();
     common::cli::woundsim()
-        .args([
-            "run",
-            "--trials",
-            TRIALS,
-            "--threads",
-            "2",
-            "--quiet",
-            "--out",
-        ])
+        .arg("run")
+        .args(args)
+        .args(["--threads", "2", "--quiet", "--out"])
         .arg(out.path())
         .assert()
         .success();
+    out
+}
+
+#[test]
+fn every_shipped_scenario_writes_its_golden_monte_carlo_csvs() {
+    let out = run_into(&["--trials", TRIALS]);
     compare("mc", out.path());
 }
 
@@ -132,22 +132,12 @@ fn every_shipped_scenario_writes_its_golden_exact_csvs() {
 /// change to the combat model moves these figures (docs/calibration.md).
 #[test]
 fn the_reduced_calibration_writes_its_golden_csvs() {
-    let out = tempfile::tempdir().unwrap();
-    common::cli::woundsim()
-        .args([
-            "run",
-            "combat-calibration",
-            "--scan",
-            "party_level=1,5,11,17",
-            "--trials",
-            "4000",
-            "--threads",
-            "2",
-            "--quiet",
-            "--out",
-        ])
-        .arg(out.path())
-        .assert()
-        .success();
+    let out = run_into(&[
+        "combat-calibration",
+        "--scan",
+        "party_level=1,5,11,17",
+        "--trials",
+        "4000",
+    ]);
     compare("calibration", out.path());
 }
