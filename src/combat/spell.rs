@@ -642,6 +642,9 @@ pub struct Innate {
     /// The Multiattack may cast it in place of one attack ("It can replace
     /// one attack with a use of Spellcasting to cast Scorching Ray").
     pub replaces_attack: bool,
+    /// Only a legendary action casts it ("Frightful Presence: the dragon
+    /// casts Fear"), never its action.
+    pub legendary_only: bool,
 }
 
 /// The most spells of one creature's Spellcasting with uses a day (each

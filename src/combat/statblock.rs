@@ -565,6 +565,9 @@ fn render_known_spells(spec: &CreatureSpec, out: &mut String) {
             if i.replaces_attack {
                 level.push_str(", or in place of one attack");
             }
+            if i.legendary_only {
+                level.push_str(", by a legendary action only");
+            }
         }
         let time = match s.casting_time {
             CastingTime::Action => "action",

@@ -57,7 +57,7 @@ RIDER_KEYS = {"dice", "type", "save", "dc"}
 BREATH_KEYS = {"dice", "type", "save", "dc", "recharge", "targets"}
 LEGENDARY_OPTION_KEYS = {"name", "attack", "save", "spell", "cost", "once_per_round", "moves_first"}
 SPELLCASTING_KEYS = {"dc", "to_hit", "spells"}
-INNATE_KEYS = {"spell", "level", "per_day", "replaces_attack"}
+INNATE_KEYS = {"spell", "level", "per_day", "replaces_attack", "legendary_only"}
 SAVE_OPTION_KEYS = {"dice", "type", "save", "dc", "targets", "on_success"}
 SPEEDS = ("walk", "fly", "swim", "climb", "burrow")
 # woundsim's dice limits (src/dice/expr.rs).
@@ -175,8 +175,9 @@ class Checker:
                 self.int_in(entry, f"{f}.level", v["level"], 0, 9)
             if "per_day" in v:
                 self.int_in(entry, f"{f}.per_day", v["per_day"], 1, 20)
-            if "replaces_attack" in v and not isinstance(v["replaces_attack"], bool):
-                self.bad(entry, f"{f}.replaces_attack", "not true or false")
+            for k in ("replaces_attack", "legendary_only"):
+                if k in v and not isinstance(v[k], bool):
+                    self.bad(entry, f"{f}.{k}", "not true or false")
         return names
 
     def legendary(self, entry: str, la: object, attacks: list, spells: list | None = None) -> None:

@@ -553,6 +553,8 @@ class Entry:
     spellcasting: tuple[int, int, list[tuple[str, int, int]]] | None = None
     # The spells of it that may replace one attack of the Multiattack.
     replaces_attack: list[str] = field(default_factory=list)
+    # The spells of it only a legendary action casts.
+    legendary_only: list[str] = field(default_factory=list)
     not_modelled: list[str] = field(default_factory=list)
 
 
@@ -1118,16 +1120,30 @@ def legendary_save(m: dict, a: dict, text: str, notes: list[str]) -> dict | None
     }
 
 
-def legendary_spell(a: dict, e: Entry, pkg: Package) -> dict | None:
-    """A legendary action that is one spell of the monster's Spellcasting
-    the loop casts ("uses Spellcasting to cast Scorching Ray"): an option
-    `spell = NAME`, cast at the level of its Spellcasting."""
+def legendary_spell(a: dict, e: Entry, pkg: Package, m: dict) -> dict | None:
+    """A legendary action that is one spell the loop casts ("uses
+    Spellcasting to cast Scorching Ray"): an option `spell = NAME`, cast at
+    the level of its Spellcasting; a spell not in the Spellcasting ("the
+    dragon casts Fear") joins it at the activity's level, at will and
+    `legendary_only` (with the spellcasting ability's DC and bonus)."""
     acts = a.get("activities") or []
-    if len(acts) != 1 or acts[0]["kind"] != "cast" or not e.spellcasting:
+    if len(acts) != 1 or acts[0]["kind"] != "cast":
         return None
     name = spell_slug(spell_name(acts[0], pkg))
-    if all(n != name for n, _, _ in e.spellcasting[2]):
-        return None
+    known = e.spellcasting[2] if e.spellcasting else []
+    if all(n != name for n, _, _ in known):
+        if pkg.combat_spells.get(name) != "cast":
+            return None
+        if e.spellcasting:
+            dc, to_hit, _ = e.spellcasting
+        else:
+            ability = m["spellcasting_ability"]
+            if not ability:
+                return None
+            modifier = mod(m["ability_scores"][ability])
+            dc, to_hit = 8 + m["proficiency_bonus"] + modifier, m["proficiency_bonus"] + modifier
+        e.spellcasting = (dc, to_hit, known + [(name, int(acts[0]["spell"].get("level") or 0), 0)])
+        e.legendary_only.append(name)
     return {
         "name": attack_name(a["name"]).replace(" ", "-"),
         "spell": name,
@@ -1392,7 +1408,7 @@ def convert(m: dict, pkg: Package) -> Entry:
         else:
             notes.append(feature_label(a, m))
     for a in m["legendary_actions"]:
-        option = legendary_spell(a, e, pkg) or legendary_option(a, by_name, m, notes)
+        option = legendary_spell(a, e, pkg, m) or legendary_option(a, by_name, m, notes)
         if option is None:
             notes.append(feature_label(a, m))
         else:
@@ -1574,6 +1590,8 @@ def render(entries: list[Entry]) -> str:
                 extra = f", per_day = {per_day}" if per_day else ""
                 if name in e.replaces_attack:
                     extra += ", replaces_attack = true"
+                if name in e.legendary_only:
+                    extra += ", legendary_only = true"
                 items.append(f"{{ spell = {q(name)}, level = {level}{extra} }}")
             lines.append(f"spellcasting = {{ dc = {dc}, to_hit = {to_hit}, spells = [{', '.join(items)}] }}")
         lines.extend(block("not_modelled", [q(n) for n in e.not_modelled]))

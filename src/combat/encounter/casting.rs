@@ -395,7 +395,7 @@ impl Encounter {
                 // it has castings left today; an at-will spell costs nothing.
                 let (slot, cost) = if let Some(i) = known.innate {
                     let left = arena.fighters[me].daily_spells[usize::from(i.counter)];
-                    if i.per_day > 0 && left == 0 {
+                    if i.per_day > 0 && left == 0 || i.legendary_only {
                         continue;
                     }
                     (i.level, if i.per_day > 0 { i.level } else { 0 })

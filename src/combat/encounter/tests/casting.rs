@@ -646,3 +646,24 @@ fn spirit_guardians_follow_the_caster_and_take_in_new_enemies() {
         .count();
     assert_eq!(inside, 3, "two still in it and one new");
 }
+
+#[test]
+fn a_legendary_only_spell_is_never_cast_with_the_action() {
+    // SRD 5.2 adult white dragon: Frightful Presence (a legendary action)
+    // casts Fear; it has no Spellcasting action of its own.
+    let dragon = monster("adult-white-dragon");
+    let fear = dragon.known_spells[known(&dragon, "fear")].innate.unwrap();
+    assert!(fear.legendary_only);
+    let mut t = Table::new(
+        vec![template("fighter-9"); 4],
+        vec![dragon],
+        EncounterRules::default(),
+    );
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+    for _ in 0..20 {
+        let Table { enc, arena, out } = &mut t;
+        let turn = enc.cast_spells(&mut rng, arena, 4, true, true, out);
+        assert!(!turn.action && !turn.bonus);
+        assert_eq!(arena.fighters[4].spells.concentrating, 0, "no fear cast");
+    }
+}

@@ -30,7 +30,7 @@ pub struct RawSpellcasting {
 /// One spell of [`RawSpellcasting`]: `{ spell = "fireball", level = 4,
 /// per_day = 2 }` (no `level`: the spell's own; no `per_day`: at will;
 /// `replaces_attack = true`: the Multiattack may cast it instead of one
-/// attack).
+/// attack; `legendary_only = true`: only a legendary option casts it).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawInnateSpell {
@@ -40,6 +40,9 @@ pub struct RawInnateSpell {
     /// The Multiattack may cast it in place of one attack.
     #[serde(default)]
     replaces_attack: bool,
+    /// Only a legendary action casts it.
+    #[serde(default)]
+    legendary_only: bool,
 }
 
 impl RawCreature {
@@ -129,6 +132,7 @@ impl RawCreature {
                     per_day,
                     counter,
                     replaces_attack: entry.replaces_attack,
+                    legendary_only: entry.legendary_only,
                 }),
             });
         }
