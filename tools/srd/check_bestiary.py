@@ -144,9 +144,11 @@ class Checker:
             self.bad(entry, f"{f}.type", f"unknown damage type {a.get('type')!r}")
         if a.get("reach", "melee") not in ("melee", "ranged"):
             self.bad(entry, f"{f}.reach", f"{a.get('reach')!r} is not melee or ranged")
-        for k in ("two_handed", "spell"):
+        for k in ("two_handed", "spell", "poisons_on_hit"):
             if k in a and not isinstance(a[k], bool):
                 self.bad(entry, f"{f}.{k}", "not true or false")
+        if "knocks_prone" in a and a["knocks_prone"] not in SIZES:
+            self.bad(entry, f"{f}.knocks_prone", f"{a['knocks_prone']!r} is not one of {', '.join(SIZES)}")
         if "rider" in a:
             self.rider(entry, f"{f}.rider", a["rider"])
         return a.get("name") if isinstance(a.get("name"), str) else None

@@ -386,6 +386,35 @@ class Checker(unittest.TestCase):
                 found = self.broken(change)
                 self.assertTrue(any(f"] {field}" in p for p in found), found)
 
+    def test_spellcasting_and_its_legendary_spells_are_checked(self):
+        def with_spells(e):
+            e["spellcasting"] = {"dc": 15, "to_hit": 7, "spells": [
+                {"spell": "fireball", "level": 4, "per_day": 2},
+                {"spell": "scorching_ray", "replaces_attack": True},
+                {"spell": "fear", "level": 3, "legendary_only": True},
+            ]}
+            e["legendary_actions"] = {"uses": 3, "options": [{"name": "gaze", "spell": "fear"}]}
+        self.assertEqual(self.broken(with_spells), [])
+        faults = {
+            "spellcasting.dc": lambda e: e["spellcasting"].update(dc=0),
+            "spellcasting.spells[0].per_day": lambda e: e["spellcasting"]["spells"][0].update(per_day=0),
+            "spellcasting.spells[1].spell": lambda e: e["spellcasting"]["spells"][1].update(spell="fireball"),
+            "spellcasting.spells[2].legendary_only": lambda e: e["spellcasting"]["spells"][2].update(legendary_only=1),
+            "legendary_actions.options[0].spell": lambda e: e["legendary_actions"]["options"][0].update(spell="light"),
+        }
+        for field, change in faults.items():
+            with self.subTest(field=field):
+                found = self.broken(lambda e: (with_spells(e), change(e)))
+                self.assertTrue(any(f"] {field}" in p for p in found), found)
+
+    def test_prone_and_poison_riders_are_flags_of_an_attack(self):
+        ok = self.broken(lambda e: e["attacks"][0].update(knocks_prone="large", poisons_on_hit=True))
+        self.assertEqual(ok, [])
+        for field, value in (("knocks_prone", "enormous"), ("poisons_on_hit", 1)):
+            with self.subTest(field=field):
+                found = self.broken(lambda e: e["attacks"][0].update({field: value}))
+                self.assertTrue(any(f"] attacks[0].{field}" in p for p in found), found)
+
     def test_a_creature_that_cannot_fight_must_be_listed(self):
         found = self.broken(lambda e: (e.update(attacks=[], multiattack=[]), e.pop("breath")))
         self.assertTrue(any("no attack and no breath" in p for p in found), found)
