@@ -551,6 +551,12 @@ pub struct SlotMeans {
 }
 
 impl KnownSpell {
+    /// The level a monster's Spellcasting casts it at without a slot (its
+    /// "level N version"); a slot spell's own level otherwise.
+    pub fn cast_level(&self) -> u8 {
+        self.innate.map_or(self.spell.level, |i| i.level)
+    }
+
     /// [`SlotMeans`] of this spell for each slot 0..=9, cast by a caster
     /// of `level`.
     pub fn slot_means(&self, level: u8) -> [SlotMeans; 10] {
@@ -645,6 +651,14 @@ pub struct Innate {
     /// Only a legendary action casts it ("Frightful Presence: the dragon
     /// casts Fear"), never its action.
     pub legendary_only: bool,
+}
+
+impl Innate {
+    /// The slot level the casting policy charges for it: its level for a
+    /// spell with uses a day (as a slot of that level), nothing at will.
+    pub fn cost(self) -> u8 {
+        if self.per_day > 0 { self.level } else { 0 }
+    }
 }
 
 /// The most spells of one creature's Spellcasting with uses a day (each

@@ -347,7 +347,7 @@ impl Encounter {
             let k = usize::from(k);
             let spell = &spec.known_spells[k].spell;
             if let Some(o) = spell.ongoing.filter(|o| o.when == OngoingWhen::CasterTurn) {
-                let level = spec.known_spells[k].innate.map_or(spell.level, |i| i.level);
+                let level = spec.known_spells[k].cast_level();
                 let again = match o.action {
                     Some(CastingTime::BonusAction) => bonus,
                     Some(CastingTime::Action) => {
@@ -394,11 +394,10 @@ impl Encounter {
                 // A monster's spell of its Spellcasting: at its level, while
                 // it has castings left today; an at-will spell costs nothing.
                 let (slot, cost) = if let Some(i) = known.innate {
-                    let left = arena.fighters[me].daily_spells[usize::from(i.counter)];
-                    if i.per_day > 0 && left == 0 || i.legendary_only {
+                    if !arena.fighters[me].has_casting(i) || i.legendary_only {
                         continue;
                     }
-                    (i.level, if i.per_day > 0 { i.level } else { 0 })
+                    (i.level, i.cost())
                 } else {
                     if spell.level > 0 && s.slot_this_turn {
                         continue;
@@ -532,13 +531,12 @@ impl Encounter {
             let spell = &known.spell;
             if spell.casting_time != CastingTime::Action
                 || spell.concentration && f.spells.concentrating != 0
-                || i.per_day > 0 && f.daily_spells[usize::from(i.counter)] == 0
+                || !f.has_casting(i)
             {
                 continue;
             }
-            let cost = if i.per_day > 0 { i.level } else { 0 };
-            let value =
-                self.spell_value(arena, me, k, i.level, &foes) / (1.0 + k_cost * f64::from(cost));
+            let value = self.spell_value(arena, me, k, i.level, &foes)
+                / (1.0 + k_cost * f64::from(i.cost()));
             if value > one_attack && best.is_none_or(|b| value > b.0) {
                 best = Some((value, k, i.level));
             }
@@ -564,10 +562,9 @@ impl Encounter {
         let known = self.known(arena, me, k);
         let spell = &known.spell;
         if let Some(i) = known.innate {
-            let left = &mut arena.fighters[me].daily_spells[usize::from(i.counter)];
             if i.per_day > 0 {
                 // The policy casts none without a casting left.
-                *left -= 1;
+                arena.fighters[me].daily_spells[usize::from(i.counter)] -= 1;
             }
         } else if slot > 0 {
             let s = &mut arena.fighters[me];
@@ -645,19 +642,17 @@ mod tests {
             let mut cands = Candidates::default();
             let mut offers = Vec::new();
             for k in 0..rng.random_range(0..12usize) {
+                // Few distinct values: ties are common.
+                let value = f64::from(rng.random_range(0..4u8));
+                let slot = rng.random_range(0..3u8);
                 let choice = Choice {
-                    // Few distinct values: ties are common.
-                    value: f64::from(rng.random_range(0..4u8)),
+                    value,
                     k,
-                    slot: rng.random_range(0..3u8),
-                    uses_slot: false,
+                    slot,
+                    uses_slot: slot > 0,
                     concentration: rng.random_bool(0.5),
                     quickened: false,
                     order: 0,
-                };
-                let choice = Choice {
-                    uses_slot: choice.slot > 0,
-                    ..choice
                 };
                 let bonus_action = rng.random_bool(0.4);
                 cands.offer(bonus_action, choice);

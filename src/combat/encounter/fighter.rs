@@ -138,6 +138,14 @@ pub(super) fn daily_spells(spec: &CreatureSpec) -> [u8; MAX_DAILY_SPELLS] {
     out
 }
 
+impl Fighter {
+    /// Whether it can cast the Spellcasting spell `i` now: at will, or
+    /// with castings left today.
+    pub(super) fn has_casting(&self, i: crate::combat::spell::Innate) -> bool {
+        i.per_day == 0 || self.daily_spells[usize::from(i.counter)] > 0
+    }
+}
+
 /// One creature's state in a trial.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fighter {

@@ -68,6 +68,8 @@ impl Encounter {
         let spec = self.spec(f.spec);
         let legendary = spec.legendary.as_ref()?;
         let mut best: Option<(f64, usize)> = None;
+        // The foes as the casting policy weighs them, for spell options.
+        let mut foes = None;
         for (i, o) in legendary.options.iter().enumerate() {
             let taken = o.once_per_round && f.legendary_taken & (1 << i) != 0;
             if o.cost > f.legendary_uses || taken {
@@ -77,14 +79,14 @@ impl Encounter {
                 // A spell: as the casting policy values it, while it has
                 // castings left.
                 LegendaryEffect::Spell { known, .. } => {
-                    let Some(i) = spec.known_spells[*known].innate else {
+                    let Some(i) = spec.known_spells[*known]
+                        .innate
+                        .filter(|&i| f.has_casting(i))
+                    else {
                         continue;
                     };
-                    if i.per_day > 0 && f.daily_spells[usize::from(i.counter)] == 0 {
-                        continue;
-                    }
-                    let foes = self.foes(arena, me);
-                    self.spell_value(arena, me, *known, i.level, &foes)
+                    let foes = foes.get_or_insert_with(|| self.foes(arena, me));
+                    self.spell_value(arena, me, *known, i.level, foes)
                 }
                 _ => o.mean_damage(&spec.attacks),
             };
@@ -113,9 +115,7 @@ impl Encounter {
         let attack = match &option.effect {
             LegendaryEffect::Attack { index, .. } => &spec.attacks[*index],
             LegendaryEffect::Spell { known, .. } => {
-                let level = spec.known_spells[*known]
-                    .innate
-                    .map_or(spec.known_spells[*known].spell.level, |i| i.level);
+                let level = spec.known_spells[*known].cast_level();
                 if self.enemies_up(arena, me) == 0 {
                     return;
                 }

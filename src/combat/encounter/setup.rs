@@ -69,6 +69,20 @@ fn attacks_in_hand(spec: &CreatureSpec) -> [Vec<Attack>; 3] {
     [one_handed, broken, both]
 }
 
+/// Whether `c` puts conditions that last to the end of their source's
+/// next turn: Stunning Strike's stun, a hit's poison.
+fn puts_turn_limited_conditions(c: &CreatureSpec) -> bool {
+    c.class_features.ki > 0 || c.poisons_on_hit()
+}
+
+/// Whether `c` puts conditions the loop keeps as spell state: its spells,
+/// the conditions above, a hit that knocks prone.
+fn puts_conditions(c: &CreatureSpec) -> bool {
+    !c.known_spells.is_empty()
+        || puts_turn_limited_conditions(c)
+        || c.attacks.iter().any(|a| a.knocks_prone.is_some())
+}
+
 /// What the casting policy weighs of each known spell of `spec` at each
 /// slot, for its level.
 fn spell_weights(spec: &CreatureSpec) -> Vec<super::spell_weights::SpellWeights> {
@@ -123,20 +137,10 @@ impl Encounter {
         let spell_weights = all.iter().map(spell_weights).collect();
         let casters = party.iter().any(CreatureSpec::casts_spells);
         // Stunning Strike's stuns are spell state: the loop looks at it.
-        // Conditions that last to the end of their source's next turn:
-        // Stunning Strike's stun, a hit's poison.
-        let stunners = all
-            .iter()
-            .any(|c| c.class_features.ki > 0 || c.poisons_on_hit());
+        let stunners = all.iter().any(puts_turn_limited_conditions);
         let auras = all.iter().any(|c| c.class_features.aura > 0);
         let legendary = all.iter().any(|c| c.legendary.is_some());
-        // Conditions from spells, Stunning Strike or a hit that knocks
-        // prone: the loop keeps spell state.
-        let knocks_prone = all
-            .iter()
-            .any(|c| c.attacks.iter().any(|a| a.knocks_prone.is_some()));
-        let spellcasting =
-            stunners || knocks_prone || all.iter().any(|c| !c.known_spells.is_empty());
+        let spellcasting = all.iter().any(puts_conditions);
         let fielded = all.len();
         let mut encounter = Encounter {
             party,
@@ -185,9 +189,9 @@ impl Encounter {
     /// level behind fights with (docs/campaign.md, `replace_dead`).
     pub fn with_bench(mut self, below: Vec<CreatureSpec>) -> Self {
         assert_eq!(below.len(), self.party.len(), "one bench template per PC");
-        self.stunners |= below.iter().any(|c| c.class_features.ki > 0);
+        self.stunners |= below.iter().any(puts_turn_limited_conditions);
         self.auras |= below.iter().any(|c| c.class_features.aura > 0);
-        self.spellcasting |= self.stunners || below.iter().any(|c| !c.known_spells.is_empty());
+        self.spellcasting |= below.iter().any(puts_conditions);
         self.all.truncate(self.fielded);
         self.initial.truncate(self.fielded);
         self.in_hand.truncate(self.fielded);
