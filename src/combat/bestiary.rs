@@ -61,12 +61,16 @@ pub struct Lore {
     pub proficiency_bonus: Option<u8>,
     /// Speeds.
     pub speed: Option<Speed>,
-    /// Condition immunities (lower case, SRD words). The round loop models
-    /// no condition a monster could be immune to, so they change nothing.
+    /// Condition immunities (lower case, SRD words), as written; the fight
+    /// reads them from [`CreatureSpec::condition_immune`].
     pub condition_immunities: Vec<String>,
     /// Traits and actions the round loop ignores or approximates, in the
     /// statblock's words (`Pack Tactics`, `Spellcasting`).
     pub not_modelled: Vec<String>,
+    /// Traits that change nothing in a woundsim fight, in the statblock's
+    /// words (`Amphibious`: fights are on dry land; tools/srd/README.md,
+    /// "No effect in a fight").
+    pub no_fight_effect: Vec<String>,
 }
 
 /// One bestiary entry.

@@ -50,6 +50,12 @@ pub struct Attack {
     /// attacker's next turn, which covers the target's next turn whichever
     /// of the statblocks' wordings it is.
     pub poisons_on_hit: bool,
+    /// A hit grapples the target ("it has the Grappled condition (escape
+    /// DC 13)"), perhaps restraining it too (`encounter/grapple.rs`).
+    pub grapples: Option<Grapple>,
+    /// Its roll has Advantage against some targets ("with Advantage if the
+    /// target is Grappled by the ankheg").
+    pub advantage: Option<AttackAdvantage>,
     /// A spell attack (verbal component: knocked-out teeth can make it fail;
     /// a broken weapon does not matter).
     pub spell: bool,
@@ -59,6 +65,34 @@ pub struct Attack {
     /// (it gives a `to_hit`, not an ability). Read only by the reading
     /// `wound_attack_disadvantage` (a lost arm's Strength attacks).
     pub ability: Option<Ability>,
+}
+
+/// The targets an attack roll has Advantage against, by its stat block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttackAdvantage {
+    /// "with Advantage if the target is Grappled by the ankheg": a
+    /// creature the attacker grapples.
+    Grappled,
+    /// "with Advantage if the target doesn't have all its Hit Points".
+    Wounded,
+}
+
+/// A hit's grapple (SRD 5.2 stat blocks: "If the target is a Large or
+/// smaller creature, it has the Grappled condition (escape DC 13) from one
+/// of two claws, and it has the Restrained condition until the grapple
+/// ends").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grapple {
+    /// The DC of the check that escapes it.
+    pub escape: i32,
+    /// The largest size it grapples.
+    pub size: crate::rules::damage::Size,
+    /// The grappled target is Restrained until the grapple ends.
+    pub restrains: bool,
+    /// How many creatures the attacker can hold at once ("from one of two
+    /// claws": 2; "from both claws": 1).
+    pub holds: u8,
 }
 
 /// Extra damage once per turn on a hit (sneak attack, martial advantage,
@@ -439,8 +473,14 @@ pub struct CreatureSpec {
     pub saves: [i32; 6],
     /// Wisdom (Medicine) modifier, for stabilising a dying ally.
     pub medicine: i32,
+    /// The modifier of its check to escape a grapple: the better of its
+    /// Strength (Athletics) and Dexterity (Acrobatics).
+    pub escape: i32,
     /// Resistances, immunities, vulnerabilities.
     pub defenses: DamageModifiers,
+    /// The conditions it is immune to: bit `c as usize` for each
+    /// [`crate::combat::spell::Condition`] `c`.
+    pub condition_immune: u16,
     /// Attacks, in order of preference.
     pub attacks: Vec<Attack>,
     /// The Attack action: indices into `attacks` (a multiattack lists several).
@@ -509,6 +549,16 @@ pub struct CreatureSpec {
     /// Pack Tactics: advantage on an attack roll against a creature that
     /// one of its allies, not incapacitated, is within 5 feet of.
     pub pack_tactics: bool,
+    /// Its moves provoke no opportunity attacks (Flyby; Nimble Escape's
+    /// Disengage as a bonus action): positions only.
+    pub avoids_opportunity_attacks: bool,
+    /// Undead Fortitude: dropped to 0 HP by damage neither radiant nor
+    /// from a critical hit, a Constitution save (DC 5 + the damage) leaves
+    /// it at 1 HP.
+    pub undead_fortitude: bool,
+    /// Death Burst: when it dies it explodes, a saving throw against damage
+    /// for the enemies the area catches.
+    pub death_burst: Option<AreaSave>,
     /// Parry: with its reaction, this much armour class against one melee
     /// attack roll that hits it, possibly turning it into a miss (0: none).
     pub parry: u8,
@@ -548,7 +598,9 @@ impl CreatureSpec {
             initiative: 0,
             saves: [0; 6],
             medicine: 0,
+            escape: 0,
             defenses: DamageModifiers::default(),
+            condition_immune: 0,
             attacks: Vec::new(),
             multiattack: Vec::new(),
             crit_range: 20,
@@ -574,6 +626,9 @@ impl CreatureSpec {
             legendary: None,
             magic_resistance: false,
             pack_tactics: false,
+            avoids_opportunity_attacks: false,
+            undead_fortitude: false,
+            death_burst: None,
             parry: 0,
             wild_shape: None,
         }
@@ -603,6 +658,18 @@ impl CreatureSpec {
     /// spellbook).
     pub fn spell_slots(&self) -> [u8; 9] {
         self.spellbook.as_ref().map_or([0; 9], |b| b.slots)
+    }
+
+    /// Whether it is immune to condition `c` (a spell, a hit or a feature
+    /// imposes none on it).
+    #[inline]
+    pub fn immune_to(&self, c: crate::combat::spell::Condition) -> bool {
+        self.condition_immune & (1 << c as u16) != 0
+    }
+
+    /// Some attack of its grapples on a hit.
+    pub fn grapples(&self) -> bool {
+        self.attacks.iter().any(|a| a.grapples.is_some())
     }
 
     /// Some attack of its poisons on a hit.

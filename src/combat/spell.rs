@@ -243,6 +243,10 @@ pub mod bits {
     /// while another enemy stands (the targeting policies). Set with
     /// [`INCAPACITATED`], never alone.
     pub const HELD_UNTIL_DAMAGED: u16 = 1024;
+    /// Grappled by the source of its affliction (a hit's grapple,
+    /// `encounter/grapple.rs`): Speed 0, and Disadvantage on attack rolls
+    /// against anyone else.
+    pub const GRAPPLED: u16 = 2048;
 }
 
 impl Condition {

@@ -7,7 +7,7 @@
 use std::fmt::Write;
 
 use super::bestiary::{Monster, Speed};
-use super::creature::{CreatureSpec, HealTarget, LegendaryEffect, Reach};
+use super::creature::{AttackAdvantage, CreatureSpec, HealTarget, LegendaryEffect, Reach};
 
 /// `walk 40 ft, fly 80 ft (hover)`.
 fn speeds(s: &Speed) -> String {
@@ -74,7 +74,7 @@ pub fn render_monster(m: &Monster) -> String {
     if !l.condition_immunities.is_empty() {
         let _ = writeln!(
             out,
-            "  Condition immunities: {} (not used: the loop models no such condition)",
+            "  Condition immunities: {} (no spell, hit or feature puts these on it)",
             l.condition_immunities.join(", ")
         );
     }
@@ -86,6 +86,13 @@ pub fn render_monster(m: &Monster) -> String {
         for item in &l.not_modelled {
             let _ = writeln!(out, "    - {item}");
         }
+    }
+    if !l.no_fight_effect.is_empty() {
+        let _ = writeln!(
+            out,
+            "  No effect in a woundsim fight (no water, terrain, objects, light or time after it): {}",
+            l.no_fight_effect.join(", ")
+        );
     }
     out
 }
@@ -175,6 +182,32 @@ pub fn render(spec: &CreatureSpec) -> String {
         }
         if let Some(size) = a.knocks_prone {
             let _ = write!(line, ", knocks a {size:?} or smaller target prone");
+        }
+        match a.advantage {
+            Some(AttackAdvantage::Grappled) => {
+                line.push_str(", advantage against a creature it grapples");
+            }
+            Some(AttackAdvantage::Wounded) => {
+                line.push_str(", advantage against a creature below its hit point maximum");
+            }
+            None => {}
+        }
+        if a.poisons_on_hit {
+            line.push_str(", poisons until the end of its next turn");
+        }
+        if let Some(g) = a.grapples {
+            let _ = write!(
+                line,
+                ", grapples a {:?} or smaller target (escape DC {}{}{})",
+                g.size,
+                g.escape,
+                if g.restrains { ", restrained" } else { "" },
+                if g.holds > 1 {
+                    format!(", up to {} at once", g.holds)
+                } else {
+                    String::new()
+                }
+            );
         }
         let _ = writeln!(out, "{line}");
     }
@@ -284,6 +317,34 @@ pub fn render(spec: &CreatureSpec) -> String {
         let _ = writeln!(
             out,
             "  Pack Tactics: advantage on attacks at a creature an able ally is next to"
+        );
+    }
+    if spec.avoids_opportunity_attacks {
+        let _ = writeln!(
+            out,
+            "  Flyby or Nimble Escape: its moves provoke no opportunity attacks (positions)"
+        );
+    }
+    if spec.undead_fortitude {
+        let _ = writeln!(
+            out,
+            "  Undead Fortitude: dropped to 0 HP (not by radiant damage or a critical hit), a DC 5 + damage Constitution save leaves it at 1 HP"
+        );
+    }
+    if let Some(b) = &spec.death_burst {
+        let _ = writeln!(
+            out,
+            "  Death Burst: {} {} to {} (DC {} {:?} save, {} on a success)",
+            b.dice,
+            b.kind.name(),
+            if b.targets == 1 {
+                "1 enemy".to_string()
+            } else {
+                format!("{} enemies", b.targets)
+            },
+            b.save.1,
+            b.save.0,
+            if b.half { "half" } else { "none" }
         );
     }
     if spec.parry > 0 {

@@ -78,6 +78,17 @@ pub struct TemplateAttack {
     pub cantrip: bool,
 }
 
+/// The skills a class build is proficient in, of those the loop rolls.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Skills {
+    /// Wisdom (Medicine): stabilising a dying ally.
+    pub medicine: bool,
+    /// Strength (Athletics): escaping a grapple.
+    pub athletics: bool,
+    /// Dexterity (Acrobatics): escaping a grapple.
+    pub acrobatics: bool,
+}
+
 /// One class's build.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClassTemplate {
@@ -93,8 +104,9 @@ pub struct ClassTemplate {
     pub modifiers: [i32; 6],
     /// Proficient saving throws.
     pub saving_throws: Vec<Ability>,
-    /// Proficient in Wisdom (Medicine).
-    pub medicine_proficiency: bool,
+    /// Proficient skills the loop rolls: Wisdom (Medicine), Strength
+    /// (Athletics), Dexterity (Acrobatics).
+    pub skills: Skills,
     /// Armour class: a base plus these abilities' modifiers.
     pub armor_class: (i32, Vec<Ability>),
     /// The armour class its shield gives, part of the base (0: none).
@@ -491,12 +503,12 @@ impl ClassTemplate {
         spec.ac = base + plus.iter().map(|&a| l.modifier(a)).sum::<i32>();
         spec.shield_ac = self.shield;
         spec.initiative = l.modifier(Ability::Dex);
-        let medicine = if self.medicine_proficiency {
-            l.proficiency
-        } else {
-            0
+        let skill = |proficient: bool, ability: Ability| {
+            l.modifier(ability) + if proficient { l.proficiency } else { 0 }
         };
-        spec.medicine = l.modifier(Ability::Wis) + medicine;
+        spec.medicine = skill(self.skills.medicine, Ability::Wis);
+        spec.escape = skill(self.skills.athletics, Ability::Str)
+            .max(skill(self.skills.acrobatics, Ability::Dex));
     }
 }
 
@@ -542,6 +554,8 @@ impl TemplateAttack {
             rider: None,
             knocks_prone: None,
             poisons_on_hit: false,
+            grapples: None,
+            advantage: None,
             spell: self.spell,
             ability: (!self.spell).then_some(self.ability),
         }

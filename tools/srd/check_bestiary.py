@@ -45,14 +45,18 @@ LEGACY_KEYS = {
     "ac", "initiative", "saves", "medicine", "resistant", "immune", "vulnerable",
     "attacks", "multiattack", "crit_range", "once_per_turn", "heal", "potions", "breath",
     "regeneration", "rage", "reckless", "legendary_resistance", "legendary_actions",
-    "magic_resistance", "pack_tactics", "parry", "spellcasting",
+    "magic_resistance", "pack_tactics", "parry", "spellcasting", "avoids_opportunity_attacks",
+    "undead_fortitude", "death_burst",
 }
 SRD_KEYS = {
     "slug", "srd", "type", "cr", "xp", "proficiency_bonus", "speed", "condition_immune",
-    "not_modelled",
+    "not_modelled", "no_fight_effect",
 }
-REQUIRED_SRD = SRD_KEYS - {"condition_immune"}
-ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell", "knocks_prone", "poisons_on_hit"}
+REQUIRED_SRD = SRD_KEYS - {"condition_immune", "no_fight_effect"}
+ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell", "knocks_prone", "poisons_on_hit",
+               "grapples", "advantage"}
+GRAPPLE_KEYS = {"escape", "size", "restrains", "holds"}
+ADVANTAGES = ("grappled", "wounded")
 RIDER_KEYS = {"dice", "type", "save", "dc"}
 BREATH_KEYS = {"dice", "type", "save", "dc", "recharge", "targets"}
 LEGENDARY_OPTION_KEYS = {"name", "attack", "save", "spell", "cost", "once_per_round", "moves_first"}
@@ -149,9 +153,43 @@ class Checker:
                 self.bad(entry, f"{f}.{k}", "not true or false")
         if "knocks_prone" in a and a["knocks_prone"] not in SIZES:
             self.bad(entry, f"{f}.knocks_prone", f"{a['knocks_prone']!r} is not one of {', '.join(SIZES)}")
+        if "grapples" in a:
+            self.grapple(entry, f"{f}.grapples", a["grapples"])
+        if "advantage" in a and a["advantage"] not in ADVANTAGES:
+            self.bad(entry, f"{f}.advantage", f"{a['advantage']!r} is not one of {', '.join(ADVANTAGES)}")
         if "rider" in a:
             self.rider(entry, f"{f}.rider", a["rider"])
         return a.get("name") if isinstance(a.get("name"), str) else None
+
+    def area_save(self, entry: str, f: str, v: object) -> None:
+        """A saving throw against damage (a legendary option's `save`, a
+        `death_burst`): `{ dice, type, save, dc, targets, on_success }`."""
+        if not isinstance(v, dict) or set(v) != SAVE_OPTION_KEYS:
+            self.bad(entry, f, f"{v!r} is not {{ {', '.join(sorted(SAVE_OPTION_KEYS))} }}")
+            return
+        if not dice_ok(v["dice"]):
+            self.bad(entry, f"{f}.dice", f"{v['dice']!r} is not NdM+K dice")
+        if v["type"] not in DAMAGE_TYPES:
+            self.bad(entry, f"{f}.type", f"unknown damage type {v['type']!r}")
+        if v["save"] not in ABILITIES:
+            self.bad(entry, f"{f}.save", f"unknown ability {v['save']!r}")
+        if v["on_success"] not in ("half", "none"):
+            self.bad(entry, f"{f}.on_success", f"{v['on_success']!r} is not half or none")
+        self.int_in(entry, f"{f}.dc", v["dc"], 1, 30)
+        self.int_in(entry, f"{f}.targets", v["targets"], 1, 20)
+
+    def grapple(self, entry: str, f: str, g: object) -> None:
+        """`grapples = { escape, size, restrains?, holds? }`."""
+        if not isinstance(g, dict) or not {"escape", "size"} <= set(g) or set(g) - GRAPPLE_KEYS:
+            self.bad(entry, f, f"{g!r} is not {{ escape, size, restrains?, holds? }}")
+            return
+        self.int_in(entry, f"{f}.escape", g["escape"], 1, 30)
+        if g["size"] not in SIZES:
+            self.bad(entry, f"{f}.size", f"{g['size']!r} is not one of {', '.join(SIZES)}")
+        if "restrains" in g and not isinstance(g["restrains"], bool):
+            self.bad(entry, f"{f}.restrains", "not true or false")
+        if "holds" in g:
+            self.int_in(entry, f"{f}.holds", g["holds"], 1, 10)
 
     def spellcasting(self, entry: str, sc: object) -> list:
         """`spellcasting = { dc, to_hit, spells = [{ spell, level, per_day?,
@@ -207,20 +245,7 @@ class Checker:
             if "attack" in o and o["attack"] not in attacks:
                 self.bad(entry, f"{f}.attack", f"{o['attack']!r} is not one of its attacks")
             if "save" in o:
-                v = o["save"]
-                if not isinstance(v, dict) or set(v) != SAVE_OPTION_KEYS:
-                    self.bad(entry, f"{f}.save", f"{v!r} is not {{ {', '.join(sorted(SAVE_OPTION_KEYS))} }}")
-                else:
-                    if not dice_ok(v["dice"]):
-                        self.bad(entry, f"{f}.save.dice", f"{v['dice']!r} is not NdM+K dice")
-                    if v["type"] not in DAMAGE_TYPES:
-                        self.bad(entry, f"{f}.save.type", f"unknown damage type {v['type']!r}")
-                    if v["save"] not in ABILITIES:
-                        self.bad(entry, f"{f}.save.save", f"unknown ability {v['save']!r}")
-                    if v["on_success"] not in ("half", "none"):
-                        self.bad(entry, f"{f}.save.on_success", f"{v['on_success']!r} is not half or none")
-                    self.int_in(entry, f"{f}.save.dc", v["dc"], 1, 30)
-                    self.int_in(entry, f"{f}.save.targets", v["targets"], 1, 20)
+                self.area_save(entry, f"{f}.save", o["save"])
             if "cost" in o:
                 self.int_in(entry, f"{f}.cost", o["cost"], 1, la["uses"] if isinstance(la["uses"], int) else 5)
             for k in ("once_per_round", "moves_first"):
@@ -309,13 +334,15 @@ class Checker:
                     self.bad(key, "regeneration.revives", "not true or false")
                 if not self.legacy and "revives" not in r:
                     self.bad(key, "regeneration.revives", "missing")
-        for k in ("magic_resistance", "pack_tactics"):
+        for k in ("magic_resistance", "pack_tactics", "avoids_opportunity_attacks", "undead_fortitude"):
             if k in e and not isinstance(e[k], bool):
                 self.bad(key, k, "not true or false")
         if "spellcasting" in e and "legendary_actions" not in e:
             self.spellcasting(key, e["spellcasting"])
         if "parry" in e:
             self.int_in(key, "parry", e["parry"], 0, 10)
+        if "death_burst" in e:
+            self.area_save(key, "death_burst", e["death_burst"])
         if "legendary_resistance" in e:
             self.int_in(key, "legendary_resistance", e["legendary_resistance"], 0, 10)
         if "legendary_actions" in e:
@@ -364,6 +391,13 @@ class Checker:
                 self.bad(key, "not_modelled", "not a list of distinct non-empty strings")
             elif nm:
                 counts["not_modelled"] = 1
+        if "no_fight_effect" in e:
+            nf = e["no_fight_effect"]
+            if not isinstance(nf, list) or not nf or not all(isinstance(s, str) and s.strip() for s in nf) \
+                    or len(set(nf)) != len(nf):
+                self.bad(key, "no_fight_effect", "not a list of distinct non-empty strings")
+            elif set(nf) & set(e.get("not_modelled") or []):
+                self.bad(key, "no_fight_effect", "names an item not_modelled lists too")
         return counts
 
 

@@ -517,6 +517,11 @@ class Attack:
     knocks_prone: str | None = None
     # A hit poisons the target until about its next turn's end.
     poisons_on_hit: bool = False
+    # A hit grapples: {escape, size, restrains, holds}.
+    grapples: dict | None = None
+    # The roll has Advantage against: "grappled" (a creature it grapples),
+    # "wounded" (one below its hit point maximum).
+    advantage: str | None = None
 
     def expected(self) -> float:
         mean = self.damage.mean() + (self.rider[0].mean() if self.rider else 0.0)
@@ -544,6 +549,7 @@ class Entry:
     breath: Breath | None = None
     regeneration: tuple[int, tuple[str, ...], bool] | None = None
     legendary_resistance: int = 0
+    death_burst: dict | None = None
     traits: list[str] = field(default_factory=list)
     parry: int = 0
     legendary_uses: int = 0
@@ -556,6 +562,7 @@ class Entry:
     # The spells of it only a legendary action casts.
     legendary_only: list[str] = field(default_factory=list)
     not_modelled: list[str] = field(default_factory=list)
+    no_fight_effect: list[str] = field(default_factory=list)
 
 
 def damage_type(types: list[str], what: str, notes: list[str]) -> str:
@@ -1028,7 +1035,39 @@ def feature_label(a: dict, m: dict) -> str:
 
 # Traits the round loop models, by the source's `mechanic` tag, each
 # written as `KEY = true` (docs/combat.md, "Monster traits").
-TRAIT_KEYS = ("magic_resistance", "pack_tactics")
+TRAIT_KEYS = ("magic_resistance", "pack_tactics", "avoids_opportunity_attacks", "undead_fortitude")
+# Traits and bonus actions whose moves provoke no opportunity attacks:
+# Flyby ("doesn't provoke an Opportunity Attack when it flies out of an
+# enemy's reach"), Nimble Escape ("takes the Disengage or Hide action": the
+# loop takes Disengage).
+NO_OPPORTUNITY_ATTACKS = ("Flyby", "Nimble Escape", "Agile")
+
+# Traits that change nothing in a woundsim fight, listed apart in
+# `no_fight_effect` (tools/srd/README.md, "No effect in a fight"): a fight
+# is on open, dry ground (no water, walls, webs, ice, rock or gaps), among
+# creatures and no objects, with no light model, and ends long before
+# anything happens days later or on another plane.
+NO_FIGHT_EFFECT = {
+    # No water: no one swims, drowns or holds its breath.
+    "Amphibious", "Limited Amphibiousness", "Water Breathing", "Hold Breath",
+    "Water Susceptibility",
+    # No terrain: nothing to climb, tunnel, squeeze through or jump over.
+    "Spider Climb", "Web Walker", "Ice Walk", "Tunneler", "Amorphous",
+    "Jumper", "Leap", "Standing Leap", "Incorporeal Movement",
+    # No objects or structures; no light model; no load carried.
+    "Siege Monster", "Illumination", "Beast of Burden",
+    # No occupied spaces or openings, and nothing heals a swarm.
+    "Swarm",
+    # Nothing in a fight changes a creature's shape.
+    "Immutable Form",
+    # Words, not deeds: telepathy.
+    "Probing Telepathy", "Telepathic Bond", "Shark Telepathy",
+    # After death, days later or on its home plane.
+    "Celestial Restoration", "Demonic Restoration", "Diabolical Restoration",
+    "Eldritch Restoration", "Elemental Restoration", "Exalted Restoration",
+    "Fiendish Restoration", "Hellish Restoration", "Undead Restoration",
+    "Spirit Jar", "Rejuvenation",
+}
 
 # The longest `not_modelled` item woundsim reads (src/scenario/limits.rs).
 MAX_NOTE_CHARS = 200
@@ -1118,6 +1157,15 @@ def legendary_save(m: dict, a: dict, text: str, notes: list[str]) -> dict | None
         "once_per_round": "can't take this action again" in text,
         "moves_first": False,
     }
+
+
+def death_burst_of(m: dict, t: dict) -> dict | None:
+    """Death Burst ("The monster explodes. Dexterity Saving Throw: DC 10,
+    each creature in a 5-foot Emanation ... Failure: 5 (2d4) Fire damage.
+    Success: Half damage."): its save against damage, when that is all."""
+    notes: list[str] = []
+    found = legendary_save(m, t, clean(t["description"]), notes)
+    return found["save"] if found and not notes else None
 
 
 def legendary_spell(a: dict, e: Entry, pkg: Package, m: dict) -> dict | None:
@@ -1276,6 +1324,77 @@ POISONS = re.compile(
     r"and the target has the [^.]*?Poisoned\b[^.]*?condition until the (?:start|end) of "
     r"[^.]*?next turn\.(?!\s*(?:While|Until))")
 
+# "If the target is a Large or smaller creature, it has the Grappled
+# condition (escape DC 13) from one of two claws, and it has the Restrained
+# condition until the grapple ends." (or "While Grappled, the target has the
+# Restrained condition."), with nothing more: the hit grapples (the escape
+# DC's number is the check activity's, the text only holds its formula).
+GRAPPLES = re.compile(
+    r"(?:If the target is (?:an? (?P<size>Tiny|Small|Medium|Large|Huge|Gargantuan) or smaller "
+    r"creature|a creature), it|The target|the target) has the Grappled condition "
+    r"\(escape DC \)(?: from (?P<from>one of (?P<n>\w+)|both|all \w+) [\w' ]+?)?"
+    r"(?P<restrains>, and it has the Restrained condition until the grapple ends\."
+    r"|\. While Grappled, the target has the Restrained condition\.|\.)$")
+
+
+def escape_dc(m: dict, action: dict) -> int | None:
+    """The escape DC of a grapple: its check activity's formula, a number,
+    passive Athletics (10 + Athletics, the Strength modifier without the
+    skill) or 8 + the Strength modifier + proficiency."""
+    for x in action["activities"]:
+        if x["kind"] != "check":
+            continue
+        formula = (x["check"].get("dc") or {}).get("formula", "").replace(" ", "")
+        strength = mod(m["ability_scores"]["str"])
+        if formula.isdigit():
+            return int(formula)
+        if formula == "@skills.ath.passive":
+            athletics = m["skills"].get("athletics")
+            return 10 + (athletics if athletics is not None else strength)
+        if formula == "8+@mod+@prof":
+            return 8 + strength + m["proficiency_bonus"]
+    return None
+
+
+# An attack roll's "with Advantage if ..." (the activity's activation
+# condition): the targets the loop gives it Advantage against.
+ADVANTAGE_AGAINST = {
+    "grappled": re.compile(r"^with Advantage if the target is Grappled by the [\w ]+$"),
+    "wounded": re.compile(r"^with Advantage if the target doesn[’']t have all its Hit Points?$"),
+}
+
+
+def advantage_of(x: dict) -> tuple[str | None, str | None]:
+    """The targets an attack activity's roll has Advantage against, and
+    the condition's text when the loop does not read it (None when it
+    has no "with Advantage" condition)."""
+    said = ((x.get("activation") or {}).get("condition") or "").strip()
+    if not said.startswith("with Advantage"):
+        return None, None
+    for key, pattern in ADVANTAGE_AGAINST.items():
+        if pattern.match(said):
+            return key, None
+    return None, said
+
+
+def grapple_of(m: dict, action: dict) -> dict | None:
+    """A hit's grapple, when the action's text says only that (and
+    perhaps the Restrained condition until it ends)."""
+    found = GRAPPLES.search(clean(action["description"]).strip())
+    dc = escape_dc(m, action)
+    if not found or dc is None:
+        return None
+    holds = 1
+    if found.group("n"):
+        holds = count_of(found.group("n"))
+    return {
+        "escape": dc,
+        "size": (found.group("size") or "gargantuan").lower(),
+        "restrains": found.group("restrains") != ".",
+        "holds": holds,
+    }
+
+
 REPLACE_WITH_SPELL = re.compile(
     r"^Multiattack: It can replace one attack with a use of (?P<what>.*)$")
 SPELL_CHOICE = re.compile(
@@ -1342,6 +1461,13 @@ def convert(m: dict, pkg: Package) -> Entry:
             e.legendary_resistance = int(m["legendary_resistance_uses"])
         elif t["mechanic"] in TRAIT_KEYS:
             e.traits.append(t["mechanic"])
+        elif t["name"].split(" (")[0] == "Death Burst" and death_burst_of(m, t):
+            e.death_burst = death_burst_of(m, t)
+        elif t["name"].split(" (")[0] in NO_OPPORTUNITY_ATTACKS:
+            if "avoids_opportunity_attacks" not in e.traits:
+                e.traits.append("avoids_opportunity_attacks")
+        elif t["name"].split(" (")[0] in NO_FIGHT_EFFECT:
+            e.no_fight_effect.append(feature_label(t, m))
         else:
             notes.append(feature_label(t, m))
 
@@ -1368,6 +1494,15 @@ def convert(m: dict, pkg: Package) -> Entry:
         if "Poisoned condition" in effects and POISONS.search(clean(a["description"])):
             attack.poisons_on_hit = True
             effects.remove("Poisoned condition")
+        attack.advantage, unread = advantage_of(first)
+        if unread:
+            effects.append(unread)
+        grapple = grapple_of(m, a)
+        if "Grappled condition" in effects and grapple:
+            attack.grapples = grapple
+            effects.remove("Grappled condition")
+            if grapple["restrains"]:
+                effects.remove("Restrained condition")
         if effects:
             local.append(f"{display(a['name'])}: {'; '.join(effects)}")
         attack_notes[a["name"]] = local
@@ -1397,6 +1532,9 @@ def convert(m: dict, pkg: Package) -> Entry:
                 notes.append(feature_label(a, m))
         elif parry_of(a, m):
             e.parry = parry_of(a, m)
+        elif a["name"].split(" (")[0] in NO_OPPORTUNITY_ATTACKS and a["kind"] == "bonus_action":
+            if "avoids_opportunity_attacks" not in e.traits:
+                e.traits.append("avoids_opportunity_attacks")
         elif a["name"] in attack_notes and a["kind"] == "action" and not a["recharge"]:
             notes.extend(attack_notes[a["name"]])
         elif e.breath is not None and display(a["name"]) == e.breath.name:
@@ -1497,6 +1635,16 @@ def attack_toml(a: Attack) -> str:
         parts.append(f"knocks_prone = {q(a.knocks_prone)}")
     if a.poisons_on_hit:
         parts.append("poisons_on_hit = true")
+    if a.grapples:
+        g = a.grapples
+        inner = [f"escape = {g['escape']}", f"size = {q(g['size'])}"]
+        if g["restrains"]:
+            inner.append("restrains = true")
+        if g["holds"] > 1:
+            inner.append(f"holds = {g['holds']}")
+        parts.append("grapples = { " + ", ".join(inner) + " }")
+    if a.advantage:
+        parts.append(f"advantage = {q(a.advantage)}")
     return "{ " + ", ".join(parts) + " }"
 
 
@@ -1562,6 +1710,12 @@ def render(entries: list[Entry]) -> str:
         for key in TRAIT_KEYS:
             if key in e.traits:
                 lines.append(f"{key} = true")
+        if e.death_burst:
+            b = e.death_burst
+            lines.append(
+                f"death_burst = {{ dice = {q(b['dice'])}, type = {q(b['type'])}, save = {q(b['save'])}, "
+                f"dc = {b['dc']}, targets = {b['targets']}, on_success = {q(b['on_success'])} }}"
+            )
         if e.parry:
             lines.append(f"parry = {e.parry}")
         if e.legendary_resistance:
@@ -1595,6 +1749,8 @@ def render(entries: list[Entry]) -> str:
                 items.append(f"{{ spell = {q(name)}, level = {level}{extra} }}")
             lines.append(f"spellcasting = {{ dc = {dc}, to_hit = {to_hit}, spells = [{', '.join(items)}] }}")
         lines.extend(block("not_modelled", [q(n) for n in e.not_modelled]))
+        if e.no_fight_effect:
+            lines.append(f"no_fight_effect = [{', '.join(q(n) for n in e.no_fight_effect)}]")
         lines.append("")
     return "\n".join(lines)
 

@@ -415,6 +415,57 @@ class Checker(unittest.TestCase):
                 found = self.broken(lambda e: e["attacks"][0].update({field: value}))
                 self.assertTrue(any(f"] attacks[0].{field}" in p for p in found), found)
 
+    def test_a_grapple_and_an_advantage_are_checked(self):
+        grapple = {"escape": 13, "size": "large", "restrains": True, "holds": 2}
+        ok = self.broken(lambda e: e["attacks"][0].update(grapples=dict(grapple), advantage="grappled"))
+        self.assertEqual(ok, [])
+        faults = {
+            "grapples": lambda a: a.update(grapples={"size": "large"}),
+            "grapples.escape": lambda a: a.update(grapples=dict(grapple, escape=40)),
+            "grapples.size": lambda a: a.update(grapples=dict(grapple, size="enormous")),
+            "grapples.restrains": lambda a: a.update(grapples=dict(grapple, restrains=1)),
+            "grapples.holds": lambda a: a.update(grapples=dict(grapple, holds=0)),
+            "advantage": lambda a: a.update(advantage="always"),
+        }
+        for field, change in faults.items():
+            with self.subTest(field=field):
+                found = self.broken(lambda e: change(e["attacks"][0]))
+                self.assertTrue(any(f"] attacks[0].{field}" in p for p in found), found)
+
+    def test_no_fight_effect_is_a_list_apart_from_not_modelled(self):
+        self.assertEqual(self.broken(lambda e: e.update(no_fight_effect=["Amphibious"])), [])
+        for bad in ([], ["Amphibious", "Amphibious"], "Amphibious", [e for e in VALID["not_modelled"][:1]]):
+            with self.subTest(bad=bad):
+                found = self.broken(lambda e: e.update(no_fight_effect=bad))
+                self.assertTrue(any("] no_fight_effect" in p for p in found), found)
+
+    def test_a_trait_of_no_effect_in_a_fight_goes_apart(self):
+        self.assertIn("Amphibious", gb.NO_FIGHT_EFFECT)
+        self.assertNotIn("Sunlight Sensitivity", gb.NO_FIGHT_EFFECT, "it would matter in daylight")
+
+    def test_a_death_burst_is_a_save_against_damage(self):
+        burst = {"dice": "2d4", "type": "fire", "save": "dex", "dc": 10, "targets": 1, "on_success": "half"}
+        self.assertEqual(self.broken(lambda e: e.update(death_burst=dict(burst), undead_fortitude=True)), [])
+        for field, bad in (("death_burst.dc", dict(burst, dc=0)), ("death_burst.type", dict(burst, type="fiery")),
+                           ("death_burst", {"dice": "2d4"}), ("undead_fortitude", 1)):
+            with self.subTest(field=field):
+                key = field.split(".")[0]
+                found = self.broken(lambda e: e.update({key: bad}))
+                self.assertTrue(any(f"] {field}" in p for p in found), found)
+
+    def test_a_grapple_is_read_from_the_attack_text(self):
+        text = ("If the target is a Large or smaller creature, it has the Grappled condition "
+                "(escape DC ) from one of two chains, and it has the Restrained condition "
+                "until the grapple ends.")
+        found = gb.GRAPPLES.search(text)
+        self.assertEqual((found.group("size"), found.group("n")), ("Large", "two"))
+        self.assertNotEqual(found.group("restrains"), ".")
+        plain = "If the target is a creature, it has the Grappled condition (escape DC )."
+        self.assertEqual(gb.GRAPPLES.search(plain).group("restrains"), ".")
+        # Anything more after the grapple keeps it listed.
+        more = plain[:-1] + ". While Grappled, the target can't teleport."
+        self.assertIsNone(gb.GRAPPLES.search(more))
+
     def test_a_creature_that_cannot_fight_must_be_listed(self):
         found = self.broken(lambda e: (e.update(attacks=[], multiattack=[]), e.pop("breath")))
         self.assertTrue(any("no attack and no breath" in p for p in found), found)

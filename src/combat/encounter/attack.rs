@@ -13,7 +13,7 @@ use super::fighter::{Fighter, State};
 use super::positions::REACH;
 use super::spell_state::Affliction;
 use super::{Arena, Encounter, TrialOutcome};
-use crate::combat::creature::{Ability, AreaSave, Attack, Breath, Reach};
+use crate::combat::creature::{Ability, AreaSave, Attack, AttackAdvantage, Breath, Reach};
 use crate::combat::effect;
 use crate::combat::spell::{Condition, bits};
 use crate::dice::{DiceExpr, RollMode};
@@ -217,10 +217,15 @@ impl Encounter {
             || (defender.raging && self.spec(defender.spec).reckless)
             || defender.effects & effect::BLINDED != 0
             || (spec.pack_tactics && self.pack_ally_near::<POSITIONS>(arena, me, target))
+            || attack.advantage.is_some_and(|a| match a {
+                AttackAdvantage::Grappled => Self::grappler(arena, target) == Some(me),
+                AttackAdvantage::Wounded => defender.hp < defender.max_hp,
+            })
             // Prone (positions only): advantage within 5 feet.
             || (POSITIONS && defender.prone && (defender.x - attacker.x).abs() <= REACH);
         let disadvantage = spell_dis
             || attacker.effects & effect::BLINDED != 0
+            || Self::grappled_away(arena, me, target)
             || (attacker.effects & (effect::DIS_STR_ATTACKS | effect::DIS_DEX_ATTACKS) != 0
                 && ability_disadvantage(attacker.effects, attack))
             || if POSITIONS {
@@ -375,6 +380,9 @@ impl Encounter {
         if attack.poisons_on_hit {
             self.poison_on_hit(arena, me, target);
         }
+        if let Some(g) = attack.grapples {
+            self.grapple(arena, me, target, g);
+        }
         // Stunning Strike on a melee weapon hit.
         if arena.fighters[me].feats.ki != 0 && melee && !attack.spell {
             self.stunning_strike(rng, arena, me, target);
@@ -392,6 +400,7 @@ impl Encounter {
         if t.state != State::Up
             || self.spec(t.spec).size > size
             || t.spells.conditions & bits::PRONE != 0
+            || self.spec(t.spec).immune_to(Condition::Prone)
         {
             return;
         }
@@ -408,7 +417,7 @@ impl Encounter {
     /// `me`'s next turn; a second hit of `me`'s renews it.
     pub(super) fn poison_on_hit(&self, arena: &mut Arena, me: usize, target: usize) {
         let t = &mut arena.fighters[target];
-        if t.state != State::Up {
+        if t.state != State::Up || self.spec(t.spec).immune_to(Condition::Poisoned) {
             return;
         }
         let poisoned = Affliction {

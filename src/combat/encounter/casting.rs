@@ -22,7 +22,7 @@ use super::spell_state::SpellState;
 use super::spell_weights::Lands;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::spell::{
-    CastingTime, KnownSpell, OngoingWhen, Targets, bits, hit_chance, save_chance,
+    CastingTime, Condition, KnownSpell, OngoingWhen, Targets, bits, hit_chance, save_chance,
 };
 
 /// The rounds a fight is expected to go on after this turn, for valuing
@@ -119,6 +119,9 @@ pub(super) struct Foes {
     /// 1 and [`EXPECTED_ROUNDS`] (a lasting effect is worth no more rounds
     /// than the fight has left).
     rounds: f64,
+    /// How many of them are immune to each condition (by
+    /// [`crate::combat::spell::Condition`] as an index).
+    immune: [u8; Condition::ALL.len()],
 }
 
 impl Encounter {
@@ -137,6 +140,7 @@ impl Encounter {
             threat: 0.0,
             saves: [0.0; 6],
             rounds: EXPECTED_ROUNDS,
+            immune: [0; Condition::ALL.len()],
         };
         for i in range {
             let t = &arena.fighters[i];
@@ -150,6 +154,11 @@ impl Encounter {
             f.threat += self.threat.get(i).copied().unwrap_or(0.0);
             for (s, v) in f.saves.iter_mut().zip(spec.saves) {
                 *s += f64::from(v);
+            }
+            if spec.condition_immune != 0 {
+                for (c, n) in f.immune.iter_mut().enumerate() {
+                    *n += u8::from(spec.condition_immune & (1 << c) != 0);
+                }
             }
         }
         if f.up > 0 {
@@ -230,7 +239,15 @@ impl Encounter {
                 }
                 None => foes.rounds,
             };
-            value += n * lands * foes.threat * rounds * c.weight;
+            // Only the foes not immune to it: a single target is chosen
+            // among them, an area holds them in their share.
+            let open = foes.up - usize::from(foes.immune[c.condition as usize]);
+            let held = if means.targets <= 1 {
+                n.min(open as f64)
+            } else {
+                n * open as f64 / foes.up as f64
+            };
+            value += held * lands * foes.threat * rounds * c.weight;
         }
         if let Some(weight) = weights.debuff {
             // A debuff on enemies: their lost hits.

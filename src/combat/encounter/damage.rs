@@ -135,9 +135,26 @@ impl Encounter {
     ) {
         let Blow {
             amount,
-            types: _,
+            types,
             crit,
         } = blow;
+        // Undead Fortitude: a Constitution save, DC 5 + the damage, unless
+        // it is radiant or a critical hit, leaves it at 1 HP.
+        if arena.fighters[target].state == State::Up
+            && self.spec(arena.fighters[target].spec).undead_fortitude
+            && !crit
+            && !types.has(DamageType::Radiant)
+            && self.saving_throw(rng, arena, target, Ability::Con, 5 + amount)
+        {
+            let f = &mut arena.fighters[target];
+            f.hp_lost += i64::from(f.hp - 1);
+            f.hp = 1;
+            return;
+        }
+        // Dropped (or out of its Wild Shape form): its grapples end.
+        if self.grapplers && arena.fighters[target].state == State::Up {
+            self.release_grapples(arena, target);
+        }
         if arena.fighters[target].shape.is_some() && arena.fighters[target].state == State::Up {
             // Its Wild Shape form drops to 0 HP: back in its own shape,
             // the excess damage carries over (`encounter/wild_shape.rs`).
@@ -178,6 +195,10 @@ impl Encounter {
                     } else {
                         State::Dead
                     };
+                    // Death Burst: it explodes as it dies.
+                    if let Some(burst) = spec.death_burst.filter(|_| f.state == State::Dead) {
+                        self.area_save(rng, arena, target, burst, out);
+                    }
                     return;
                 }
                 let killed = self.rules.massive_damage && overflow >= f.max_hp;

@@ -253,6 +253,7 @@ impl Encounter {
             || f.feats.ki == 0
             || t.state != State::Up
             || t.spells.conditions & stunned == stunned
+            || self.spec(t.spec).immune_to(Condition::Stunned)
         {
             return;
         }

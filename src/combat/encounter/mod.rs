@@ -52,6 +52,7 @@ mod dying;
 mod feature_state;
 mod features;
 mod fighter;
+mod grapple;
 mod injuries;
 mod legendary;
 mod limbs;
@@ -191,6 +192,8 @@ pub struct Encounter {
     auras: bool,
     /// Some creature has legendary actions (`legendary.rs`).
     legendary: bool,
+    /// Some creature grapples on a hit (`grapple.rs`).
+    grapplers: bool,
     /// The permanent wounds a PC may take, by severity.
     wound_examples: WoundExamples,
     /// The riders of the monsters' attacks that spread (our extension).

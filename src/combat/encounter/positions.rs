@@ -113,7 +113,12 @@ impl Encounter {
     /// half of it to stand up from prone (it stands).
     pub(super) fn start_moving(&self, arena: &mut Arena, me: usize) -> Movement {
         let f = &mut arena.fighters[me];
-        let mut left = f.speed;
+        // Grappled: Speed 0.
+        let mut left = if f.spells.conditions & crate::combat::spell::bits::GRAPPLED != 0 {
+            0
+        } else {
+            f.speed
+        };
         if f.prone && f.state == State::Up {
             left -= f.speed / 2;
             f.prone = false;
@@ -300,6 +305,14 @@ impl Encounter {
         }
         let to = from + step;
         movement.left -= step.abs();
+        // Flyby, Nimble Escape's Disengage: no opportunity attacks.
+        if self
+            .spec(arena.fighters[me].spec)
+            .avoids_opportunity_attacks
+        {
+            arena.fighters[me].x = to;
+            return;
+        }
         // Who gets an opportunity attack, nearest along the way first.
         arena.scratch.clear();
         for i in self.enemies_of(arena, me) {

@@ -443,6 +443,13 @@ impl Encounter {
         if action_used || fight_over || !action {
             return;
         }
+        // Restrained by a grapple: the action goes on escaping it.
+        if self.grapplers
+            && arena.fighters[me].spells.conditions & bits::GRAPPLED != 0
+            && self.escape_grapple(rng, arena, me)
+        {
+            return;
+        }
         // A breath weapon ready goes first (a monster's best action); the
         // bonus action may still cast.
         let breath_first = spec.breath.is_some()

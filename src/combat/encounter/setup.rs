@@ -81,6 +81,7 @@ fn puts_conditions(c: &CreatureSpec) -> bool {
     !c.known_spells.is_empty()
         || puts_turn_limited_conditions(c)
         || c.attacks.iter().any(|a| a.knocks_prone.is_some())
+        || c.grapples()
 }
 
 /// What the casting policy weighs of each known spell of `spec` at each
@@ -141,6 +142,7 @@ impl Encounter {
         let auras = all.iter().any(|c| c.class_features.aura > 0);
         let legendary = all.iter().any(|c| c.legendary.is_some());
         let spellcasting = all.iter().any(puts_conditions);
+        let grapplers = all.iter().any(CreatureSpec::grapples);
         let fielded = all.len();
         let mut encounter = Encounter {
             party,
@@ -155,6 +157,7 @@ impl Encounter {
             stunners,
             auras,
             legendary,
+            grapplers,
             initial,
             wound_examples,
             venom_riders,
@@ -175,6 +178,8 @@ impl Encounter {
                 continue;
             };
             let index = self.all.len();
+            self.spellcasting |= puts_conditions(&form);
+            self.grapplers |= form.grapples();
             self.initial
                 .push(Fighter::new(index, &form, true, &self.rules));
             self.in_hand.push(attacks_in_hand(&form));

@@ -43,8 +43,19 @@ impl Encounter {
         if rolls > 1 || matches!(spell.targets, Targets::Creatures { count: 1, .. }) && n == 1 {
             // One target at a time, chosen by the targeting policy: each
             // roll (ray, beam, dart) at the policy's target.
+            // A spell's condition: a target not immune to it, if any.
+            let condition = spell.condition.map(|c| c.condition);
             for r in 0..rolls.max(1) {
-                let Some(t) = self.choose_target::<false, R>(rng, arena, me, Reach::Ranged) else {
+                let open = condition.and_then(|c| {
+                    let fighters = &arena.fighters;
+                    self.choose_among(rng, arena, me, Reach::Ranged, |t| {
+                        !self.spec(fighters[t].spec).immune_to(c)
+                    })
+                });
+                // None open (or no condition): the policy's target.
+                let Some(t) =
+                    open.or_else(|| self.choose_target::<false, R>(rng, arena, me, Reach::Ranged))
+                else {
                     break;
                 };
                 self.resolve_on(rng, arena, me, k, t, damage, r == 0, out);
@@ -135,7 +146,11 @@ impl Encounter {
         out: &mut TrialOutcome,
     ) {
         let known = self.known(arena, me, k);
-        let condition = known.spell.condition.is_some();
+        // Legendary Resistance is not spent on a condition it is immune to.
+        let condition = known
+            .spell
+            .condition
+            .is_some_and(|c| !self.spec(arena.fighters[t].spec).immune_to(c.condition));
         let share = self.save_share(rng, arena, t, known.spell.save, known.dc, condition);
         self.land(rng, arena, me, k, t, rolled, share, false, out);
         if let Some(o) = known.spell.ongoing {
@@ -219,7 +234,7 @@ impl Encounter {
         let blinded = attacker.effects & crate::combat::effect::BLINDED != 0;
         let natural = RollMode::with(
             advantage || defender.effects & crate::combat::effect::BLINDED != 0,
-            disadvantage || blinded,
+            disadvantage || blinded || Self::grappled_away(arena, me, t),
         )
         .roll(rng);
         let roll = AttackRoll {
@@ -272,7 +287,8 @@ impl Encounter {
                 prone: c.condition == Condition::Prone,
                 until: self.timed_end(arena, me, k),
             };
-            if arena.fighters[t].state == State::Up {
+            let f = &arena.fighters[t];
+            if f.state == State::Up && !self.spec(f.spec).immune_to(c.condition) {
                 arena.fighters[t].spells.afflict(a);
             }
         }

@@ -39,6 +39,8 @@ pub(super) enum Lands {
 /// repeat save, that save (`None`: even odds).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct ConditionWeight {
+    /// The condition (a creature immune to it is worth nothing here).
+    pub(super) condition: Condition,
     pub(super) weight: f64,
     pub(super) repeat_save: Option<Option<(usize, i32)>>,
 }
@@ -63,6 +65,7 @@ impl SpellWeights {
             (None, None) => Lands::Always,
         };
         let condition = spell.condition.map(|c| ConditionWeight {
+            condition: c.condition,
             weight: condition_weight(c.condition),
             repeat_save: c
                 .repeat_save

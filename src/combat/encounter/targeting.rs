@@ -61,6 +61,13 @@ impl Encounter {
         me: usize,
         reach: Reach,
     ) -> Option<usize> {
+        // Grappled: its grappler, the one target without Disadvantage.
+        if let Some(g) = Self::grappler(arena, me) {
+            let f = &arena.fighters[g];
+            if f.state == State::Up && f.spells.conditions & bits::BANISHED == 0 {
+                return Some(g);
+            }
+        }
         if !POSITIONS {
             return self.choose_among(rng, arena, me, reach, |_| true);
         }
@@ -79,7 +86,7 @@ impl Encounter {
     /// [`Encounter::choose_target`] among the enemies `reachable` accepts
     /// (by index among all fighters).
     #[inline]
-    fn choose_among<R: Rng + ?Sized>(
+    pub(super) fn choose_among<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
         arena: &Arena,

@@ -12,9 +12,10 @@
 //!
 //! The keys of the SRD bestiary (`tools/srd/README.md`, "The schema") that
 //! the round loop does not use — `slug`, `srd`, `type`, `cr`, `xp`,
-//! `proficiency_bonus`, `speed`, `condition_immune`, `not_modelled` — are
-//! validated and carried as [`Lore`](crate::combat::bestiary::Lore) for `woundsim show` ([`lore`]); the
-//! loop has no conditions a monster could be immune to. `xp` also counts
+//! `proficiency_bonus`, `speed`, `condition_immune`, `not_modelled`, `no_fight_effect` — are
+//! validated and carried as [`Lore`](crate::combat::bestiary::Lore) for `woundsim show` ([`lore`]).
+//! `condition_immune` also sets the conditions nothing puts on the
+//! creature ([`CreatureSpec::condition_immune`]). `xp` also counts
 //! towards an encounter's XP ([`RawCreature::xp`]: a scenario entry's own
 //! `xp`, else its bestiary monster's). [`monster`] resolves a
 //! `creature = NAME`.
@@ -41,7 +42,7 @@ pub use potions::RawPotions;
 pub(crate) use potions::potions;
 
 use crate::combat::bestiary::{Bestiary, Monster};
-use crate::combat::creature::CreatureSpec;
+use crate::combat::creature::{Ability, CreatureSpec};
 use crate::combat::templates::Templates;
 use crate::rules::damage::{DamageType, DamageTypes, Size};
 use crate::scenario::limits::{MAX_CREATURE_ATTACKS, MAX_LABEL_CHARS};
@@ -84,6 +85,8 @@ pub struct RawCreature {
     initiative: Option<Spanned<i64>>,
     saves: Option<RawSaves>,
     medicine: Option<Spanned<i64>>,
+    /// Its check to escape a grapple (Athletics or Acrobatics).
+    escape: Option<Spanned<i64>>,
     resistant: Option<Vec<DamageType>>,
     immune: Option<Vec<DamageType>>,
     vulnerable: Option<Vec<DamageType>>,
@@ -117,6 +120,12 @@ pub struct RawCreature {
     magic_resistance: Option<bool>,
     /// Pack Tactics: advantage on attacks at a creature an ally is next to.
     pack_tactics: Option<bool>,
+    /// Flyby, Nimble Escape: its moves provoke no opportunity attacks.
+    avoids_opportunity_attacks: Option<bool>,
+    /// Undead Fortitude: a Constitution save to stay at 1 HP.
+    undead_fortitude: Option<bool>,
+    /// Death Burst: `{ dice, type, save, dc, targets, on_success }`.
+    death_burst: Option<Spanned<legendary::RawAreaSave>>,
     /// Parry: armour class added against one melee hit with the reaction.
     parry: Option<Spanned<i64>>,
     slug: Option<Spanned<String>>,
@@ -131,6 +140,8 @@ pub struct RawCreature {
     line: Option<crate::combat::creature::Line>,
     condition_immune: Option<Vec<Condition>>,
     not_modelled: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Statblock features that change nothing in a woundsim fight.
+    no_fight_effect: Option<Spanned<Vec<Spanned<String>>>>,
     /// Magic items: `"none"`, `"typical"` (for its level) or
     /// `{ weapon = 1, armor = 0, focus = 1 }`.
     magic_items: Option<Spanned<RawMagicItems>>,
@@ -414,6 +425,24 @@ impl RawCreature {
                 }
             }
         }
+        // Condition immunities: those the loop imposes (exhaustion is not
+        // one of them).
+        if let Some(list) = &self.condition_immune {
+            spec.condition_immune = list
+                .iter()
+                .filter_map(|c| {
+                    crate::combat::spell::Condition::parse(&format!("{c:?}").to_lowercase())
+                })
+                .fold(0, |bits, c| bits | 1 << c as u16);
+        }
+        // Escaping a grapple: the key, else a template's skills, else the
+        // better of the Strength and Dexterity saves the entry gives (an
+        // entry lists no skills), else what it starts from.
+        if let Some(v) = &self.escape {
+            spec.escape = ranged(loc, v, &at("escape"), -10..=30)?;
+        } else if self.saves.is_some() && self.template.is_none() {
+            spec.escape = spec.save(Ability::Str).max(spec.save(Ability::Dex));
+        }
         let types = |v: &Vec<DamageType>| DamageTypes::of(v.iter().copied());
         let d = &mut spec.defenses;
         d.resistances = self.resistant.as_ref().map_or(d.resistances, types);
@@ -480,6 +509,15 @@ impl RawCreature {
         }
         if let Some(v) = self.pack_tactics {
             spec.pack_tactics = v;
+        }
+        if let Some(v) = self.avoids_opportunity_attacks {
+            spec.avoids_opportunity_attacks = v;
+        }
+        if let Some(v) = self.undead_fortitude {
+            spec.undead_fortitude = v;
+        }
+        if let Some(b) = &self.death_burst {
+            spec.death_burst = Some(b.get_ref().build(loc, &at("death_burst"))?);
         }
         if let Some(v) = &self.parry {
             spec.parry = ranged(loc, v, &at("parry"), 0..=10)? as u8;

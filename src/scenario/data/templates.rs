@@ -14,7 +14,7 @@ use toml::Spanned;
 use crate::combat::creature::{Ability, Reach};
 use crate::combat::spell::{MAX_KNOWN_SPELLS, Spells};
 use crate::combat::templates::{
-    ClassTemplate, Progression, Spellcasting, TemplateAttack, Templates,
+    ClassTemplate, Progression, Skills, Spellcasting, TemplateAttack, Templates,
 };
 use crate::dice::DiceExpr;
 use crate::rules::damage::DamageType;
@@ -344,7 +344,7 @@ fn class(
         main_ability: c.main_ability,
         modifiers: modifiers(loc, &path, c)?,
         saving_throws: c.saving_throws.clone(),
-        medicine_proficiency: medicine_proficiency(loc, &path, &c.skills)?,
+        skills: skills(loc, &path, &c.skills)?,
         armor_class: (c.armor_class.base, c.armor_class.plus.clone()),
         shield: i32::from(c.armor_class.shield),
         spellcasting: c.spellcasting,
@@ -486,27 +486,27 @@ fn modifiers(loc: &Locator, path: &str, c: &RawClass) -> Result<[i32; 6], Scenar
     Ok(modifiers)
 }
 
-/// `skills`: whether the class is proficient in Medicine, the one skill
-/// the round loop models.
-fn medicine_proficiency(
-    loc: &Locator,
-    path: &str,
-    skills: &[Spanned<String>],
-) -> Result<bool, ScenarioError> {
-    let mut medicine = false;
-    for (j, s) in skills.iter().enumerate() {
+/// `skills`: the proficient skills the round loop rolls (Medicine to
+/// stabilise, Athletics or Acrobatics to escape a grapple).
+fn skills(loc: &Locator, path: &str, listed: &[Spanned<String>]) -> Result<Skills, ScenarioError> {
+    let mut skills = Skills::default();
+    for (j, s) in listed.iter().enumerate() {
         match s.get_ref().as_str() {
-            "medicine" => medicine = true,
+            "medicine" => skills.medicine = true,
+            "athletics" => skills.athletics = true,
+            "acrobatics" => skills.acrobatics = true,
             other => {
                 return Err(loc.error(
                     s.span().start,
                     &format!("{path}.skills[{j}]"),
-                    format!("the round loop models the skill `medicine` only, got `{other}`"),
+                    format!(
+                        "the round loop rolls the skills `medicine`, `athletics` and `acrobatics` only, got `{other}`"
+                    ),
                 ));
             }
         }
     }
-    Ok(medicine)
+    Ok(skills)
 }
 
 /// `spells`: attack, control and buff spells of the spell file, each one
@@ -914,12 +914,15 @@ warlock - - -
                     .replace(", ability: None", "")
                     .replace(", hit_dice: None", "")
                     .replace(", knocks_prone: None, poisons_on_hit: false", "")
+                    .replace(", grapples: None, advantage: None", "")
+                    .replace(&format!(", escape: {}", spec.escape), "")
+                    .replace(", condition_immune: 0", "")
                     .replace(&format!(", speed: {}, line: None", spec.speed), "")
                     .replace(", evasion: false, relentless_rage: false", "")
                     .replace(", known_spells: []", "")
                     .replace(&format!(", class_features: {:?}", old.class_features), "")
                     .replace(
-                        ", undead: false, extraplanar: false, challenge: 0.0, legendary_resistance: 0, legendary: None, magic_resistance: false, pack_tactics: false, parry: 0, wild_shape: None",
+                        ", undead: false, extraplanar: false, challenge: 0.0, legendary_resistance: 0, legendary: None, magic_resistance: false, pack_tactics: false, avoids_opportunity_attacks: false, undead_fortitude: false, death_burst: None, parry: 0, wild_shape: None",
                         "",
                     )
                     .replace("potions: [0, 0, 0, 0], spellbook: None", "potions: 0");

@@ -8,6 +8,8 @@ mod casting;
 mod damage;
 mod dying;
 mod features;
+mod grapple;
+mod immunity;
 mod injuries;
 mod legendary;
 mod limbs;

@@ -371,3 +371,30 @@ fn the_one_pass_screen_agrees_with_the_definition() {
         }
     }
 }
+
+#[test]
+fn flyby_and_nimble_escape_leave_reach_without_opportunity_attacks() {
+    // A goblin archer next to the fighter steps back and shoots: with
+    // Nimble Escape's Disengage no opportunity attack comes (no d20 for it).
+    let mut p = Positions::DEFAULT;
+    p.ranged_in_melee = RangedInMelee::StepBack;
+    let mut archer = monster("goblin-warrior");
+    assert!(archer.avoids_opportunity_attacks);
+    archer.attacks.retain(|a| a.reach == Reach::Ranged);
+    archer.multiattack = vec![0];
+    let rules = with(p);
+    let mut t = Table::new(vec![fighter()], vec![archer.clone()], rules.clone());
+    t.place();
+    t.at(1, 5);
+    // Its shot only: a 2 misses.
+    t.turn(1, false, &[(2, 20)]);
+    assert!(t.f(0).reaction, "the fighter's reaction is unspent");
+    assert!(t.f(1).x > 5);
+    // Without the trait the step back provokes (a 2 misses, then its shot).
+    archer.avoids_opportunity_attacks = false;
+    let mut t = Table::new(vec![fighter()], vec![archer], rules);
+    t.place();
+    t.at(1, 5);
+    t.turn(1, false, &[(2, 20), (2, 20)]);
+    assert!(!t.f(0).reaction);
+}

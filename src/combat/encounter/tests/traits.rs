@@ -114,3 +114,64 @@ fn parry_turns_a_melee_hit_its_bonus_covers_with_the_reaction() {
     t.attack_with(0, 1, &bow, &[(11, 20), (1, 8)]);
     assert_eq!((t.f(1).hp, t.f(1).reaction), (1, true));
 }
+
+#[test]
+fn undead_fortitude_keeps_a_zombie_at_1_hp_on_a_save_unless_radiant_or_critical() {
+    // SRD 5.2 zombie: 15 HP, Con +3; "If damage reduces the zombie to 0 Hit
+    // Points, it makes a Constitution saving throw (DC 5 plus the damage
+    // taken) unless the damage is Radiant or from a Critical Hit."
+    let zombie = monster("zombie");
+    assert!(zombie.undead_fortitude);
+    assert_eq!(zombie.save(Ability::Con), 3);
+    let fresh = || {
+        Table::new(
+            vec![fighter()],
+            vec![monster("zombie")],
+            EncounterRules::default(),
+        )
+    };
+    // 16 slashing: DC 21; 18 + 3 saves: 1 HP left.
+    let mut t = fresh();
+    t.deal(1, slashing(16, false), &[(18, 20)]);
+    assert_eq!(t.state(1), (State::Up, 1));
+    // 17 + 3 = 20 fails: dead.
+    let mut t = fresh();
+    t.deal(1, slashing(16, false), &[(17, 20)]);
+    assert_eq!(t.state(1).0, State::Dead);
+    // A critical hit, or radiant damage: no save (no die rolled).
+    let mut t = fresh();
+    t.deal(1, slashing(16, true), &[]);
+    assert_eq!(t.state(1).0, State::Dead);
+    let mut t = fresh();
+    let radiant = super::super::damage::Blow {
+        amount: 16,
+        types: DamageTypes::of([DamageType::Radiant]),
+        crit: false,
+    };
+    t.deal(1, radiant, &[]);
+    assert_eq!(t.state(1).0, State::Dead);
+}
+
+#[test]
+fn a_death_burst_deals_its_save_damage_to_the_enemies_it_catches() {
+    // SRD 5.2 magma mephit: "The mephit explodes. Dexterity Saving Throw:
+    // DC 11, each creature in a 5-foot Emanation ... Failure: 7 (2d6) Fire
+    // damage. Success: Half damage." (one enemy by the area's count).
+    let mephit = monster("magma-mephit");
+    let burst = mephit.death_burst.expect("a death burst");
+    assert_eq!((burst.targets, burst.save), (1, (Ability::Dex, 11)));
+    let mut t = Table::new(vec![fighter()], vec![mephit], EncounterRules::default());
+    // It dies: the one enemy (a draw of one), 2d6 = 3 + 4, the fighter's save
+    // 9 + 1 = 10 fails: 7 fire damage.
+    t.deal(1, slashing(100, false), &[(1, 1), (3, 6), (4, 6), (9, 20)]);
+    assert_eq!(t.state(1).0, State::Dead);
+    assert_eq!(t.f(0).hp, t.f(0).max_hp - 7);
+    // A success (10 + 1 = 11) halves it: 3.
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![monster("magma-mephit")],
+        EncounterRules::default(),
+    );
+    t.deal(1, slashing(100, false), &[(1, 1), (3, 6), (4, 6), (10, 20)]);
+    assert_eq!(t.f(0).hp, t.f(0).max_hp - 3);
+}

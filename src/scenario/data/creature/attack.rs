@@ -6,7 +6,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::combat::creature::{Ability, Attack, Reach, Rider};
+use crate::combat::creature::{Ability, Attack, Grapple, Reach, Rider};
 use crate::rules::damage::DamageType;
 use crate::scenario::limits::MAX_LABEL_CHARS;
 use crate::scenario::values::{at, dice, text};
@@ -44,8 +44,25 @@ pub struct RawAttack {
     /// A hit poisons the target until the end of the attacker's next turn.
     #[serde(default)]
     poisons_on_hit: bool,
+    /// A hit grapples the target.
+    grapples: Option<Spanned<RawGrapple>>,
+    /// Advantage against a creature it grapples, or one that has lost hit
+    /// points.
+    advantage: Option<crate::combat::creature::AttackAdvantage>,
     #[serde(default)]
     spell: bool,
+}
+
+/// A hit's grapple, as written: `{ escape = 13, size = "large", restrains
+/// = true, holds = 2 }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawGrapple {
+    escape: Spanned<i64>,
+    size: crate::rules::damage::Size,
+    #[serde(default)]
+    restrains: bool,
+    holds: Option<Spanned<i64>>,
 }
 
 fn melee() -> Reach {
@@ -75,8 +92,29 @@ impl RawAttack {
             rider,
             knocks_prone: self.knocks_prone,
             poisons_on_hit: self.poisons_on_hit,
+            grapples: match &self.grapples {
+                None => None,
+                Some(g) => Some(g.get_ref().build(loc, &format!("{path}.grapples"))?),
+            },
+            advantage: self.advantage,
             spell: self.spell,
             ability: None,
+        })
+    }
+}
+
+impl RawGrapple {
+    /// The grapple at `path` (`....grapples`): an escape DC of 1 to 30,
+    /// holding 1 to 10 creatures (1 when not given).
+    fn build(&self, loc: &Locator, path: &str) -> Result<Grapple, ScenarioError> {
+        Ok(Grapple {
+            escape: ranged(loc, &self.escape, &format!("{path}.escape"), 1..=30)?,
+            size: self.size,
+            restrains: self.restrains,
+            holds: match &self.holds {
+                None => 1,
+                Some(h) => ranged(loc, h, &format!("{path}.holds"), 1..=10)? as u8,
+            },
         })
     }
 }

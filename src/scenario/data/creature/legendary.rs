@@ -72,7 +72,7 @@ pub enum OnSuccess {
 }
 
 impl RawAreaSave {
-    fn build(&self, loc: &Locator, path: &str) -> Result<AreaSave, ScenarioError> {
+    pub(super) fn build(&self, loc: &Locator, path: &str) -> Result<AreaSave, ScenarioError> {
         let field = |key: &str| format!("{path}.{key}");
         Ok(AreaSave {
             dice: dice(at(loc, &self.dice, field("dice")))?,

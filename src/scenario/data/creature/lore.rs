@@ -1,8 +1,9 @@
 //! The keys of a bestiary entry that the round loop does not use — `slug`,
 //! `srd`, `type`, `cr`, `xp`, `proficiency_bonus`, `speed`,
-//! `condition_immune`, `not_modelled` — validated and carried as [`Lore`]
+//! `condition_immune`, `not_modelled`, `no_fight_effect` — validated and carried as [`Lore`]
 //! for `woundsim show` (the SRD bestiary's schema, `tools/srd/README.md`).
-//! `speed` also sets how far a creature moves with positions.
+//! `speed` also sets how far a creature moves with positions;
+//! `condition_immune` the conditions nothing puts on it.
 
 use serde::Deserialize;
 use toml::Spanned;
@@ -80,6 +81,36 @@ pub enum Condition {
     Unconscious,
 }
 
+/// A list of statblock features named by `key` (`not_modelled`,
+/// `no_fight_effect`): at most [`MAX_NOT_MODELLED`] short texts.
+fn feature_list(
+    loc: &Locator,
+    path: &str,
+    key: &str,
+    list: Option<&Spanned<Vec<Spanned<String>>>>,
+) -> Result<Vec<String>, ScenarioError> {
+    let Some(list) = list else {
+        return Ok(Vec::new());
+    };
+    at_most(
+        &values::at(loc, list, format!("{path}.{key}")),
+        &format!("`{key}` items"),
+        MAX_NOT_MODELLED,
+    )?;
+    list.get_ref()
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            text(
+                &values::at(loc, n, format!("{path}.{key}[{i}]")),
+                &format!("a `{key}` item"),
+                MAX_NOT_MODELLED_CHARS,
+            )
+            .map(str::to_string)
+        })
+        .collect()
+}
+
 /// Challenge ratings as the SRD writes them.
 const CHALLENGE_RATINGS: [&str; 34] = [
     "0", "1/8", "1/4", "1/2", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
@@ -120,6 +151,7 @@ impl RawCreature {
         let cr = self.challenge_rating(loc, path)?;
         let speed = self.speeds(loc, path)?;
         let not_modelled = self.not_modelled(loc, path)?;
+        let no_fight_effect = self.no_fight_effect(loc, path)?;
         self.check_slug(loc, path)?;
         Ok(Lore {
             srd: self.srd.map(|v| match v {
@@ -149,6 +181,7 @@ impl RawCreature {
                 .map(|c| format!("{c:?}").to_lowercase())
                 .collect(),
             not_modelled,
+            no_fight_effect,
         })
     }
 
@@ -173,26 +206,13 @@ impl RawCreature {
     /// `not_modelled`: the statblock's features the loop leaves out, each a
     /// short text.
     fn not_modelled(&self, loc: &Locator, path: &str) -> Result<Vec<String>, ScenarioError> {
-        let Some(list) = &self.not_modelled else {
-            return Ok(Vec::new());
-        };
-        at_most(
-            &values::at(loc, list, format!("{path}.not_modelled")),
-            "`not_modelled` items",
-            MAX_NOT_MODELLED,
-        )?;
-        list.get_ref()
-            .iter()
-            .enumerate()
-            .map(|(i, n)| {
-                text(
-                    &values::at(loc, n, format!("{path}.not_modelled[{i}]")),
-                    "a `not_modelled` item",
-                    MAX_NOT_MODELLED_CHARS,
-                )
-                .map(str::to_string)
-            })
-            .collect()
+        feature_list(loc, path, "not_modelled", self.not_modelled.as_ref())
+    }
+
+    /// `no_fight_effect`: the statblock's features that change nothing in
+    /// a woundsim fight, each a short text.
+    fn no_fight_effect(&self, loc: &Locator, path: &str) -> Result<Vec<String>, ScenarioError> {
+        feature_list(loc, path, "no_fight_effect", self.no_fight_effect.as_ref())
     }
 
     /// `slug`: lower-case letters and digits in words joined by `-`.

@@ -1,0 +1,188 @@
+//! Grapples (SRD 5.2 "Grappled", "Restrained"; `encounter/grapple.rs`): a
+//! hit grapples up to its size and its count of holds, Restrained when the
+//! attack says so; the escape check; the grapple's end when its grappler
+//! falls or is incapacitated; the grappled creature's target and its
+//! Disadvantage against others; Advantage against a grappled or wounded
+//! target.
+
+use super::*;
+use crate::combat::creature::{AttackAdvantage, Grapple};
+use crate::combat::spell::{Condition, bits};
+use crate::rules::damage::Size;
+
+/// SRD 5.2 crocodile: Bite +4, 1d8+2 piercing; "If the target is a Medium
+/// or smaller creature, it has the Grappled condition (escape DC 12).
+/// While Grappled, the target has the Restrained condition."
+fn crocodile() -> CreatureSpec {
+    let c = monster("crocodile");
+    assert_eq!(
+        c.attacks[0].grapples,
+        Some(Grapple {
+            escape: 12,
+            size: Size::Medium,
+            restrains: true,
+            holds: 1,
+        })
+    );
+    c
+}
+
+fn grappled(t: &Table, who: usize) -> bool {
+    t.f(who).spells.conditions & bits::GRAPPLED != 0
+}
+
+fn restrained(t: &Table, who: usize) -> bool {
+    let r = Condition::Restrained.bits();
+    t.f(who).spells.conditions & r == r
+}
+
+#[test]
+fn a_hit_grapples_and_restrains_a_target_up_to_its_size() {
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![crocodile()],
+        EncounterRules::default(),
+    );
+    // A miss (2 + 4 = 6 against AC 18) grapples nothing.
+    t.attack(1, 0, &[(2, 20)]);
+    assert!(!grappled(&t, 0));
+    // A hit (15 + 4 = 19): 1d8 + 2 = 3 + 2, grappled and restrained.
+    t.attack(1, 0, &[(15, 20), (3, 8)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 5);
+    assert!(grappled(&t, 0) && restrained(&t, 0));
+    assert_eq!(Encounter::grappler(&t.arena, 0), Some(1));
+    // A Large target is too big for its jaws.
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![crocodile()],
+        EncounterRules::default(),
+    );
+    t.enc.all[0].size = Size::Large;
+    t.attack(1, 0, &[(15, 20), (3, 8)]);
+    assert!(!grappled(&t, 0));
+}
+
+#[test]
+fn a_grappler_holds_no_more_creatures_than_its_attack_says() {
+    let party = vec![fighter(), fighter()];
+    let mut t = Table::new(party.clone(), vec![crocodile()], EncounterRules::default());
+    t.attack(2, 0, &[(15, 20), (1, 8)]);
+    // One bite, one creature: the second hit only wounds.
+    t.attack(2, 1, &[(15, 20), (1, 8)]);
+    assert!(grappled(&t, 0) && !grappled(&t, 1));
+    assert_eq!(t.f(1).max_hp - t.f(1).hp, 3);
+    // "From one of two pincers": a second creature too.
+    let mut croc = crocodile();
+    croc.attacks[0].grapples.as_mut().unwrap().holds = 2;
+    let mut t = Table::new(party, vec![croc], EncounterRules::default());
+    t.attack(2, 0, &[(15, 20), (1, 8)]);
+    t.attack(2, 1, &[(15, 20), (1, 8)]);
+    assert!(grappled(&t, 0) && grappled(&t, 1));
+}
+
+#[test]
+fn a_restrained_creature_spends_its_action_on_the_escape_check() {
+    // Fighter 1: Strength +3, Athletics +2: the check is d20 + 5 against
+    // DC 12.
+    assert_eq!(fighter().escape, 5);
+    let g = crocodile().attacks[0].grapples.unwrap();
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![crocodile()],
+        EncounterRules::default(),
+    );
+    t.enc.grapple(&mut t.arena, 1, 0, g);
+    // 6 + 5 = 11 fails: still held, and no attack (no more dice).
+    t.turn(0, false, &[(6, 20)]);
+    assert!(grappled(&t, 0) && restrained(&t, 0));
+    // 7 + 5 = 12 escapes, and the turn's action is spent on it.
+    t.turn(0, false, &[(7, 20)]);
+    assert!(!grappled(&t, 0) && !restrained(&t, 0));
+    assert_eq!(t.f(1).hp, t.f(1).max_hp);
+}
+
+#[test]
+fn a_creature_only_grappled_attacks_its_grappler_and_others_at_disadvantage() {
+    let mut croc = crocodile();
+    croc.attacks[0].grapples.as_mut().unwrap().restrains = false;
+    let g = croc.attacks[0].grapples.unwrap();
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![goblin(), croc],
+        EncounterRules::default(),
+    );
+    t.enc.grapple(&mut t.arena, 2, 0, g);
+    assert!(grappled(&t, 0) && !restrained(&t, 0));
+    // Its target: the crocodile, whatever the targeting policy rolls.
+    assert_eq!(t.target(0, Reach::Melee, &[]), Some(2));
+    // Against the goblin its roll has Disadvantage: two d20s, the lower
+    // (3 + 5 = 8) misses AC 15.
+    t.attack(0, 1, &[(19, 20), (3, 20)]);
+    assert_eq!(t.f(1).hp, t.f(1).max_hp);
+    // Against its grappler, one d20: 10 + 5 = 15 hits AC 12 (1d8 + 5).
+    t.attack(0, 2, &[(10, 20), (4, 8)]);
+    assert_eq!(t.f(2).max_hp - t.f(2).hp, 4 + 5);
+}
+
+#[test]
+fn the_grapple_ends_when_its_grappler_drops_or_is_incapacitated() {
+    let g = crocodile().attacks[0].grapples.unwrap();
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![crocodile()],
+        EncounterRules::default(),
+    );
+    t.enc.grapple(&mut t.arena, 1, 0, g);
+    t.deal(1, slashing(100, false), &[]);
+    assert!(!grappled(&t, 0), "a dead crocodile holds no one");
+    // Stunned: the grapple ends as its victim's turn starts, the action
+    // still its own.
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![crocodile()],
+        EncounterRules::default(),
+    );
+    t.enc.grapple(&mut t.arena, 1, 0, g);
+    let stunned = super::super::spell_state::Affliction {
+        bits: Condition::Stunned.bits(),
+        ..super::super::spell_state::Affliction::NONE
+    };
+    t.f_mut(1).spells.afflict(stunned);
+    let Table { enc, arena, .. } = &mut t;
+    let spent = with_dice(&[], |rng| enc.escape_grapple(rng, arena, 0));
+    assert!(!spent && !grappled(&t, 0));
+}
+
+#[test]
+fn an_attack_has_advantage_against_its_own_grappled_target_or_a_wounded_one() {
+    // SRD 5.2 bugbear warrior: Light Hammer +4, 3d4+2, "with Advantage if
+    // the target is Grappled by the bugbear".
+    let bugbear = monster("bugbear-warrior");
+    let hammer = bugbear
+        .attacks
+        .iter()
+        .find(|a| a.advantage == Some(AttackAdvantage::Grappled))
+        .expect("the light hammer")
+        .clone();
+    let grab = bugbear
+        .attacks
+        .iter()
+        .find_map(|a| a.grapples)
+        .expect("the grab");
+    let mut t = Table::new(vec![fighter()], vec![bugbear], EncounterRules::default());
+    // Not grappled: one d20 (13 + 4 misses AC 18).
+    t.attack_with(1, 0, &hammer, &[(13, 20)]);
+    assert_eq!(t.f(0).hp, t.f(0).max_hp);
+    // Grappled by it: two d20s, the higher (14 + 4) hits: 3d4 + 2.
+    t.enc.grapple(&mut t.arena, 1, 0, grab);
+    t.attack_with(1, 0, &hammer, &[(2, 20), (14, 20), (1, 4), (1, 4), (1, 4)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 5);
+    // "with Advantage if the target doesn't have all its Hit Points".
+    let mut wolf = goblin();
+    wolf.attacks[0].advantage = Some(AttackAdvantage::Wounded);
+    let mut t = Table::new(vec![fighter()], vec![wolf], EncounterRules::default());
+    t.attack(1, 0, &[(13, 20)]);
+    t.f_mut(0).hp -= 1;
+    t.attack(1, 0, &[(2, 20), (16, 20), (1, 6)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 1 + 3);
+}
