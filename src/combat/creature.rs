@@ -56,6 +56,10 @@ pub struct Attack {
     /// Its roll has Advantage against some targets ("with Advantage if the
     /// target is Grappled by the ankheg").
     pub advantage: Option<AttackAdvantage>,
+    /// Its damage when a creature is Bloodied (at or below half its hit
+    /// point maximum): "or 3 (1d4) Piercing damage if the swarm is
+    /// Bloodied", "... if the target is Bloodied".
+    pub bloodied: Option<BloodiedDamage>,
     /// A spell attack (verbal component: knocked-out teeth can make it fail;
     /// a broken weapon does not matter).
     pub spell: bool,
@@ -65,6 +69,25 @@ pub struct Attack {
     /// (it gives a `to_hit`, not an ability). Read only by the reading
     /// `wound_attack_disadvantage` (a lost arm's Strength attacks).
     pub ability: Option<Ability>,
+}
+
+/// An attack's damage dice when a creature is Bloodied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BloodiedDamage {
+    /// The damage instead (same type).
+    pub damage: DiceExpr,
+    /// Whose Bloodied state counts.
+    pub of: BloodiedWho,
+}
+
+/// Whose Bloodied state changes an attack's damage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BloodiedWho {
+    /// The attacker ("if the swarm is Bloodied").
+    Attacker,
+    /// The target ("if the target is Bloodied").
+    Target,
 }
 
 /// The targets an attack roll has Advantage against, by its stat block.

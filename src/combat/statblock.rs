@@ -7,7 +7,9 @@
 use std::fmt::Write;
 
 use super::bestiary::{Monster, Speed};
-use super::creature::{AttackAdvantage, CreatureSpec, HealTarget, LegendaryEffect, Reach};
+use super::creature::{
+    AttackAdvantage, BloodiedWho, CreatureSpec, HealTarget, LegendaryEffect, Reach,
+};
 
 /// `walk 40 ft, fly 80 ft (hover)`.
 fn speeds(s: &Speed) -> String {
@@ -191,6 +193,17 @@ pub fn render(spec: &CreatureSpec) -> String {
                 line.push_str(", advantage against a creature below its hit point maximum");
             }
             None => {}
+        }
+        if let Some(b) = a.bloodied {
+            let _ = write!(
+                line,
+                ", {} instead when {} Bloodied",
+                b.damage,
+                match b.of {
+                    BloodiedWho::Attacker => "it is",
+                    BloodiedWho::Target => "the target is",
+                }
+            );
         }
         if a.poisons_on_hit {
             line.push_str(", poisons until the end of its next turn");

@@ -556,6 +556,7 @@ impl TemplateAttack {
             poisons_on_hit: false,
             grapples: None,
             advantage: None,
+            bloodied: None,
             spell: self.spell,
             ability: (!self.spell).then_some(self.ability),
         }

@@ -54,7 +54,7 @@ SRD_KEYS = {
 }
 REQUIRED_SRD = SRD_KEYS - {"condition_immune", "no_fight_effect"}
 ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell", "knocks_prone", "poisons_on_hit",
-               "grapples", "advantage"}
+               "grapples", "advantage", "bloodied"}
 GRAPPLE_KEYS = {"escape", "size", "restrains", "holds"}
 ADVANTAGES = ("grappled", "wounded")
 RIDER_KEYS = {"dice", "type", "save", "dc"}
@@ -155,6 +155,15 @@ class Checker:
             self.bad(entry, f"{f}.knocks_prone", f"{a['knocks_prone']!r} is not one of {', '.join(SIZES)}")
         if "grapples" in a:
             self.grapple(entry, f"{f}.grapples", a["grapples"])
+        if "bloodied" in a:
+            b = a["bloodied"]
+            if not isinstance(b, dict) or set(b) != {"damage", "of"}:
+                self.bad(entry, f"{f}.bloodied", f"{b!r} is not {{ damage, of }}")
+            else:
+                if not dice_ok(b["damage"]):
+                    self.bad(entry, f"{f}.bloodied.damage", f"{b['damage']!r} is not NdM+K dice")
+                if b["of"] not in ("attacker", "target"):
+                    self.bad(entry, f"{f}.bloodied.of", f"{b['of']!r} is not attacker or target")
         if "advantage" in a and a["advantage"] not in ADVANTAGES:
             self.bad(entry, f"{f}.advantage", f"{a['advantage']!r} is not one of {', '.join(ADVANTAGES)}")
         if "rider" in a:

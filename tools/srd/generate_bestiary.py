@@ -519,6 +519,8 @@ class Attack:
     poisons_on_hit: bool = False
     # A hit grapples: {escape, size, restrains, holds}.
     grapples: dict | None = None
+    # Damage dice instead when a creature is Bloodied: {damage, of}.
+    bloodied: dict | None = None
     # The roll has Advantage against: "grappled" (a creature it grapples),
     # "wounded" (one below its hit point maximum).
     advantage: str | None = None
@@ -1377,6 +1379,26 @@ def advantage_of(x: dict) -> tuple[str | None, str | None]:
     return None, said
 
 
+BLOODIED_VARIANT = re.compile(
+    r"^Bloodied Attack \((?P<dice>\d+d\d+(?:[+-]\d+)?|\d+) (?P<type>\w+) instead\)$")
+
+
+def bloodied_of(action: dict, effect: str, kind: str) -> dict | None:
+    """"... or 3 (1d4) Piercing damage if the swarm is Bloodied" (the
+    attacker's state: a Bloodied Attack activity whose condition says "the
+    swarm is Bloodied") or "... if the target is Bloodied": the damage
+    instead and whose state counts, when of the attack's own type."""
+    found = BLOODIED_VARIANT.match(effect)
+    if not found or found.group("type") != kind:
+        return None
+    if re.search(r"if the target is &amp;Reference\[Bloodied", action["description"]):
+        return {"damage": found.group("dice"), "of": "target"}
+    said = [(x.get("activation") or {}).get("condition") or "" for x in action["activities"]]
+    if any(re.match(r"^the \w+ is &Reference\[Bloodied", c) for c in said):
+        return {"damage": found.group("dice"), "of": "attacker"}
+    return None
+
+
 def grapple_of(m: dict, action: dict) -> dict | None:
     """A hit's grapple, when the action's text says only that (and
     perhaps the Restrained condition until it ends)."""
@@ -1494,6 +1516,11 @@ def convert(m: dict, pkg: Package) -> Entry:
         if "Poisoned condition" in effects and POISONS.search(clean(a["description"])):
             attack.poisons_on_hit = True
             effects.remove("Poisoned condition")
+        for effect in list(effects):
+            bloodied = bloodied_of(a, effect, attack.kind)
+            if bloodied:
+                attack.bloodied = bloodied
+                effects.remove(effect)
         attack.advantage, unread = advantage_of(first)
         if unread:
             effects.append(unread)
@@ -1645,6 +1672,8 @@ def attack_toml(a: Attack) -> str:
         parts.append("grapples = { " + ", ".join(inner) + " }")
     if a.advantage:
         parts.append(f"advantage = {q(a.advantage)}")
+    if a.bloodied:
+        parts.append(f"bloodied = {{ damage = {q(a.bloodied['damage'])}, of = {q(a.bloodied['of'])} }}")
     return "{ " + ", ".join(parts) + " }"
 
 

@@ -13,7 +13,9 @@ use super::fighter::{Fighter, State};
 use super::positions::REACH;
 use super::spell_state::Affliction;
 use super::{Arena, Encounter, TrialOutcome};
-use crate::combat::creature::{Ability, AreaSave, Attack, AttackAdvantage, Breath, Reach};
+use crate::combat::creature::{
+    Ability, AreaSave, Attack, AttackAdvantage, BloodiedWho, Breath, Reach,
+};
 use crate::combat::effect;
 use crate::combat::spell::{Condition, bits};
 use crate::dice::{DiceExpr, RollMode};
@@ -287,7 +289,22 @@ impl Encounter {
         let roll = |rng: &mut R, dice: DiceExpr| -> i32 {
             (if crit { dice.doubled_dice() } else { dice }).sample(rng) as i32
         };
-        let mut amount = roll(rng, attack.damage);
+        // "or 3 (1d4) Piercing damage if the swarm is Bloodied".
+        let dice = match attack.bloodied {
+            Some(b) => {
+                let who = &arena.fighters[match b.of {
+                    BloodiedWho::Attacker => me,
+                    BloodiedWho::Target => target,
+                }];
+                if 2 * who.hp <= who.max_hp {
+                    b.damage
+                } else {
+                    attack.damage
+                }
+            }
+            None => attack.damage,
+        };
+        let mut amount = roll(rng, dice);
         if crit {
             amount += super::features::brutal_critical(rng, spec, attack);
         }

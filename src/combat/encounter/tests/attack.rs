@@ -218,3 +218,37 @@ fn a_hit_that_poisons_lasts_to_the_end_of_the_attackers_next_turn() {
     t.enc.features_at_turn_end(&mut t.arena, 1);
     assert_eq!(t.f(0).spells.conditions & poisoned, 0);
 }
+
+#[test]
+fn a_bloodied_attack_deals_its_other_dice_by_the_attacker_or_the_target() {
+    // SRD 5.2 swarm of rats: Bites 2d4, "or 2 (1d4) Piercing damage if the
+    // swarm is Bloodied" (at or below half its 14 HP).
+    let rats = monster("swarm-of-rats");
+    let b = rats.attacks[0].bloodied.expect("bloodied dice");
+    assert_eq!(b.of, crate::combat::creature::BloodiedWho::Attacker);
+    let mut t = Table::new(vec![fighter()], vec![rats], EncounterRules::default());
+    // Unhurt: 2d4 (two dice).
+    t.attack(1, 0, &[(19, 20), (2, 4), (3, 4)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 5);
+    // At half its hit points: 1d4 (one die).
+    let half = t.f(1).max_hp / 2;
+    t.f_mut(1).hp = half;
+    t.f_mut(0).hp = t.f(0).max_hp;
+    t.attack(1, 0, &[(19, 20), (3, 4)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 3);
+    // SRD 5.2 blood hawk: Beak 1d4+2, "or 6 (1d8 + 2) ... if the target is
+    // Bloodied".
+    let hawk = monster("blood-hawk");
+    let b = hawk.attacks[0].bloodied.expect("bloodied dice");
+    assert_eq!(b.of, crate::combat::creature::BloodiedWho::Target);
+    let mut t = Table::new(
+        vec![template("fighter-5")],
+        vec![hawk],
+        EncounterRules::default(),
+    );
+    t.attack(1, 0, &[(19, 20), (3, 4)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 5, "unhurt: 1d4 + 2");
+    t.f_mut(0).hp = 22; // half of 44
+    t.attack(1, 0, &[(19, 20), (7, 8)]);
+    assert_eq!(t.f(0).hp, 22 - 9, "Bloodied: 1d8 + 2");
+}

@@ -6,7 +6,9 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::combat::creature::{Ability, Attack, Grapple, Reach, Rider};
+use crate::combat::creature::{
+    Ability, Attack, BloodiedDamage, BloodiedWho, Grapple, Reach, Rider,
+};
 use crate::rules::damage::DamageType;
 use crate::scenario::limits::MAX_LABEL_CHARS;
 use crate::scenario::values::{at, dice, text};
@@ -49,8 +51,19 @@ pub struct RawAttack {
     /// Advantage against a creature it grapples, or one that has lost hit
     /// points.
     advantage: Option<crate::combat::creature::AttackAdvantage>,
+    /// Its damage when the attacker or the target is Bloodied.
+    bloodied: Option<RawBloodied>,
     #[serde(default)]
     spell: bool,
+}
+
+/// An attack's damage when a creature is Bloodied, as written: `{ damage
+/// = "1d4", of = "attacker" | "target" }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBloodied {
+    damage: Spanned<String>,
+    of: BloodiedWho,
 }
 
 /// A hit's grapple, as written: `{ escape = 13, size = "large", restrains
@@ -97,6 +110,13 @@ impl RawAttack {
                 Some(g) => Some(g.get_ref().build(loc, &format!("{path}.grapples"))?),
             },
             advantage: self.advantage,
+            bloodied: match &self.bloodied {
+                None => None,
+                Some(b) => Some(BloodiedDamage {
+                    damage: dice(at(loc, &b.damage, format!("{path}.bloodied.damage")))?,
+                    of: b.of,
+                }),
+            },
             spell: self.spell,
             ability: None,
         })
