@@ -1053,9 +1053,11 @@ NO_FIGHT_EFFECT = {
     # No water: no one swims, drowns or holds its breath.
     "Amphibious", "Limited Amphibiousness", "Water Breathing", "Hold Breath",
     "Water Susceptibility",
-    # No terrain: nothing to climb, tunnel, squeeze through or jump over.
+    # No terrain: nothing to climb, tunnel, squeeze through or jump over (a
+    # jump spends movement like a step; the bonus action Leap, 30 feet for
+    # 10 feet of movement, would move farther with positions: listed).
     "Spider Climb", "Web Walker", "Ice Walk", "Tunneler", "Amorphous",
-    "Jumper", "Leap", "Standing Leap", "Incorporeal Movement",
+    "Jumper", "Standing Leap", "Running Leap", "Incorporeal Movement",
     # No objects or structures; no light model; no load carried.
     "Siege Monster", "Illumination", "Beast of Burden",
     # No occupied spaces or openings, and nothing heals a swarm.
@@ -1559,6 +1561,10 @@ def convert(m: dict, pkg: Package) -> Entry:
                 notes.append(feature_label(a, m))
         elif parry_of(a, m):
             e.parry = parry_of(a, m)
+        elif a["name"].split(" (")[0] in NO_FIGHT_EFFECT and all(x["kind"] == "utility" for x in a["activities"]):
+            # A trait the package files as an action (the aboleth's Eldritch
+            # Restoration).
+            e.no_fight_effect.append(feature_label(a, m))
         elif a["name"].split(" (")[0] in NO_OPPORTUNITY_ATTACKS and a["kind"] == "bonus_action":
             if "avoids_opportunity_attacks" not in e.traits:
                 e.traits.append("avoids_opportunity_attacks")
