@@ -227,7 +227,7 @@ impl Encounter {
             || (POSITIONS && defender.prone && (defender.x - attacker.x).abs() <= REACH);
         let disadvantage = spell_dis
             || attacker.effects & effect::BLINDED != 0
-            || Self::grappled_away(arena, me, target)
+            || (self.grapplers && Self::grappled_away(arena, me, target))
             || (attacker.effects & (effect::DIS_STR_ATTACKS | effect::DIS_DEX_ATTACKS) != 0
                 && ability_disadvantage(attacker.effects, attack))
             || if POSITIONS {

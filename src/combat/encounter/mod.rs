@@ -194,6 +194,9 @@ pub struct Encounter {
     legendary: bool,
     /// Some creature grapples on a hit (`grapple.rs`).
     grapplers: bool,
+    /// Some creature is immune to a condition (the casting policy weighs
+    /// and aims conditions only then).
+    immunities: bool,
     /// The permanent wounds a PC may take, by severity.
     wound_examples: WoundExamples,
     /// The riders of the monsters' attacks that spread (our extension).

@@ -143,6 +143,7 @@ impl Encounter {
         let legendary = all.iter().any(|c| c.legendary.is_some());
         let spellcasting = all.iter().any(puts_conditions);
         let grapplers = all.iter().any(CreatureSpec::grapples);
+        let immunities = all.iter().any(|c| c.condition_immune != 0);
         let fielded = all.len();
         let mut encounter = Encounter {
             party,
@@ -158,6 +159,7 @@ impl Encounter {
             auras,
             legendary,
             grapplers,
+            immunities,
             initial,
             wound_examples,
             venom_riders,
@@ -180,6 +182,7 @@ impl Encounter {
             let index = self.all.len();
             self.spellcasting |= puts_conditions(&form);
             self.grapplers |= form.grapples();
+            self.immunities |= form.condition_immune != 0;
             self.initial
                 .push(Fighter::new(index, &form, true, &self.rules));
             self.in_hand.push(attacks_in_hand(&form));

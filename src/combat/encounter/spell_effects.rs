@@ -44,7 +44,10 @@ impl Encounter {
             // One target at a time, chosen by the targeting policy: each
             // roll (ray, beam, dart) at the policy's target.
             // A spell's condition: a target not immune to it, if any.
-            let condition = spell.condition.map(|c| c.condition);
+            let condition = spell
+                .condition
+                .filter(|_| self.immunities)
+                .map(|c| c.condition);
             for r in 0..rolls.max(1) {
                 let open = condition.and_then(|c| {
                     let fighters = &arena.fighters;
@@ -234,7 +237,7 @@ impl Encounter {
         let blinded = attacker.effects & crate::combat::effect::BLINDED != 0;
         let natural = RollMode::with(
             advantage || defender.effects & crate::combat::effect::BLINDED != 0,
-            disadvantage || blinded || Self::grappled_away(arena, me, t),
+            disadvantage || blinded || (self.grapplers && Self::grappled_away(arena, me, t)),
         )
         .roll(rng);
         let roll = AttackRoll {
@@ -288,7 +291,9 @@ impl Encounter {
                 until: self.timed_end(arena, me, k),
             };
             let f = &arena.fighters[t];
-            if f.state == State::Up && !self.spec(f.spec).immune_to(c.condition) {
+            if f.state == State::Up
+                && !(self.immunities && self.spec(f.spec).immune_to(c.condition))
+            {
                 arena.fighters[t].spells.afflict(a);
             }
         }

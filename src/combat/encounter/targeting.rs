@@ -62,10 +62,12 @@ impl Encounter {
         reach: Reach,
     ) -> Option<usize> {
         // Grappled: its grappler, the one target without Disadvantage.
-        if let Some(g) = Self::grappler(arena, me) {
-            let f = &arena.fighters[g];
-            if f.state == State::Up && f.spells.conditions & bits::BANISHED == 0 {
-                return Some(g);
+        if self.grapplers {
+            if let Some(g) = Self::grappler(arena, me) {
+                let f = &arena.fighters[g];
+                if f.state == State::Up && f.spells.conditions & bits::BANISHED == 0 {
+                    return Some(g);
+                }
             }
         }
         if !POSITIONS {
