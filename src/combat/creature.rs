@@ -355,6 +355,22 @@ pub struct AreaSave {
     pub half: bool,
 }
 
+/// A damage aura (SRD 5.2 "Fire Aura": "At the end of each of the
+/// balor's turns, each creature of its choice in a 5-foot Emanation
+/// originating from the balor takes 13 (3d8) Fire damage").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DamageAura {
+    /// Damage dice, rolled once for all.
+    pub dice: DiceExpr,
+    /// Damage type.
+    pub kind: DamageType,
+    /// How many enemies the emanation holds (the area count rule).
+    pub targets: u8,
+    /// None while the creature is incapacitated ("unless the azer has the
+    /// Incapacitated condition").
+    pub unless_incapacitated: bool,
+}
+
 /// The most legendary action uses a round and options a statblock may have.
 pub const MAX_LEGENDARY_USES: u8 = 5;
 /// See [`MAX_LEGENDARY_USES`].
@@ -582,6 +598,9 @@ pub struct CreatureSpec {
     /// Death Burst: when it dies it explodes, a saving throw against damage
     /// for the enemies the area catches.
     pub death_burst: Option<AreaSave>,
+    /// A damage aura (Fire Aura): damage at the end of each of its turns
+    /// to the enemies its emanation holds.
+    pub damage_aura: Option<DamageAura>,
     /// Parry: with its reaction, this much armour class against one melee
     /// attack roll that hits it, possibly turning it into a miss (0: none).
     pub parry: u8,
@@ -652,6 +671,7 @@ impl CreatureSpec {
             avoids_opportunity_attacks: false,
             undead_fortitude: false,
             death_burst: None,
+            damage_aura: None,
             parry: 0,
             wild_shape: None,
         }

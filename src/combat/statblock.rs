@@ -360,6 +360,24 @@ pub fn render(spec: &CreatureSpec) -> String {
             if b.half { "half" } else { "none" }
         );
     }
+    if let Some(a) = &spec.damage_aura {
+        let _ = writeln!(
+            out,
+            "  Damage aura: {} {} to {} at the end of each of its turns{}",
+            a.dice,
+            a.kind.name(),
+            if a.targets == 1 {
+                "1 enemy".to_string()
+            } else {
+                format!("{} enemies", a.targets)
+            },
+            if a.unless_incapacitated {
+                ", unless incapacitated"
+            } else {
+                ""
+            }
+        );
+    }
     if spec.parry > 0 {
         let _ = writeln!(
             out,

@@ -46,7 +46,7 @@ LEGACY_KEYS = {
     "attacks", "multiattack", "crit_range", "once_per_turn", "heal", "potions", "breath",
     "regeneration", "rage", "reckless", "legendary_resistance", "legendary_actions",
     "magic_resistance", "pack_tactics", "parry", "spellcasting", "avoids_opportunity_attacks",
-    "undead_fortitude", "death_burst",
+    "undead_fortitude", "death_burst", "damage_aura",
 }
 SRD_KEYS = {
     "slug", "srd", "type", "cr", "xp", "proficiency_bonus", "speed", "condition_immune",
@@ -352,6 +352,19 @@ class Checker:
             self.int_in(key, "parry", e["parry"], 0, 10)
         if "death_burst" in e:
             self.area_save(key, "death_burst", e["death_burst"])
+        if "damage_aura" in e:
+            a = e["damage_aura"]
+            if not isinstance(a, dict) or not {"dice", "type", "targets"} <= set(a) \
+                    or set(a) - {"dice", "type", "targets", "unless_incapacitated"}:
+                self.bad(key, "damage_aura", f"{a!r} is not {{ dice, type, targets, unless_incapacitated? }}")
+            else:
+                if not dice_ok(a["dice"]):
+                    self.bad(key, "damage_aura.dice", f"{a['dice']!r} is not NdM+K dice")
+                if a["type"] not in DAMAGE_TYPES:
+                    self.bad(key, "damage_aura.type", f"unknown damage type {a['type']!r}")
+                self.int_in(key, "damage_aura.targets", a["targets"], 1, 20)
+                if not isinstance(a.get("unless_incapacitated", False), bool):
+                    self.bad(key, "damage_aura.unless_incapacitated", "not true or false")
         if "legendary_resistance" in e:
             self.int_in(key, "legendary_resistance", e["legendary_resistance"], 0, 10)
         if "legendary_actions" in e:

@@ -552,6 +552,7 @@ class Entry:
     regeneration: tuple[int, tuple[str, ...], bool] | None = None
     legendary_resistance: int = 0
     death_burst: dict | None = None
+    damage_aura: dict | None = None
     traits: list[str] = field(default_factory=list)
     parry: int = 0
     legendary_uses: int = 0
@@ -1172,6 +1173,32 @@ def death_burst_of(m: dict, t: dict) -> dict | None:
     return found["save"] if found and not notes else None
 
 
+DAMAGE_AURA = re.compile(
+    r"^At the end of each of the monster's turns, each (?:creature )?of the monster's choice in a "
+    r"-foot Emanation originating from the monster takes damage"
+    r"(?P<unless> unless the monster has the Incapacitated condition)?\.$")
+
+
+def damage_aura_of(m: dict, t: dict) -> dict | None:
+    """A damage aura ("Fire Aura: At the end of each of the balor's turns,
+    each creature of its choice in a 5-foot Emanation originating from the
+    balor takes 13 (3d8) Fire damage"), when that is all it does: its
+    dice, type, the enemies its emanation holds (the area count rule) and
+    whether being incapacitated stops it."""
+    found = DAMAGE_AURA.match(clean(t["description"]).strip())
+    acts = t["activities"]
+    if not found or len(acts) != 1 or acts[0]["kind"] != "damage":
+        return None
+    parts = acts[0].get("damage", {}).get("parts", [])
+    if len(parts) != 1 or len(parts[0]["types"]) != 1 or parts[0]["types"][0] not in DAMAGE_TYPES:
+        return None
+    dice = part_dice(parts[0], Env(m["ability_scores"], m["proficiency_bonus"], None))
+    if dice is None:
+        return None
+    return {"dice": dice.text(), "type": parts[0]["types"][0], "targets": targets_of(acts[0]),
+            "unless_incapacitated": bool(found.group("unless"))}
+
+
 def legendary_spell(a: dict, e: Entry, pkg: Package, m: dict) -> dict | None:
     """A legendary action that is one spell the loop casts ("uses
     Spellcasting to cast Scorching Ray"): an option `spell = NAME`, cast at
@@ -1485,6 +1512,8 @@ def convert(m: dict, pkg: Package) -> Entry:
             e.legendary_resistance = int(m["legendary_resistance_uses"])
         elif t["mechanic"] in TRAIT_KEYS:
             e.traits.append(t["mechanic"])
+        elif damage_aura_of(m, t):
+            e.damage_aura = damage_aura_of(m, t)
         elif t["name"].split(" (")[0] == "Death Burst" and death_burst_of(m, t):
             e.death_burst = death_burst_of(m, t)
         elif t["name"].split(" (")[0] in NO_OPPORTUNITY_ATTACKS:
@@ -1750,6 +1779,12 @@ def render(entries: list[Entry]) -> str:
             lines.append(
                 f"death_burst = {{ dice = {q(b['dice'])}, type = {q(b['type'])}, save = {q(b['save'])}, "
                 f"dc = {b['dc']}, targets = {b['targets']}, on_success = {q(b['on_success'])} }}"
+            )
+        if e.damage_aura:
+            a = e.damage_aura
+            lines.append(
+                f"damage_aura = {{ dice = {q(a['dice'])}, type = {q(a['type'])}, targets = {a['targets']}"
+                + (", unless_incapacitated = true" if a["unless_incapacitated"] else "") + " }"
             )
         if e.parry:
             lines.append(f"parry = {e.parry}")

@@ -453,6 +453,20 @@ class Checker(unittest.TestCase):
                 found = self.broken(lambda e: e.update({key: bad}))
                 self.assertTrue(any(f"] {field}" in p for p in found), found)
 
+    def test_a_damage_aura_is_checked(self):
+        aura = {"dice": "3d8", "type": "fire", "targets": 1}
+        self.assertEqual(self.broken(lambda e: e.update(damage_aura=dict(aura))), [])
+        for field, bad in (("damage_aura.targets", dict(aura, targets=0)), ("damage_aura.type", dict(aura, type="hot")),
+                           ("damage_aura", {"dice": "3d8"}),
+                           ("damage_aura.unless_incapacitated", dict(aura, unless_incapacitated=1))):
+            with self.subTest(field=field):
+                found = self.broken(lambda e: e.update(damage_aura=bad))
+                self.assertTrue(any(f"] {field}" in p for p in found), found)
+        text = ("At the end of each of the monster's turns, each of the monster's choice in a -foot Emanation "
+                "originating from the monster takes damage unless the monster has the Incapacitated condition.")
+        self.assertTrue(gb.DAMAGE_AURA.match(text).group("unless"))
+        self.assertIsNone(gb.DAMAGE_AURA.match(text[:-1] + ". Creatures in the Emanation start burning."))
+
     def test_a_grapple_is_read_from_the_attack_text(self):
         text = ("If the target is a Large or smaller creature, it has the Grappled condition "
                 "(escape DC ) from one of two chains, and it has the Restrained condition "

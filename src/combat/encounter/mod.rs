@@ -194,6 +194,8 @@ pub struct Encounter {
     legendary: bool,
     /// Some creature grapples on a hit (`grapple.rs`).
     grapplers: bool,
+    /// Some creature has a damage aura (`traits.rs`).
+    damage_auras: bool,
     /// Some creature is immune to a condition (the casting policy weighs
     /// and aims conditions only then).
     immunities: bool,

@@ -193,6 +193,12 @@ impl Encounter {
                 } {
                     self.features_at_turn_end(arena, me);
                 }
+                // A damage aura burns at the end of its creature's turn.
+                if self.damage_auras && decided_at.is_none() {
+                    if let Some(aura) = self.spec(arena.fighters[me].spec).damage_aura {
+                        self.damage_aura(rng, arena, me, aura, out);
+                    }
+                }
                 // Legendary actions: immediately after another creature's turn.
                 if self.legendary && decided_at.is_none() {
                     self.legendary_actions_after(rng, arena, me, out);

@@ -144,6 +144,7 @@ impl Encounter {
         let spellcasting = all.iter().any(puts_conditions);
         let grapplers = all.iter().any(CreatureSpec::grapples);
         let immunities = all.iter().any(|c| c.condition_immune != 0);
+        let damage_auras = all.iter().any(|c| c.damage_aura.is_some());
         let fielded = all.len();
         let mut encounter = Encounter {
             party,
@@ -160,6 +161,7 @@ impl Encounter {
             legendary,
             grapplers,
             immunities,
+            damage_auras,
             initial,
             wound_examples,
             venom_riders,
@@ -183,6 +185,7 @@ impl Encounter {
             self.spellcasting |= puts_conditions(&form);
             self.grapplers |= form.grapples();
             self.immunities |= form.condition_immune != 0;
+            self.damage_auras |= form.damage_aura.is_some();
             self.initial
                 .push(Fighter::new(index, &form, true, &self.rules));
             self.in_hand.push(attacks_in_hand(&form));

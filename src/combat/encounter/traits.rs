@@ -1,10 +1,17 @@
 //! Monster traits that change a fight, from the statblock's data (SRD 5.2;
-//! docs/combat.md, "Monster traits"): Pack Tactics and Parry here; Magic
-//! Resistance is [`Encounter::magic_save`] (advantage on saves against
-//! spells and Turn Undead).
+//! docs/combat.md, "Monster traits"): Pack Tactics, Parry and damage
+//! auras here; Magic Resistance is [`Encounter::magic_save`] (advantage on
+//! saves against spells and Turn Undead).
 
+use rand::Rng;
+
+use super::damage::Blow;
+use super::fighter::State;
 use super::positions::REACH;
-use super::{Arena, Encounter};
+use super::{Arena, Encounter, TrialOutcome};
+use crate::combat::creature::DamageAura;
+use crate::combat::spell::bits;
+use crate::rules::damage::DamageTypes;
 
 impl Encounter {
     /// Parry (a reaction): when a melee attack roll of `total` hits
@@ -19,6 +26,50 @@ impl Encounter {
         }
         arena.fighters[defender].reaction = false;
         true
+    }
+
+    /// A damage aura at the end of `me`'s turn: its dice, rolled once, to
+    /// as many of its conscious enemies as the emanation holds, picked at
+    /// random (the creatures "of its choice": every enemy it can reach);
+    /// none while `me` is down, or incapacitated when the aura says so.
+    pub(super) fn damage_aura<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        aura: DamageAura,
+        out: &mut TrialOutcome,
+    ) {
+        let f = &arena.fighters[me];
+        if f.state != State::Up || (aura.unless_incapacitated && !f.can_act()) {
+            return;
+        }
+        self.collect_targets(arena, me);
+        let fighters = &arena.fighters;
+        arena
+            .scratch
+            .retain(|&i| fighters[i].spells.conditions & bits::BANISHED == 0);
+        let n = usize::from(aura.targets).min(arena.scratch.len());
+        if n == 0 {
+            return;
+        }
+        crate::dice::choose_front(rng, &mut arena.scratch, n);
+        let rolled = aura.dice.sample(rng) as i32;
+        for j in 0..n {
+            let t = arena.scratch[j];
+            let amount = self.after_defenses(arena, t, aura.kind, rolled);
+            self.deal_total(
+                rng,
+                arena,
+                t,
+                Blow {
+                    amount,
+                    types: DamageTypes::of([aura.kind]),
+                    crit: false,
+                },
+                out,
+            );
+        }
     }
 
     /// Pack Tactics: whether one of `me`'s allies, conscious and not

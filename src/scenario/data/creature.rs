@@ -61,6 +61,19 @@ pub struct RawSaves {
     cha: Option<Spanned<i64>>,
 }
 
+/// A damage aura, as written: `{ dice = "3d8", type = "fire", targets = 1,
+/// unless_incapacitated = false }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDamageAura {
+    dice: Spanned<String>,
+    #[serde(rename = "type")]
+    kind: DamageType,
+    targets: Spanned<i64>,
+    #[serde(default)]
+    unless_incapacitated: bool,
+}
+
 /// What a check of a group of keys gives: the keys set on the creature,
 /// or the first bad one's error.
 type Checked = Result<(), ScenarioError>;
@@ -126,6 +139,8 @@ pub struct RawCreature {
     undead_fortitude: Option<bool>,
     /// Death Burst: `{ dice, type, save, dc, targets, on_success }`.
     death_burst: Option<Spanned<legendary::RawAreaSave>>,
+    /// A damage aura: `{ dice, type, targets, unless_incapacitated }`.
+    damage_aura: Option<Spanned<RawDamageAura>>,
     /// Parry: armour class added against one melee hit with the reaction.
     parry: Option<Spanned<i64>>,
     slug: Option<Spanned<String>>,
@@ -518,6 +533,16 @@ impl RawCreature {
         }
         if let Some(b) = &self.death_burst {
             spec.death_burst = Some(b.get_ref().build(loc, &at("death_burst"))?);
+        }
+        if let Some(a) = &self.damage_aura {
+            let a = a.get_ref();
+            let field = |key: &str| at(&format!("damage_aura.{key}"));
+            spec.damage_aura = Some(crate::combat::creature::DamageAura {
+                dice: values::dice(values::at(loc, &a.dice, field("dice")))?,
+                kind: a.kind,
+                targets: ranged(loc, &a.targets, &field("targets"), 1..=20)? as u8,
+                unless_incapacitated: a.unless_incapacitated,
+            });
         }
         if let Some(v) = &self.parry {
             spec.parry = ranged(loc, v, &at("parry"), 0..=10)? as u8;

@@ -175,3 +175,47 @@ fn a_death_burst_deals_its_save_damage_to_the_enemies_it_catches() {
     t.deal(1, slashing(100, false), &[(1, 1), (3, 6), (4, 6), (10, 20)]);
     assert_eq!(t.f(0).hp, t.f(0).max_hp - 3);
 }
+
+#[test]
+fn a_damage_aura_burns_the_enemies_it_holds_at_the_end_of_its_turn() {
+    // SRD 5.2 azer sentinel: "At the end of each of the azer's turns, each
+    // creature of its choice in a 5-foot Emanation ... takes 5 (1d10) Fire
+    // damage unless the azer has the Incapacitated condition."
+    let azer = monster("azer-sentinel");
+    let aura = azer.damage_aura.expect("a damage aura");
+    assert_eq!((aura.targets, aura.unless_incapacitated), (1, true));
+    let mut t = Table::new(vec![fighter()], vec![azer], EncounterRules::default());
+    let burn = |t: &mut Table, dice: &[(u64, u64)]| {
+        let Table { enc, arena, out } = t;
+        with_dice(dice, |rng| enc.damage_aura(rng, arena, 1, aura, out));
+    };
+    // The one enemy (a draw of one), 1d10 = 6.
+    burn(&mut t, &[(1, 1), (6, 10)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 6);
+    // Incapacitated, it burns no one (no die).
+    t.f_mut(1)
+        .spells
+        .afflict(super::super::spell_state::Affliction {
+            bits: crate::combat::spell::Condition::Stunned.bits(),
+            ..super::super::spell_state::Affliction::NONE
+        });
+    burn(&mut t, &[]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 6);
+    // The balor's 3d8 reaches two (its emanation's count), rolled once.
+    let balor = monster("balor");
+    let aura = balor.damage_aura.expect("a damage aura");
+    assert_eq!((aura.targets, aura.unless_incapacitated), (2, false));
+    let party = vec![
+        template("fighter-5"),
+        template("fighter-5"),
+        template("fighter-5"),
+    ];
+    let mut t = Table::new(party, vec![balor], EncounterRules::default());
+    let Table { enc, arena, out } = &mut t;
+    with_dice(&[(1, 3), (1, 2), (2, 8), (3, 8), (4, 8)], |rng| {
+        enc.damage_aura(rng, arena, 3, aura, out)
+    });
+    let lost: Vec<i32> = (0..3).map(|i| t.f(i).max_hp - t.f(i).hp).collect();
+    assert_eq!(lost.iter().filter(|&&l| l == 9).count(), 2, "{lost:?}");
+    assert_eq!(lost.iter().filter(|&&l| l == 0).count(), 1, "{lost:?}");
+}
