@@ -60,6 +60,11 @@ pub struct Attack {
     /// point maximum): "or 3 (1d4) Piercing damage if the swarm is
     /// Bloodied", "... if the target is Bloodied".
     pub bloodied: Option<BloodiedDamage>,
+    /// Resolved by the target's saving throw instead of an attack roll
+    /// (Constrict: "Strength Saving Throw: DC 16 ... Failure: 11 (2d6 + 4)
+    /// Bludgeoning damage, and the target has the Grappled condition");
+    /// `to_hit` is then unused.
+    pub save: Option<AttackSave>,
     /// A spell attack (verbal component: knocked-out teeth can make it fail;
     /// a broken weapon does not matter).
     pub spell: bool,
@@ -69,6 +74,18 @@ pub struct Attack {
     /// (it gives a `to_hit`, not an ability). Read only by the reading
     /// `wound_attack_disadvantage` (a lost arm's Strength attacks).
     pub ability: Option<Ability>,
+}
+
+/// The saving throw that resolves an action used like an attack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttackSave {
+    /// The ability saved with.
+    pub ability: Ability,
+    /// Its DC.
+    pub dc: i32,
+    /// Half damage on a success (else none); its other effects only on a
+    /// failure either way.
+    pub half: bool,
 }
 
 /// An attack's damage dice when a creature is Bloodied.
@@ -732,7 +749,11 @@ impl CreatureSpec {
             .iter()
             .filter_map(|&i| self.attacks.get(i))
             .map(|a| {
-                let hit = ((21 - (ac - a.to_hit)) as f64 / 20.0).clamp(0.05, 0.95);
+                let hit = match a.save {
+                    // A save: failed by a target with a +2 bonus.
+                    Some(s) => ((s.dc - 3) as f64 / 20.0).clamp(0.05, 0.95),
+                    None => ((21 - (ac - a.to_hit)) as f64 / 20.0).clamp(0.05, 0.95),
+                };
                 hit * (a.damage.mean() + a.rider.map_or(0.0, |r| r.dice.mean()))
             })
             .sum::<f64>()

@@ -99,6 +99,20 @@ pub fn render_monster(m: &Monster) -> String {
     out
 }
 
+/// How an attack lands: `+5 to hit`, or `DC 16 Str save (none on a
+/// success)` for one resolved by a saving throw.
+fn lands(a: &crate::combat::creature::Attack) -> String {
+    match a.save {
+        None => format!("{} to hit", signed(a.to_hit)),
+        Some(s) => format!(
+            "DC {} {:?} save ({} on a success)",
+            s.dc,
+            s.ability,
+            if s.half { "half" } else { "none" }
+        ),
+    }
+}
+
 /// A challenge rating as the SRD writes it: `1/2`, `3`.
 fn challenge_text(cr: f32) -> String {
     [(0.125, "1/8"), (0.25, "1/4"), (0.5, "1/2")]
@@ -161,9 +175,9 @@ pub fn render(spec: &CreatureSpec) -> String {
     let _ = writeln!(out, "  Attacks (critical hit on {crit}):");
     for a in &spec.attacks {
         let mut line = format!(
-            "    {}: {} to hit, {} {}",
+            "    {}: {}, {} {}",
             a.name,
-            signed(a.to_hit),
+            lands(a),
             a.damage,
             a.kind.name()
         );
@@ -567,15 +581,7 @@ fn render_class_features(spec: &CreatureSpec, out: &mut String) {
             .multiattack
             .iter()
             .filter_map(|&i| form.attacks.get(i))
-            .map(|a| {
-                format!(
-                    "{} {} to hit, {} {}",
-                    a.name,
-                    signed(a.to_hit),
-                    a.damage,
-                    a.kind.name()
-                )
-            })
+            .map(|a| format!("{} {}, {} {}", a.name, lands(a), a.damage, a.kind.name()))
             .collect();
         let _ = writeln!(
             out,

@@ -557,6 +557,7 @@ impl TemplateAttack {
             grapples: None,
             advantage: None,
             bloodied: None,
+            save: None,
             spell: self.spell,
             ability: (!self.spell).then_some(self.ability),
         }

@@ -54,7 +54,7 @@ SRD_KEYS = {
 }
 REQUIRED_SRD = SRD_KEYS - {"condition_immune", "no_fight_effect"}
 ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell", "knocks_prone", "poisons_on_hit",
-               "grapples", "advantage", "bloodied"}
+               "grapples", "advantage", "bloodied", "save"}
 GRAPPLE_KEYS = {"escape", "size", "restrains", "holds"}
 ADVANTAGES = ("grappled", "wounded")
 RIDER_KEYS = {"dice", "type", "save", "dc"}
@@ -136,12 +136,25 @@ class Checker:
             return None
         for k in a.keys() - ATTACK_KEYS:
             self.bad(entry, f"{f}.{k}", "unknown key")
-        for k in ("name", "to_hit", "damage", "type"):
+        for k in ("name", "damage", "type"):
             if k not in a:
                 self.bad(entry, f"{f}.{k}", "missing")
+        if ("to_hit" in a) == ("save" in a):
+            self.bad(entry, f"{f}.to_hit", "an attack has a to_hit or a save, not both or neither")
+        if "save" in a:
+            sv = a["save"]
+            if not isinstance(sv, dict) or set(sv) != {"ability", "dc", "on_success"}:
+                self.bad(entry, f"{f}.save", f"{sv!r} is not {{ ability, dc, on_success }}")
+            else:
+                if sv["ability"] not in ABILITIES:
+                    self.bad(entry, f"{f}.save.ability", f"unknown ability {sv['ability']!r}")
+                self.int_in(entry, f"{f}.save.dc", sv["dc"], 1, 30)
+                if sv["on_success"] not in ("half", "none"):
+                    self.bad(entry, f"{f}.save.on_success", f"{sv['on_success']!r} is not half or none")
         if not isinstance(a.get("name"), str) or not a.get("name"):
             self.bad(entry, f"{f}.name", "not a name")
-        self.int_in(entry, f"{f}.to_hit", a.get("to_hit"), -10, 30)
+        if "save" not in a:
+            self.int_in(entry, f"{f}.to_hit", a.get("to_hit"), -10, 30)
         if not dice_ok(a.get("damage")):
             self.bad(entry, f"{f}.damage", f"{a.get('damage')!r} is not NdM+K dice")
         if a.get("type") not in DAMAGE_TYPES:

@@ -519,6 +519,9 @@ class Attack:
     poisons_on_hit: bool = False
     # A hit grapples: {escape, size, restrains, holds}.
     grapples: dict | None = None
+    # Resolved by a saving throw instead of an attack roll: {ability, dc,
+    # on_success} (Constrict); `to_hit` is then not written.
+    save: dict | None = None
     # Damage dice instead when a creature is Bloodied: {damage, of}.
     bloodied: dict | None = None
     # The roll has Advantage against: "grappled" (a creature it grapples),
@@ -527,6 +530,9 @@ class Attack:
 
     def expected(self) -> float:
         mean = self.damage.mean() + (self.rider[0].mean() if self.rider else 0.0)
+        if self.save:
+            # Failed by a target with a +2 bonus (src/combat/creature.rs, threat).
+            return min(0.95, max(0.05, (self.save["dc"] - 3) / 20)) * mean
         return hit_chance(self.to_hit) * mean
 
 
@@ -986,6 +992,25 @@ def multiattack_of(m: dict, action: dict, attacks: dict[str, Attack], pkg: Packa
             raise Unsupported(f"{slug}: heads")
         entry_notes.append(f"Multiattack: one Bite per head; modelled with the starting {n.group(1)} heads")
         return [attack_name(heads.group(1))] * count_of(n.group(1))
+    # "... and uses «Constrict»" (one action resolved like an attack: a
+    # save action the loop reads, `save_attack_of`): one more attack; of
+    # "uses «Fling», «Lightning Strike», or «Swallow»" the ones it reads.
+    unread: list[str] = []
+
+    def uses(found: re.Match) -> str:
+        listed = items_of(found.group(1))
+        named = [n for n in listed if attack_name(n) in attacks]
+        if named:
+            unread.extend(n for n in listed if n not in named)
+            return f" and one {' or '.join(f'«{n}»' for n in named)} attack"
+        return found.group(0)
+    text = re.sub(r" and uses ((?:«[^»]+»(?:, or |, | or )?)+)(?=\.|$)", uses, text)
+    if unread:
+        entry_notes.append(f"Multiattack: uses {' or '.join(unread)} instead (not modelled)")
+    # "It can replace one attack with a use of «Shield Bash»" of such an
+    # action: as of an attack.
+    text = re.sub(r"with a use of («[^»]+»)", lambda f: f"with {f.group(1)}"
+                  if attack_name(items_of(f.group(1))[0]) in attacks else f.group(0), text)
     plans, replacements = plan_multiattack(m, text, slug)
     resolved = [resolve_plan(p, attacks) for p in plans]
     best = max(range(len(resolved)), key=lambda i: (sum(attacks[n].expected() for n in resolved[i][0]), -i))
@@ -1428,6 +1453,68 @@ def bloodied_of(action: dict, effect: str, kind: str) -> dict | None:
     return None
 
 
+# What a save action's failure does, when the loop can do all of it: its
+# damage, perhaps a grapple (and Restrained until it ends) or a knock
+# prone ("Failure: damage, and the target has the Grappled condition
+# (escape DC 13)."; "Failure: damage. If the target is a Medium or smaller
+# creature, it has the Prone condition."), and half on a success or none.
+SAVE_ATTACK = re.compile(
+    r"Failure: damage(?:"
+    r"(?P<grapple>(?:, and the|\. The) target has the Grappled condition \(escape DC \))"
+    r"(?P<restrain>, and it has the Restrained condition until the grapple ends)?"
+    r"|\. If the target is an? (?P<prone>Tiny|Small|Medium|Large|Huge|Gargantuan) or smaller creature, "
+    r"it has the Prone condition)?\.(?P<half> Success: Half damage\.)?$")
+# A save action's target restriction the loop can read: a size (PCs are
+# Small or Medium: it binds only its grapple).
+TARGET_SIZE = re.compile(r"^(?P<size>Tiny|Small|Medium|Large|Huge|Gargantuan) or smaller$")
+
+
+def save_attack_of(m: dict, a: dict, notes: list[str]) -> Attack | None:
+    """An action of one saving throw against one creature that the loop
+    resolves like an attack (`save = { ability, dc, on_success }`:
+    Constrict, the kraken's Lightning Strike, the satyr's Mockery, the
+    gladiator's Shield Bash), when its failure does no more than
+    SAVE_ATTACK reads."""
+    acts = a["activities"]
+    saves = [x for x in acts if x["kind"] == "save"]
+    if a["kind"] != "action" or a["recharge"] or len(saves) != 1 \
+            or any(x["kind"] not in ("save", "check") for x in acts):
+        return None
+    x = saves[0]
+    affects = x["target"]["affects"]
+    special = (affects.get("special") or "").strip()
+    if str(affects.get("count") or "1") != "1" or affects.get("type") != "creature" \
+            or x["target"]["template"]["type"] or (special and not TARGET_SIZE.match(special)) \
+            or len(x["save"]["ability"]) != 1 or not x["damage"].get("parts"):
+        return None
+    found = SAVE_ATTACK.search(clean(a["description"]).strip())
+    on_save = x["damage"].get("on_save")
+    if not found or on_save not in ("half", "none") or bool(found.group("half")) != (on_save == "half"):
+        return None
+    local: list[str] = []
+    name = display(a["name"])
+    main, kind, extra = save_damage(m, x, name, local)
+    if main is None or len(extra) > 1 or local:
+        return None
+    rng = x["range"]
+    feet = int(rng["value"]) if str(rng.get("value") or "").isdigit() else 5
+    attack = Attack(
+        name=attack_name(a["name"]), to_hit=0, damage=main, kind=kind,
+        reach="melee" if feet <= 10 else "ranged",
+        rider=(extra[0][0], extra[0][1]) if extra else None,
+        save={"ability": x["save"]["ability"][0], "dc": save_dc(x, m), "on_success": on_save},
+    )
+    if found.group("grapple"):
+        dc = escape_dc(m, a)
+        if dc is None:
+            return None
+        size = TARGET_SIZE.match(special).group("size").lower() if special else "gargantuan"
+        attack.grapples = {"escape": dc, "size": size, "restrains": bool(found.group("restrain")), "holds": 1}
+    if found.group("prone"):
+        attack.knocks_prone = found.group("prone").lower()
+    return attack
+
+
 def grapple_of(m: dict, action: dict) -> dict | None:
     """A hit's grapple, when the action's text says only that (and
     perhaps the Restrained condition until it ends)."""
@@ -1531,6 +1618,12 @@ def convert(m: dict, pkg: Package) -> Entry:
             continue
         first = next((x for x in a["activities"] if x["kind"] == "attack"), None)
         if first is None:
+            resolved = save_attack_of(m, a, notes)
+            if resolved is not None:
+                if any(o.name == resolved.name for o in e.attacks):
+                    raise Unsupported(f"two attacks named {resolved.name!r}")
+                e.attacks.append(resolved)
+                attack_notes[a["name"]] = []
             continue
         local: list[str] = []
         attack = build_attack(m, a, first, pkg.weapons, local)
@@ -1683,8 +1776,10 @@ def block(key: str, items: list[str]) -> list[str]:
 
 
 def attack_toml(a: Attack) -> str:
+    hit = (f"save = {{ ability = {q(a.save['ability'])}, dc = {a.save['dc']}, "
+           f"on_success = {q(a.save['on_success'])} }}" if a.save else f"to_hit = {a.to_hit}")
     parts = [
-        f"name = {q(a.name)}", f"to_hit = {a.to_hit}", f"damage = {q(a.damage.text())}",
+        f"name = {q(a.name)}", hit, f"damage = {q(a.damage.text())}",
         f"type = {q(a.kind)}", f"reach = {q(a.reach)}",
     ]
     if a.two_handed:

@@ -467,6 +467,25 @@ class Checker(unittest.TestCase):
         self.assertTrue(gb.DAMAGE_AURA.match(text).group("unless"))
         self.assertIsNone(gb.DAMAGE_AURA.match(text[:-1] + ". Creatures in the Emanation start burning."))
 
+    def test_a_save_action_resolved_like_an_attack(self):
+        constrict = ("Strength Saving Throw: DC , one creature the monster can see within feet. Failure: "
+                     "damage. The target has the Grappled condition (escape DC ), and it has the Restrained "
+                     "condition until the grapple ends.")
+        found = gb.SAVE_ATTACK.search(constrict)
+        self.assertTrue(found.group("grapple") and found.group("restrain"))
+        bash = "Failure: damage. If the target is a Medium or smaller creature, it has the Prone condition."
+        self.assertEqual(gb.SAVE_ATTACK.search(bash).group("prone"), "Medium")
+        self.assertIsNone(gb.SAVE_ATTACK.search("Failure: damage, and the target is cursed for 1 hour."))
+        save = {"ability": "str", "dc": 16, "on_success": "none"}
+        ok = self.broken(lambda e: (e["attacks"][0].pop("to_hit"), e["attacks"][0].update(save=dict(save))))
+        self.assertEqual(ok, [])
+        for field, change in (("to_hit", lambda a: a.update(save=dict(save))),
+                              ("save.dc", lambda a: (a.pop("to_hit"), a.update(save=dict(save, dc=0)))),
+                              ("save.ability", lambda a: (a.pop("to_hit"), a.update(save=dict(save, ability="luck"))))):
+            with self.subTest(field=field):
+                found = self.broken(lambda e: change(e["attacks"][0]))
+                self.assertTrue(any(f"] attacks[0].{field}" in p for p in found), found)
+
     def test_a_grapple_is_read_from_the_attack_text(self):
         text = ("If the target is a Large or smaller creature, it has the Grappled condition "
                 "(escape DC ) from one of two chains, and it has the Restrained condition "

@@ -14,7 +14,7 @@ use super::positions::REACH;
 use super::spell_state::Affliction;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{
-    Ability, AreaSave, Attack, AttackAdvantage, BloodiedWho, Breath, Reach,
+    Ability, AreaSave, Attack, AttackAdvantage, AttackSave, BloodiedWho, Breath, Reach,
 };
 use crate::combat::effect;
 use crate::combat::spell::{Condition, bits};
@@ -199,6 +199,10 @@ impl Encounter {
         attack: &Attack,
         out: &mut TrialOutcome,
     ) {
+        if let Some(save) = attack.save {
+            self.save_attack(rng, arena, me, target, attack, save, out);
+            return;
+        }
         let spec = self.spec(arena.fighters[me].spec);
         let (attacker, defender) = (&arena.fighters[me], &arena.fighters[target]);
         let melee = attack.reach == Reach::Melee;
@@ -408,6 +412,75 @@ impl Encounter {
 }
 
 impl Encounter {
+    /// An action used like an attack but resolved by `target`'s saving
+    /// throw (Constrict: "Strength Saving Throw: DC 16 ... Failure: 11
+    /// (2d6 + 4) Bludgeoning damage, and the target has the Grappled
+    /// condition"): on a failure its damage and rider (no critical hit)
+    /// and what its hit does (a grapple, prone, poison); on a success half
+    /// the damage or none, and nothing else. Evasion applies to a Dexterity
+    /// save for half. Legendary Resistance may turn a failure that would
+    /// put a condition on it.
+    #[allow(clippy::too_many_arguments)]
+    fn save_attack<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        target: usize,
+        attack: &Attack,
+        save: AttackSave,
+        out: &mut TrialOutcome,
+    ) {
+        let conditions =
+            attack.grapples.is_some() || attack.knocks_prone.is_some() || attack.poisons_on_hit;
+        let saved = if conditions {
+            self.save_against_condition(rng, arena, target, save.ability, save.dc, false)
+        } else {
+            self.saving_throw(rng, arena, target, save.ability, save.dc)
+        };
+        let evades = save.half
+            && save.ability == Ability::Dex
+            && self.spec(arena.fighters[target].spec).evasion;
+        // Halves of the damage it takes: all, half, or none.
+        let halves = match (saved, save.half, evades) {
+            (false, _, false) => 2,
+            (false, _, true) | (true, true, false) => 1,
+            _ => return,
+        };
+        let share = |x: i32| if halves == 2 { x } else { x / 2 };
+        let rolled = attack.damage.sample(rng) as i32;
+        let rider = attack.rider.map(|r| (r.dice.sample(rng) as i32, r.kind));
+        let mut total = self.after_defenses(arena, target, attack.kind, share(rolled));
+        let mut types = DamageTypes::of([attack.kind]);
+        if let Some((amount, kind)) = rider {
+            total += self.after_defenses(arena, target, kind, share(amount));
+            types = types.with(kind);
+        }
+        self.deal_total(
+            rng,
+            arena,
+            target,
+            Blow {
+                amount: total,
+                types,
+                crit: false,
+            },
+            out,
+        );
+        if saved {
+            return;
+        }
+        if let Some(size) = attack.knocks_prone {
+            self.knock_prone(arena, target, size);
+        }
+        if attack.poisons_on_hit {
+            self.poison_on_hit(arena, me, target);
+        }
+        if let Some(g) = attack.grapples {
+            self.grapple(arena, me, target, g);
+        }
+    }
+
     /// A hit that knocks its target prone (SRD 5.2 stat blocks: "If the
     /// target is a Large or smaller creature, it has the Prone condition"):
     /// a conscious target of at most `size` is prone until it stands up at

@@ -362,7 +362,12 @@ impl Encounter {
         out: &mut TrialOutcome,
     ) {
         let spec = self.spec(arena.fighters[enemy].spec);
-        let Some(index) = spec.attacks.iter().position(|a| a.reach == Reach::Melee) else {
+        // An attack: not an action resolved by a save (Constrict).
+        let Some(index) = spec
+            .attacks
+            .iter()
+            .position(|a| a.reach == Reach::Melee && a.save.is_none())
+        else {
             return;
         };
         let attack = self.attack_in_hand(arena, enemy, index, arena.fighters[enemy].effects);

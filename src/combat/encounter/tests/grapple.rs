@@ -186,3 +186,32 @@ fn an_attack_has_advantage_against_its_own_grappled_target_or_a_wounded_one() {
     t.attack(1, 0, &[(2, 20), (16, 20), (1, 6)]);
     assert_eq!(t.f(0).max_hp - t.f(0).hp, 1 + 3);
 }
+
+#[test]
+fn a_save_action_like_constrict_grapples_on_a_failed_save_only() {
+    // SRD 5.2 constrictor snake: "Constrict. Strength Saving Throw: DC 12,
+    // one Medium or smaller creature ... Failure: 7 (3d4) Bludgeoning
+    // damage, and the target has the Grappled condition (escape DC 12)."
+    let snake = monster("constrictor-snake");
+    let constrict = snake
+        .attacks
+        .iter()
+        .find(|a| a.save.is_some())
+        .expect("constrict")
+        .clone();
+    let mut t = Table::new(vec![fighter()], vec![snake], EncounterRules::default());
+    // Fighter 1's Strength save: +5. A 7 saves (12): nothing at all.
+    t.attack_with(1, 0, &constrict, &[(7, 20)]);
+    assert_eq!(t.f(0).hp, t.f(0).max_hp);
+    assert!(!grappled(&t, 0));
+    // A 6 fails (11): 3d4 = 1 + 2 + 3 and grappled (not restrained).
+    t.attack_with(1, 0, &constrict, &[(6, 20), (1, 4), (2, 4), (3, 4)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 6);
+    assert!(grappled(&t, 0) && !restrained(&t, 0));
+    // Its Attack action (the generator's best single action) is the
+    // constriction, whose threat is its damage times a +2 save's failure
+    // (DC 12: 45%).
+    let spec = &t.enc.all[1];
+    assert_eq!(spec.attacks[spec.multiattack[0]].name, "constrict");
+    assert!((spec.threat(15) - 0.45 * 7.5).abs() < 1e-9);
+}

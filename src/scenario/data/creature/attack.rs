@@ -7,7 +7,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::combat::creature::{
-    Ability, Attack, BloodiedDamage, BloodiedWho, Grapple, Reach, Rider,
+    Ability, Attack, AttackSave, BloodiedDamage, BloodiedWho, Grapple, Reach, Rider,
 };
 use crate::rules::damage::DamageType;
 use crate::scenario::limits::MAX_LABEL_CHARS;
@@ -32,7 +32,9 @@ pub struct RawRider {
 #[serde(deny_unknown_fields)]
 pub struct RawAttack {
     name: Spanned<String>,
-    to_hit: Spanned<i64>,
+    to_hit: Option<Spanned<i64>>,
+    /// Resolved by a saving throw instead of an attack roll.
+    save: Option<Spanned<RawAttackSave>>,
     damage: Spanned<String>,
     #[serde(rename = "type")]
     kind: DamageType,
@@ -55,6 +57,17 @@ pub struct RawAttack {
     bloodied: Option<RawBloodied>,
     #[serde(default)]
     spell: bool,
+}
+
+/// An action resolved by a saving throw, as written: `{ ability = "str",
+/// dc = 16, on_success = "none" | "half" }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAttackSave {
+    ability: Ability,
+    dc: Spanned<i64>,
+    #[serde(default)]
+    on_success: super::legendary::OnSuccess,
 }
 
 /// An attack's damage when a creature is Bloodied, as written: `{ damage
@@ -97,7 +110,35 @@ impl RawAttack {
                 MAX_LABEL_CHARS,
             )?
             .to_string(),
-            to_hit: ranged(loc, &self.to_hit, &format!("{path}.to_hit"), -10..=30)?,
+            to_hit: match (&self.to_hit, &self.save) {
+                (Some(v), None) => ranged(loc, v, &format!("{path}.to_hit"), -10..=30)?,
+                (None, Some(_)) => 0,
+                (Some(v), Some(_)) => {
+                    return Err(loc.error(
+                        v.span().start,
+                        &format!("{path}.to_hit"),
+                        "an attack has a `to_hit` or a `save`, not both",
+                    ));
+                }
+                (None, None) => {
+                    return Err(loc.error(
+                        self.name.span().start,
+                        &format!("{path}.to_hit"),
+                        "an attack needs a `to_hit` (or a `save`)",
+                    ));
+                }
+            },
+            save: match &self.save {
+                None => None,
+                Some(s) => {
+                    let s = s.get_ref();
+                    Some(AttackSave {
+                        ability: s.ability,
+                        dc: ranged(loc, &s.dc, &format!("{path}.save.dc"), 1..=30)?,
+                        half: s.on_success == super::legendary::OnSuccess::Half,
+                    })
+                }
+            },
             damage: dice(at(loc, &self.damage, format!("{path}.damage")))?,
             kind: self.kind,
             reach: self.reach,
