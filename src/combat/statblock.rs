@@ -99,6 +99,15 @@ pub fn render_monster(m: &Monster) -> String {
     out
 }
 
+/// `1 enemy`, `2 enemies`.
+fn enemies(n: u8) -> String {
+    if n == 1 {
+        "1 enemy".to_string()
+    } else {
+        format!("{n} enemies")
+    }
+}
+
 /// How an attack lands: `+5 to hit`, or `DC 16 Str save (none on a
 /// success)` for one resolved by a saving throw.
 fn lands(a: &crate::combat::creature::Attack) -> String {
@@ -364,11 +373,7 @@ pub fn render(spec: &CreatureSpec) -> String {
             "  Death Burst: {} {} to {} (DC {} {:?} save, {} on a success)",
             b.dice,
             b.kind.name(),
-            if b.targets == 1 {
-                "1 enemy".to_string()
-            } else {
-                format!("{} enemies", b.targets)
-            },
+            enemies(b.targets),
             b.save.1,
             b.save.0,
             if b.half { "half" } else { "none" }
@@ -380,11 +385,7 @@ pub fn render(spec: &CreatureSpec) -> String {
             "  Damage aura: {} {} to {} at the end of each of its turns{}",
             a.dice,
             a.kind.name(),
-            if a.targets == 1 {
-                "1 enemy".to_string()
-            } else {
-                format!("{} enemies", a.targets)
-            },
+            enemies(a.targets),
             if a.unless_incapacitated {
                 ", unless incapacitated"
             } else {

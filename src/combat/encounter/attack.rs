@@ -395,15 +395,7 @@ impl Encounter {
         if let Some(rider) = attack.rider.filter(|_| poisons) {
             self.envenom(rng, arena, target, rider);
         }
-        if let Some(size) = attack.knocks_prone {
-            self.knock_prone(arena, target, size);
-        }
-        if attack.poisons_on_hit {
-            self.poison_on_hit(arena, me, target);
-        }
-        if let Some(g) = attack.grapples {
-            self.grapple(arena, me, target, g);
-        }
+        self.conditions_of_a_hit(arena, me, target, attack);
         // Stunning Strike on a melee weapon hit.
         if arena.fighters[me].feats.ki != 0 && melee && !attack.spell {
             self.stunning_strike(rng, arena, me, target);
@@ -467,9 +459,14 @@ impl Encounter {
             },
             out,
         );
-        if saved {
-            return;
+        if !saved {
+            self.conditions_of_a_hit(arena, me, target, attack);
         }
+    }
+
+    /// The conditions a hit of `attack` puts on `target`: prone, poisoned,
+    /// grappled (each as its attack says).
+    fn conditions_of_a_hit(&self, arena: &mut Arena, me: usize, target: usize, attack: &Attack) {
         if let Some(size) = attack.knocks_prone {
             self.knock_prone(arena, target, size);
         }
