@@ -1469,7 +1469,7 @@ SAVE_ATTACK = re.compile(
 TARGET_SIZE = re.compile(r"^(?P<size>Tiny|Small|Medium|Large|Huge|Gargantuan) or smaller$")
 
 
-def save_attack_of(m: dict, a: dict, notes: list[str]) -> Attack | None:
+def save_attack_of(m: dict, a: dict) -> Attack | None:
     """An action of one saving throw against one creature that the loop
     resolves like an attack (`save = { ability, dc, on_success }`:
     Constrict, the kraken's Lightning Strike, the satyr's Mockery, the
@@ -1599,10 +1599,10 @@ def convert(m: dict, pkg: Package) -> Entry:
             e.legendary_resistance = int(m["legendary_resistance_uses"])
         elif t["mechanic"] in TRAIT_KEYS:
             e.traits.append(t["mechanic"])
-        elif damage_aura_of(m, t):
-            e.damage_aura = damage_aura_of(m, t)
-        elif t["name"].split(" (")[0] == "Death Burst" and death_burst_of(m, t):
-            e.death_burst = death_burst_of(m, t)
+        elif aura := damage_aura_of(m, t):
+            e.damage_aura = aura
+        elif t["name"].split(" (")[0] == "Death Burst" and (burst := death_burst_of(m, t)):
+            e.death_burst = burst
         elif t["name"].split(" (")[0] in NO_OPPORTUNITY_ATTACKS:
             if "avoids_opportunity_attacks" not in e.traits:
                 e.traits.append("avoids_opportunity_attacks")
@@ -1618,7 +1618,7 @@ def convert(m: dict, pkg: Package) -> Entry:
             continue
         first = next((x for x in a["activities"] if x["kind"] == "attack"), None)
         if first is None:
-            resolved = save_attack_of(m, a, notes)
+            resolved = save_attack_of(m, a)
             if resolved is not None:
                 if any(o.name == resolved.name for o in e.attacks):
                     raise Unsupported(f"two attacks named {resolved.name!r}")

@@ -224,14 +224,14 @@ impl Encounter {
             || defender.effects & effect::BLINDED != 0
             || (spec.pack_tactics && self.pack_ally_near::<POSITIONS>(arena, me, target))
             || attack.advantage.is_some_and(|a| match a {
-                AttackAdvantage::Grappled => Self::grappler(arena, target) == Some(me),
+                AttackAdvantage::Grappled => self.grappler(arena, target) == Some(me),
                 AttackAdvantage::Wounded => defender.hp < defender.max_hp,
             })
             // Prone (positions only): advantage within 5 feet.
             || (POSITIONS && defender.prone && (defender.x - attacker.x).abs() <= REACH);
         let disadvantage = spell_dis
             || attacker.effects & effect::BLINDED != 0
-            || (self.grapplers && Self::grappled_away(arena, me, target))
+            || self.grappled_away(arena, me, target)
             || (attacker.effects & (effect::DIS_STR_ATTACKS | effect::DIS_DEX_ATTACKS) != 0
                 && ability_disadvantage(attacker.effects, attack))
             || if POSITIONS {

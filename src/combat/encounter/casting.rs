@@ -155,7 +155,7 @@ impl Encounter {
             for (s, v) in f.saves.iter_mut().zip(spec.saves) {
                 *s += f64::from(v);
             }
-            if self.immunities && spec.condition_immune != 0 {
+            if spec.condition_immune != 0 {
                 for (c, n) in f.immune.iter_mut().enumerate() {
                     *n += u8::from(spec.condition_immune & (1 << c) != 0);
                 }

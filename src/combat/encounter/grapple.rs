@@ -44,17 +44,8 @@ impl Encounter {
         {
             return;
         }
-        let source = me as u16;
-        let held = arena
-            .fighters
-            .iter()
-            .filter(|f| {
-                f.spells.conditions & bits::GRAPPLED != 0
-                    && f.spells
-                        .afflictions
-                        .iter()
-                        .any(|a| a.bits & bits::GRAPPLED != 0 && a.source == source)
-            })
+        let held = (0..arena.fighters.len())
+            .filter(|&t| hold(arena, t).is_some_and(|(_, by)| by == me))
             .count();
         if held >= usize::from(g.holds) {
             return;
@@ -66,31 +57,28 @@ impl Encounter {
         };
         arena.fighters[target].spells.afflict(Affliction {
             bits: bits::GRAPPLED | restrained,
-            source,
+            source: me as u16,
             ability: Ability::Str,
             dc: g.escape.clamp(1, 127) as i8,
             ..Affliction::NONE
         });
     }
 
-    /// Who grapples `me`, if anyone.
+    /// Who grapples `me`, if anyone (never anyone in an encounter without
+    /// a grappler: the check is skipped).
     #[inline]
-    pub(super) fn grappler(arena: &Arena, me: usize) -> Option<usize> {
-        let s = &arena.fighters[me].spells;
-        if s.conditions & bits::GRAPPLED == 0 {
+    pub(super) fn grappler(&self, arena: &Arena, me: usize) -> Option<usize> {
+        if !self.grapplers {
             return None;
         }
-        s.afflictions
-            .iter()
-            .find(|a| a.bits & bits::GRAPPLED != 0)
-            .map(|a| usize::from(a.source))
+        hold(arena, me).map(|(_, by)| by)
     }
 
     /// Whether `me`'s attack roll against `target` has Disadvantage from a
     /// grapple: `me` is grappled by someone else.
     #[inline]
-    pub(super) fn grappled_away(arena: &Arena, me: usize, target: usize) -> bool {
-        Self::grappler(arena, me).is_some_and(|g| g != target)
+    pub(super) fn grappled_away(&self, arena: &Arena, me: usize, target: usize) -> bool {
+        self.grappler(arena, me).is_some_and(|g| g != target)
     }
 
     /// The start of `me`'s turn, grappled: a grapple whose grappler cannot
@@ -102,16 +90,11 @@ impl Encounter {
         arena: &mut Arena,
         me: usize,
     ) -> bool {
-        let Some(k) = arena.fighters[me]
-            .spells
-            .afflictions
-            .iter()
-            .position(|a| a.bits & bits::GRAPPLED != 0)
-        else {
+        let Some((k, by)) = hold(arena, me) else {
             return false;
         };
         let hold = arena.fighters[me].spells.afflictions[k];
-        if !arena.fighters[usize::from(hold.source)].can_act() {
+        if !arena.fighters[by].can_act() {
             self.end_grapple(arena, me, k);
             return false;
         }
@@ -135,19 +118,24 @@ impl Encounter {
 
     /// `me` dropped, died or left: every grapple it holds ends.
     pub(super) fn release_grapples(&self, arena: &mut Arena, me: usize) {
-        let source = me as u16;
         for t in 0..arena.fighters.len() {
-            if arena.fighters[t].spells.conditions & bits::GRAPPLED == 0 {
-                continue;
-            }
-            if let Some(k) = arena.fighters[t]
-                .spells
-                .afflictions
-                .iter()
-                .position(|a| a.bits & bits::GRAPPLED != 0 && a.source == source)
-            {
+            if let Some((k, _)) = hold(arena, t).filter(|&(_, by)| by == me) {
                 self.end_grapple(arena, t, k);
             }
         }
     }
+}
+
+/// The grapple on `me`, if any: its affliction slot and its grappler (a
+/// creature is grappled by one at most).
+#[inline]
+fn hold(arena: &Arena, me: usize) -> Option<(usize, usize)> {
+    let s = &arena.fighters[me].spells;
+    if s.conditions & bits::GRAPPLED == 0 {
+        return None;
+    }
+    s.afflictions
+        .iter()
+        .position(|a| a.bits & bits::GRAPPLED != 0)
+        .map(|k| (k, usize::from(s.afflictions[k].source)))
 }

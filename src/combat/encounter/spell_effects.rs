@@ -237,7 +237,7 @@ impl Encounter {
         let blinded = attacker.effects & crate::combat::effect::BLINDED != 0;
         let natural = RollMode::with(
             advantage || defender.effects & crate::combat::effect::BLINDED != 0,
-            disadvantage || blinded || (self.grapplers && Self::grappled_away(arena, me, t)),
+            disadvantage || blinded || self.grappled_away(arena, me, t),
         )
         .roll(rng);
         let roll = AttackRoll {

@@ -62,12 +62,10 @@ impl Encounter {
         reach: Reach,
     ) -> Option<usize> {
         // Grappled: its grappler, the one target without Disadvantage.
-        if self.grapplers {
-            if let Some(g) = Self::grappler(arena, me) {
-                let f = &arena.fighters[g];
-                if f.state == State::Up && f.spells.conditions & bits::BANISHED == 0 {
-                    return Some(g);
-                }
+        if let Some(g) = self.grappler(arena, me) {
+            let f = &arena.fighters[g];
+            if f.state == State::Up && f.spells.conditions & bits::BANISHED == 0 {
+                return Some(g);
             }
         }
         if !POSITIONS {

@@ -74,6 +74,23 @@ pub struct RawDamageAura {
     unless_incapacitated: bool,
 }
 
+impl RawDamageAura {
+    /// The aura at `path` (`....damage_aura`): 1 to 20 targets.
+    fn build(
+        &self,
+        loc: &Locator,
+        path: &str,
+    ) -> Result<crate::combat::creature::DamageAura, ScenarioError> {
+        let field = |key: &str| format!("{path}.{key}");
+        Ok(crate::combat::creature::DamageAura {
+            dice: values::dice(values::at(loc, &self.dice, field("dice")))?,
+            kind: self.kind,
+            targets: ranged(loc, &self.targets, &field("targets"), 1..=20)? as u8,
+            unless_incapacitated: self.unless_incapacitated,
+        })
+    }
+}
+
 /// What a check of a group of keys gives: the keys set on the creature,
 /// or the first bad one's error.
 type Checked = Result<(), ScenarioError>;
@@ -535,14 +552,7 @@ impl RawCreature {
             spec.death_burst = Some(b.get_ref().build(loc, &at("death_burst"))?);
         }
         if let Some(a) = &self.damage_aura {
-            let a = a.get_ref();
-            let field = |key: &str| at(&format!("damage_aura.{key}"));
-            spec.damage_aura = Some(crate::combat::creature::DamageAura {
-                dice: values::dice(values::at(loc, &a.dice, field("dice")))?,
-                kind: a.kind,
-                targets: ranged(loc, &a.targets, &field("targets"), 1..=20)? as u8,
-                unless_incapacitated: a.unless_incapacitated,
-            });
+            spec.damage_aura = Some(a.get_ref().build(loc, &at("damage_aura"))?);
         }
         if let Some(v) = &self.parry {
             spec.parry = ranged(loc, v, &at("parry"), 0..=10)? as u8;

@@ -50,7 +50,7 @@ fn a_hit_grapples_and_restrains_a_target_up_to_its_size() {
     t.attack(1, 0, &[(15, 20), (3, 8)]);
     assert_eq!(t.f(0).max_hp - t.f(0).hp, 5);
     assert!(grappled(&t, 0) && restrained(&t, 0));
-    assert_eq!(Encounter::grappler(&t.arena, 0), Some(1));
+    assert_eq!(t.enc.grappler(&t.arena, 0), Some(1));
     // A Large target is too big for its jaws.
     let mut t = Table::new(
         vec![fighter()],
