@@ -37,8 +37,10 @@
 
 #![deny(missing_docs)]
 
+#[cfg(feature = "cli")]
 pub mod app;
 pub mod builtin;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod combat;
 pub mod dice;
@@ -46,11 +48,13 @@ pub mod engine;
 pub mod files;
 #[cfg(test)]
 mod fixtures;
+#[cfg(feature = "cli")]
 pub mod gate;
 pub mod model;
 pub mod report;
 pub mod results;
 pub mod rules;
 pub mod scenario;
+#[cfg(feature = "cli")]
 pub mod testhook;
 pub mod types;

@@ -42,7 +42,7 @@ impl Clock {
         let runs: Vec<ScenarioRun> = scenarios
             .iter()
             .zip(timed)
-            .map(|(s, (r, seconds))| scenario_run(s, r, *seconds))
+            .map(|(s, (r, seconds))| ScenarioRun::of(s, r, *seconds))
             .collect();
         let work: u64 = timed
             .iter()
@@ -69,31 +69,6 @@ pub fn timed<T, E>(f: impl FnOnce() -> Result<T, E>) -> Result<(T, f64), E> {
     let start = Instant::now();
     let value = f()?;
     Ok((value, start.elapsed().as_secs_f64()))
-}
-
-/// The metadata of one scenario's run.
-fn scenario_run(s: &Scenario, r: &ScenarioResult, seconds: f64) -> ScenarioRun {
-    ScenarioRun {
-        name: r.scenario.clone(),
-        source: s.source.clone(),
-        sha256: scenario_sha256(s),
-        kind: s.kind().to_string(),
-        layers: s.layers.clone(),
-        seed: r.seed,
-        trials: r.trials,
-        confidence: r.confidence,
-        variants: r.variants.clone(),
-        wall_seconds: seconds,
-        trials_per_second: run_info::rate(r.trials, r.variants.len(), seconds),
-        inputs: s.inputs.clone(),
-        precision: None,
-    }
-}
-
-/// SHA-256 of the text the scenario was parsed from (a file's bytes, or a
-/// built-in scenario's embedded text), as it was when it was loaded.
-pub fn scenario_sha256(s: &Scenario) -> Option<String> {
-    Some(run_info::sha256_hex(s.text.as_bytes()))
 }
 
 /// The last line of a run's stdout: `wrote 13 files to reports in 1.8 s
@@ -125,8 +100,8 @@ mod tests {
             let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
             let bytes = std::fs::read(&path).unwrap();
             assert_eq!(
-                scenario_sha256(&s),
-                Some(run_info::sha256_hex(&bytes)),
+                run_info::sha256_hex(s.text.as_bytes()),
+                run_info::sha256_hex(&bytes),
                 "{}",
                 s.source
             );

@@ -134,6 +134,23 @@ impl Engine {
         Ok(Engine { pool })
     }
 
+    /// An engine whose one worker is the calling thread, for where no
+    /// thread can be started (wasm32 in a browser's Web Worker: the page
+    /// runs one such engine per worker, each on its own range of chunks).
+    /// Make one per thread and keep it: rayon keeps the pool's registry
+    /// for the thread's lifetime.
+    pub fn on_this_thread() -> Result<Self, EngineError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .use_current_thread()
+            .build()
+            .map_err(|e| EngineError::ThreadPool {
+                threads: 1,
+                reason: e.to_string(),
+            })?;
+        Ok(Engine { pool })
+    }
+
     /// Number of worker threads.
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
@@ -304,6 +321,40 @@ mod tests {
                 },
             )
             .unwrap()
+    }
+
+    #[test]
+    fn an_engine_on_the_calling_thread_computes_what_a_pool_does() {
+        let trials = 5 * CHUNK_TRIALS + 3;
+        // In a thread of its own: the calling thread joins the engine for
+        // good.
+        let here = std::thread::spawn(move || {
+            let engine = Engine::on_this_thread().unwrap();
+            assert_eq!(engine.threads(), 1);
+            let sums = engine
+                .run(
+                    RunShape {
+                        trials,
+                        seed: 9,
+                        chunk_trials: CHUNK_TRIALS,
+                    },
+                    &NoProgress,
+                    Sums::default,
+                    |rng, _, n, acc, _| {
+                        for _ in 0..n {
+                            acc.moments
+                                .push((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64);
+                        }
+                        acc.trials += n;
+                    },
+                )
+                .unwrap();
+            (sums.trials, sums.moments.mean().to_bits())
+        })
+        .join()
+        .unwrap();
+        let pool = run_with(2, trials);
+        assert_eq!(here, (pool.trials, pool.moments.mean().to_bits()));
     }
 
     #[test]

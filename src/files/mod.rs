@@ -12,9 +12,12 @@
 //! * [`lock`]: the exclusive lock a run holds on its output folder while
 //!   it commits.
 
+#[cfg(feature = "cli")]
 pub mod inside;
+#[cfg(feature = "cli")]
 pub mod lock;
 pub mod read;
+#[cfg(feature = "cli")]
 pub mod write;
 
 use std::fs::FileType;

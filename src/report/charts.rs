@@ -23,10 +23,12 @@ mod lines;
 pub mod palette;
 mod stacked;
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::OnceLock;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+#[cfg(not(target_arch = "wasm32"))]
 use plotters::style::register_font;
 
 use crate::engine::stats::Estimate;
@@ -87,7 +89,7 @@ fn keep_groups(
 pub struct RenderedChart {
     /// File stem, e.g. `outcomes`.
     pub file: String,
-    /// PNG image.
+    /// PNG image (empty in a browser: see [`png`]).
     pub png: Vec<u8>,
     /// SVG document.
     pub svg: String,
@@ -101,6 +103,8 @@ pub struct ChartError {
     reason: String,
 }
 
+/// The embedded DejaVu Sans registered with plotters, once.
+#[cfg(not(target_arch = "wasm32"))]
 fn ensure_fonts() -> Result<(), String> {
     static REGISTERED: OnceLock<Result<(), String>> = OnceLock::new();
     REGISTERED
@@ -110,6 +114,13 @@ fn ensure_fonts() -> Result<(), String> {
                 .map_err(|_| "the embedded DejaVu Sans font did not load".to_string())
         })
         .clone()
+}
+
+/// In a browser plotters lays text out through the page itself (its own
+/// font code, not ours): nothing to register.
+#[cfg(target_arch = "wasm32")]
+fn ensure_fonts() -> Result<(), String> {
+    Ok(())
 }
 
 /// One chart of any kind, ready to draw.
@@ -240,10 +251,18 @@ pub fn render_one(result: &ScenarioResult, spec: &ChartSpec) -> Result<RenderedC
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         bars.draw(&root).map_err(|e| fail(e.to_string()))?;
     }
+    let png = png(&bars, size).map_err(fail)?;
+    Ok(RenderedChart { file, png, svg })
+}
+
+/// `drawing` as a PNG image of `size` pixels, its text in the embedded
+/// DejaVu Sans.
+#[cfg(not(target_arch = "wasm32"))]
+fn png(drawing: &Drawing, size: (u32, u32)) -> Result<Vec<u8>, String> {
     let mut pixels = vec![0u8; (size.0 * size.1 * 3) as usize];
     {
         let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
-        bars.draw(&root).map_err(|e| fail(e.to_string()))?;
+        drawing.draw(&root).map_err(|e| e.to_string())?;
     }
     let mut png = Vec::new();
     image::ImageEncoder::write_image(
@@ -253,8 +272,16 @@ pub fn render_one(result: &ScenarioResult, spec: &ChartSpec) -> Result<RenderedC
         size.1,
         image::ColorType::Rgb8,
     )
-    .map_err(|e| fail(e.to_string()))?;
-    Ok(RenderedChart { file, png, svg })
+    .map_err(|e| e.to_string())?;
+    Ok(png)
+}
+
+/// No PNG in a browser: plotters cannot draw text into pixels there (its
+/// web font code only measures it), so the page turns the SVG into a PNG
+/// itself.
+#[cfg(target_arch = "wasm32")]
+fn png(_drawing: &Drawing, _size: (u32, u32)) -> Result<Vec<u8>, String> {
+    Ok(Vec::new())
 }
 
 /// A Monte Carlo result of `variants` (1,000 trials, 95% intervals) for

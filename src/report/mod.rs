@@ -18,22 +18,28 @@
 //! DIR/run.json                         the manifest: version, run metadata, files written
 //! ```
 
+#[cfg(feature = "cli")]
 pub mod atomic;
 pub mod charts;
 pub mod csv;
 pub mod glob;
 pub mod html;
+#[cfg(feature = "cli")]
 pub mod manifest;
 pub mod run_info;
 pub mod table;
 pub mod view;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(feature = "cli")]
+use std::path::PathBuf;
 
 use crate::engine::Stop;
 use crate::results::ScenarioResult;
+#[cfg(feature = "cli")]
 use atomic::{CommitError, Transaction};
 use charts::RenderedChart;
+#[cfg(feature = "cli")]
 use manifest::Manifest;
 use run_info::RunInfo;
 
@@ -45,6 +51,7 @@ pub enum ReportError {
     Interrupted,
     /// Writing the folder failed; nothing was written (or, where it says
     /// so, the folder could not be restored).
+    #[cfg(feature = "cli")]
     #[error(transparent)]
     Write(CommitError),
     /// Serialising CSV failed.
@@ -57,6 +64,7 @@ pub enum ReportError {
     #[error("cannot format JSON: {0}")]
     Json(#[from] serde_json::Error),
     /// The folder's `run.json` cannot be read as a manifest.
+    #[cfg(feature = "cli")]
     #[error("`{file}`: {source}")]
     Manifest {
         /// The manifest's path.
@@ -66,6 +74,7 @@ pub enum ReportError {
     },
 }
 
+#[cfg(feature = "cli")]
 impl From<CommitError> for ReportError {
     fn from(e: CommitError) -> Self {
         match e {
@@ -150,7 +159,10 @@ impl Exporter for ChartFiles {
         for (result, charts) in run.results.iter().zip(&run.charts) {
             for chart in charts {
                 let sub = &result.scenario;
-                files.push((format!("{sub}/{}.png", chart.file), chart.png.clone()));
+                // No PNG where none was drawn (a browser draws its own).
+                if !chart.png.is_empty() {
+                    files.push((format!("{sub}/{}.png", chart.file), chart.png.clone()));
+                }
                 files.push((
                     format!("{sub}/{}.svg", chart.file),
                     chart.svg.clone().into_bytes(),
@@ -176,8 +188,10 @@ impl Exporter for HtmlReport {
     }
 }
 
-/// Every report file of `results`, relative to the output folder.
-fn render(
+/// Every report file of `results`, relative to the output folder, in
+/// memory (the CLI writes them with [`write_all`], the web page offers
+/// them for download).
+pub fn render(
     results: &[ScenarioResult],
     meta: &RunInfo,
     stop: Stop<'_>,
@@ -219,6 +233,7 @@ fn render(
 /// rewrite, all or nothing; returns the paths written. Gives up with
 /// [`ReportError::Interrupted`], leaving the folder as it was, if `stop`
 /// is requested before the commit point.
+#[cfg(feature = "cli")]
 pub fn write_all(
     results: &[ScenarioResult],
     run: &RunInfo,
@@ -262,7 +277,8 @@ pub fn write_all(
 }
 
 /// What `run` and `exact` print on stdout.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// The text table, fitted to the terminal (else 120 columns).
     #[default]

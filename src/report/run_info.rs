@@ -20,7 +20,8 @@ use serde::{Deserialize, Serialize};
 /// install` from crates.io). Set by `build.rs`.
 pub const COMMIT: Option<&str> = option_env!("WOUNDSIM_GIT_COMMIT");
 
-/// The metadata of one run (flattened into [`super::manifest::Manifest`]).
+/// The metadata of one run (flattened into the CLI's `run.json`
+/// manifest).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RunInfo {
@@ -146,6 +147,32 @@ impl RunInfo {
     /// The metadata of `name`, if the run recorded it.
     pub fn scenario(&self, name: &str) -> Option<&ScenarioRun> {
         self.scenarios.iter().find(|s| s.name == name)
+    }
+}
+
+impl ScenarioRun {
+    /// The metadata of scenario `s`'s run, with result `r`, simulated in
+    /// `seconds`.
+    pub fn of(
+        s: &crate::types::Scenario,
+        r: &crate::results::ScenarioResult,
+        seconds: f64,
+    ) -> Self {
+        ScenarioRun {
+            name: r.scenario.clone(),
+            source: s.source.clone(),
+            sha256: Some(sha256_hex(s.text.as_bytes())),
+            kind: s.kind().to_string(),
+            layers: s.layers.clone(),
+            seed: r.seed,
+            trials: r.trials,
+            confidence: r.confidence,
+            variants: r.variants.clone(),
+            wall_seconds: seconds,
+            trials_per_second: rate(r.trials, r.variants.len(), seconds),
+            inputs: s.inputs.clone(),
+            precision: None,
+        }
     }
 }
 

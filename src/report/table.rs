@@ -13,6 +13,7 @@
 //! between words.
 
 use std::fmt::Write;
+#[cfg(feature = "cli")]
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -37,6 +38,7 @@ const VERDICT_INDENT: &str = "     ";
 
 /// The width of standard output: the terminal's columns when it is one,
 /// else [`DEFAULT_WIDTH`].
+#[cfg(feature = "cli")]
 pub fn stdout_width() -> usize {
     let out = std::io::stdout();
     if !out.is_terminal() {

@@ -1,0 +1,305 @@
+// The page: a scenario chosen or edited, run on as many Web Workers as
+// the browser reports cores (each a range of chunks, as `--shard K/N`),
+// merged in chunk order (as `woundsim merge`), and the CLI's reports.
+import init, { builtins, builtin_text, plan, Merger } from "./pkg/woundsim_web.js";
+
+const $ = (id) => document.getElementById(id);
+const WASM_URL = new URL("./pkg/woundsim_web_bg.wasm", import.meta.url);
+
+let module = null; // the compiled engine, shared with the workers
+let workers = [];
+let edited = false; // the editor's text differs from the built-in's
+
+// --- The request --------------------------------------------------------
+
+function request() {
+  const r = {};
+  if (edited) r.text = $("editor").value;
+  else r.builtin = $("scenario").value;
+  const trials = $("trials").value.trim();
+  const seed = $("seed").value.trim();
+  if (trials) r.trials = trials;
+  if (seed) r.seed = seed;
+  return JSON.stringify(r);
+}
+
+function message(e) {
+  return String(e && e.message ? e.message : e);
+}
+
+// --- The fragment: `#run=NAME&trials=N&seed=S`, or `#toml=TEXT&...` ------
+
+function readFragment() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  return {
+    run: params.get("run"),
+    toml: params.get("toml"),
+    trials: params.get("trials"),
+    seed: params.get("seed"),
+  };
+}
+
+function fragmentOf() {
+  const params = new URLSearchParams();
+  if (edited) params.set("toml", $("editor").value);
+  else params.set("run", $("scenario").value);
+  if ($("trials").value.trim()) params.set("trials", $("trials").value.trim());
+  if ($("seed").value.trim()) params.set("seed", $("seed").value.trim());
+  return "#" + params.toString();
+}
+
+// --- The scenario and the editor -----------------------------------------
+
+function showPlan() {
+  try {
+    const p = JSON.parse(plan(request()));
+    $("scenario-description").textContent = p.description;
+    $("trials").placeholder = p.trials;
+    $("seed").placeholder = p.seed;
+    return p;
+  } catch (e) {
+    return null;
+  }
+}
+
+function loadBuiltin(name) {
+  $("editor").value = builtin_text(name);
+  edited = false;
+  renderGutter(null);
+  $("editor-status").textContent = "The built-in text.";
+  $("editor-status").className = "status";
+  showPlan();
+}
+
+function renderGutter(badLine) {
+  const lines = $("editor").value.split("\n").length;
+  const out = [];
+  for (let i = 1; i <= lines; i++) {
+    out.push(i === badLine ? `<mark>${i}</mark>` : String(i));
+  }
+  $("gutter").innerHTML = out.join("\n");
+}
+
+let checkTimer = 0;
+function checkEditor() {
+  edited = true;
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(() => {
+    try {
+      const p = JSON.parse(plan(request()));
+      renderGutter(null);
+      $("editor-status").textContent = `Valid: scenario \`${p.name}\`, ${p.variants.length} variant(s), ${p.trials} trials each.`;
+      $("editor-status").className = "status ok";
+      $("scenario-description").textContent = p.description;
+    } catch (e) {
+      const text = message(e);
+      const at = /:(\d+):(\d+)/.exec(text);
+      renderGutter(at ? Number(at[1]) : null);
+      $("editor-status").textContent = text;
+      $("editor-status").className = "status bad";
+    }
+  }, 150);
+}
+
+// --- Running ---------------------------------------------------------------
+
+function formatSeconds(s) {
+  if (!isFinite(s)) return "…";
+  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`;
+  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
+
+function si(x) {
+  if (x >= 1e9) return (x / 1e9).toFixed(2) + " G";
+  if (x >= 1e6) return (x / 1e6).toFixed(2) + " M";
+  if (x >= 1e3) return (x / 1e3).toFixed(1) + " k";
+  return x.toFixed(0);
+}
+
+function setRunning(running) {
+  $("run").disabled = running;
+  $("cancel").disabled = !running;
+  $("scenario").disabled = running;
+  $("progress-box").hidden = !running && $("progress").value === 0;
+}
+
+function stopWorkers() {
+  for (const w of workers) w.terminate();
+  workers = [];
+}
+
+function showError(text) {
+  $("error").textContent = text;
+  $("error").hidden = !text;
+}
+
+async function run() {
+  showError("");
+  let p;
+  const req = request();
+  try {
+    p = JSON.parse(plan(req));
+  } catch (e) {
+    showError(message(e));
+    return;
+  }
+  history.replaceState(null, "", fragmentOf());
+  $("share").disabled = false;
+  const count = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, p.chunks));
+  const started = new Date();
+  const t0 = performance.now();
+  let done = 0;
+  const parts = [];
+  $("progress").value = 0;
+  $("progress-text").textContent = `Starting ${count} worker(s)…`;
+  $("results").hidden = true;
+  setRunning(true);
+  const finished = new Promise((resolve, reject) => {
+    let left = count;
+    for (let index = 0; index < count; index++) {
+      const w = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+      w.onmessage = (event) => {
+        const m = event.data;
+        if (m.type === "progress") {
+          done += m.work;
+          const elapsed = (performance.now() - t0) / 1000;
+          const share = p.work > 0 ? done / p.work : 1;
+          $("progress").value = share;
+          const eta = share > 0 ? elapsed * (1 - share) / share : Infinity;
+          $("progress-text").textContent =
+            `${(100 * share).toFixed(1)}% — ${si(done)} of ${si(p.work)} trials × variants, ${formatSeconds(elapsed)} so far, about ${formatSeconds(eta)} left (${count} worker(s))`;
+        } else if (m.type === "done") {
+          parts.push(m.part);
+          if (--left === 0) resolve();
+        } else {
+          reject(new Error(m.message));
+        }
+      };
+      w.onerror = (event) => reject(new Error(event.message || "a worker failed"));
+      w.postMessage({ module, request: req, index, count });
+      workers.push(w);
+    }
+  });
+  let cancelled = false;
+  const cancel = new Promise((resolve) => {
+    $("cancel").onclick = () => { cancelled = true; resolve(); };
+  });
+  try {
+    await Promise.race([finished, cancel]);
+    stopWorkers();
+    if (cancelled) {
+      $("progress-text").textContent = "Cancelled: nothing was kept.";
+      return;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const merger = new Merger(req);
+    for (const part of parts) merger.add(part);
+    const files = JSON.parse(merger.finish(seconds, count, started.toISOString().replace(/\.\d+Z$/, "Z"))).files;
+    $("progress-text").textContent = `Done in ${formatSeconds(seconds)}.`;
+    showResults(p, files, seconds, count);
+  } catch (e) {
+    stopWorkers();
+    $("progress-text").textContent = "Failed.";
+    showError(message(e));
+  } finally {
+    setRunning(false);
+  }
+}
+
+// --- Results ---------------------------------------------------------------
+
+function download(name, blob) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name.replaceAll("/", "_");
+  a.textContent = name;
+  return a;
+}
+
+const MIME = { csv: "text/csv", svg: "image/svg+xml", html: "text/html", json: "application/json" };
+
+// A PNG of an SVG chart, drawn by the browser (the engine draws none here).
+async function pngOf(svgText) {
+  const img = new Image();
+  const url = URL.createObjectURL(new Blob([svgText], { type: "image/svg+xml" }));
+  await new Promise((resolve, reject) => { img.onload = resolve; img.onerror = reject; img.src = url; });
+  const canvas = document.createElement("canvas");
+  canvas.width = img.naturalWidth || 1280;
+  canvas.height = img.naturalHeight || 760;
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = "#fff";
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.drawImage(img, 0, 0);
+  URL.revokeObjectURL(url);
+  return new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
+}
+
+function showResults(p, files, seconds, count) {
+  const rate = p.work / seconds;
+  $("run-line").textContent =
+    `Scenario ${p.name}: ${p.trials} trials × ${p.variants.length} variant(s), seed ${p.seed}, in ${formatSeconds(seconds)} on ${count} worker(s) (${si(rate)} trials/s).`;
+  const list = $("downloads");
+  list.replaceChildren();
+  for (const f of files) {
+    const ext = f.name.split(".").pop();
+    const li = document.createElement("li");
+    li.append(download(f.name, new Blob([f.text], { type: MIME[ext] || "text/plain" })));
+    if (ext === "svg") {
+      const png = document.createElement("button");
+      png.type = "button";
+      png.className = "link";
+      png.textContent = "PNG";
+      png.onclick = async () => {
+        const a = download(f.name.replace(/\.svg$/, ".png"), await pngOf(f.text));
+        a.click();
+      };
+      li.append(" · ", png);
+    }
+    list.append(li);
+  }
+  const summary = files.find((f) => f.name === "summary.csv");
+  $("summary-csv").textContent = summary ? summary.text : "";
+  const report = files.find((f) => f.name === "index.html");
+  $("report").srcdoc = report ? report.text : "";
+  $("results").hidden = false;
+}
+
+// --- Start -------------------------------------------------------------------
+
+async function start() {
+  module = await WebAssembly.compileStreaming(fetch(WASM_URL));
+  await init({ module_or_path: module });
+  const select = $("scenario");
+  for (const b of JSON.parse(builtins())) {
+    const option = document.createElement("option");
+    option.value = b.name;
+    option.textContent = `${b.name} (${b.kind.replaceAll("_", " ")})`;
+    select.append(option);
+  }
+  select.onchange = () => loadBuiltin(select.value);
+  $("editor").addEventListener("input", checkEditor);
+  $("editor").addEventListener("scroll", () => { $("gutter").scrollTop = $("editor").scrollTop; });
+  $("revert").onclick = () => loadBuiltin(select.value);
+  $("trials").addEventListener("input", showPlan);
+  $("seed").addEventListener("input", showPlan);
+  $("run-form").onsubmit = (event) => { event.preventDefault(); run(); };
+  $("share").onclick = async () => {
+    const url = location.href.split("#")[0] + fragmentOf();
+    try { await navigator.clipboard.writeText(url); $("progress-text").textContent = "Link copied."; }
+    catch { prompt("The link to this run:", url); }
+  };
+  const f = readFragment();
+  if (f.run && [...select.options].some((o) => o.value === f.run)) select.value = f.run;
+  loadBuiltin(select.value);
+  if (f.toml) {
+    $("editor").value = f.toml;
+    $("editor-box").open = true;
+    checkEditor();
+  }
+  if (f.trials) $("trials").value = f.trials;
+  if (f.seed) $("seed").value = f.seed;
+  showPlan();
+  if (f.run || f.toml) run();
+}
+
+start().catch((e) => showError(`The engine did not load: ${message(e)}`));
