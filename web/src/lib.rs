@@ -160,6 +160,31 @@ pub fn builtins() -> Result<String, JsError> {
     serde_json::to_string(&list).map_err(|e| js(e.to_string()))
 }
 
+/// A bestiary entry, as the page's monster pool lists it.
+#[derive(Serialize)]
+struct Entry<'a> {
+    name: &'a str,
+    /// Challenge rating (0 where the entry has none).
+    cr: f32,
+}
+
+/// Every built-in bestiary entry (SRD 5.1 and 5.2) a campaign's monster
+/// pool may name, as JSON `[{name, cr}]`, sorted by name.
+#[wasm_bindgen]
+pub fn bestiary() -> Result<String, JsError> {
+    let catalog = catalog().map_err(js)?;
+    let list: Vec<Entry<'_>> = catalog
+        .bestiary
+        .monsters()
+        .iter()
+        .map(|m| Entry {
+            name: &m.key,
+            cr: m.spec.challenge,
+        })
+        .collect();
+    serde_json::to_string(&list).map_err(|e| js(e.to_string()))
+}
+
 /// The text of a shipped scenario (`death-saves`), for the editor.
 #[wasm_bindgen]
 pub fn builtin_text(name: &str) -> Result<String, JsError> {
@@ -341,8 +366,9 @@ impl Merger {
         Ok(())
     }
 
-    /// Every report file of the merged run, as JSON `{files: [{name,
-    /// text}]}`; `seconds` is the simulation's wall time, `workers` the
+    /// Every report file of the merged run and its verdicts (a campaign's
+    /// paired answer in plain words), as JSON `{files: [{name, text}],
+    /// verdicts: [{heading, lines}]}`; `seconds` is the simulation's wall time, `workers` the
     /// workers that ran it, `started` the start (RFC 3339).
     pub fn finish(self, seconds: f64, workers: u32, started: &str) -> Result<String, JsError> {
         let Merger {
@@ -392,6 +418,11 @@ impl Merger {
                 text: String::from_utf8_lossy(&bytes).into_owned(),
             })
             .collect();
-        serde_json::to_string(&serde_json::json!({ "files": files })).map_err(|e| js(e.to_string()))
+        let verdicts: Vec<serde_json::Value> = result
+            .verdicts
+            .iter()
+            .map(|v| serde_json::json!({ "heading": v.heading, "lines": v.lines }))
+            .collect();
+        serde_json::to_string(&serde_json::json!({ "files": files, "verdicts": verdicts })).map_err(|e| js(e.to_string()))
     }
 }

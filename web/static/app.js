@@ -1,7 +1,8 @@
 // The page: a scenario chosen or edited, run on as many Web Workers as
 // the browser reports cores (each a range of chunks, as `--shard K/N`),
 // merged in chunk order (as `woundsim merge`), and the CLI's reports.
-import init, { builtins, builtin_text, plan, Merger } from "./pkg/woundsim_web.js";
+import init, { builtins, builtin_text, bestiary, plan, Merger } from "./pkg/woundsim_web.js";
+import { setupGm, gmRequest } from "./gm.js";
 
 const $ = (id) => document.getElementById(id);
 const WASM_URL = new URL("./pkg/woundsim_web_bg.wasm", import.meta.url);
@@ -20,6 +21,8 @@ function request() {
   const seed = $("seed").value.trim();
   if (trials) r.trials = trials;
   if (seed) r.seed = seed;
+  const layers = $("layers").value.split("\n").map((l) => l.trim()).filter((l) => l);
+  if (layers.length) r.layers = layers;
   return JSON.stringify(r);
 }
 
@@ -36,15 +39,19 @@ function readFragment() {
     toml: params.get("toml"),
     trials: params.get("trials"),
     seed: params.get("seed"),
+    layers: params.getAll("layer"),
   };
 }
 
-function fragmentOf() {
+// The fragment of a request: a link that reproduces the run.
+function fragmentOf(req) {
+  const r = JSON.parse(req);
   const params = new URLSearchParams();
-  if (edited) params.set("toml", $("editor").value);
-  else params.set("run", $("scenario").value);
-  if ($("trials").value.trim()) params.set("trials", $("trials").value.trim());
-  if ($("seed").value.trim()) params.set("seed", $("seed").value.trim());
+  if (r.text !== undefined) params.set("toml", r.text);
+  else params.set("run", r.builtin);
+  if (r.trials) params.set("trials", r.trials);
+  if (r.seed) params.set("seed", r.seed);
+  for (const l of r.layers || []) params.append("layer", l);
   return "#" + params.toString();
 }
 
@@ -82,7 +89,6 @@ function renderGutter(badLine) {
 
 let checkTimer = 0;
 function checkEditor() {
-  edited = true;
   clearTimeout(checkTimer);
   checkTimer = setTimeout(() => {
     try {
@@ -118,9 +124,10 @@ function si(x) {
 
 function setRunning(running) {
   $("run").disabled = running;
+  $("gm-run").disabled = running;
   $("cancel").disabled = !running;
   $("scenario").disabled = running;
-  $("progress-box").hidden = !running && $("progress").value === 0;
+  $("progress-box").hidden = false;
 }
 
 function stopWorkers() {
@@ -131,19 +138,22 @@ function stopWorkers() {
 function showError(text) {
   $("error").textContent = text;
   $("error").hidden = !text;
+  if (text) $("status-panel").hidden = false;
 }
 
-async function run() {
+let lastRequest = null;
+
+async function run(req) {
   showError("");
   let p;
-  const req = request();
   try {
     p = JSON.parse(plan(req));
   } catch (e) {
     showError(message(e));
     return;
   }
-  history.replaceState(null, "", fragmentOf());
+  lastRequest = req;
+  history.replaceState(null, "", fragmentOf(req));
   $("share").disabled = false;
   const count = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, p.chunks));
   const started = new Date();
@@ -151,6 +161,7 @@ async function run() {
   let done = 0;
   const parts = [];
   $("progress").value = 0;
+  $("status-panel").hidden = false;
   $("progress-text").textContent = `Starting ${count} worker(s)…`;
   $("results").hidden = true;
   setRunning(true);
@@ -194,9 +205,9 @@ async function run() {
     const seconds = (performance.now() - t0) / 1000;
     const merger = new Merger(req);
     for (const part of parts) merger.add(part);
-    const files = JSON.parse(merger.finish(seconds, count, started.toISOString().replace(/\.\d+Z$/, "Z"))).files;
+    const out = JSON.parse(merger.finish(seconds, count, started.toISOString().replace(/\.\d+Z$/, "Z")));
     $("progress-text").textContent = `Done in ${formatSeconds(seconds)}.`;
-    showResults(p, files, seconds, count);
+    showResults(p, out, seconds, count);
   } catch (e) {
     stopWorkers();
     $("progress-text").textContent = "Failed.";
@@ -234,7 +245,28 @@ async function pngOf(svgText) {
   return new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
 }
 
-function showResults(p, files, seconds, count) {
+function showVerdicts(verdicts) {
+  const box = $("verdicts");
+  box.replaceChildren();
+  for (const v of verdicts) {
+    const div = document.createElement("div");
+    div.className = "verdict";
+    const h = document.createElement("h4");
+    h.textContent = v.heading;
+    const ul = document.createElement("ul");
+    for (const line of v.lines) {
+      const li = document.createElement("li");
+      li.textContent = line;
+      ul.append(li);
+    }
+    div.append(h, ul);
+    box.append(div);
+  }
+}
+
+function showResults(p, out, seconds, count) {
+  const files = out.files;
+  showVerdicts(out.verdicts);
   const rate = p.work / seconds;
   $("run-line").textContent =
     `Scenario ${p.name}: ${p.trials} trials × ${p.variants.length} variant(s), seed ${p.seed}, in ${formatSeconds(seconds)} on ${count} worker(s) (${si(rate)} trials/s).`;
@@ -277,29 +309,54 @@ async function start() {
     select.append(option);
   }
   select.onchange = () => loadBuiltin(select.value);
-  $("editor").addEventListener("input", checkEditor);
+  $("editor").addEventListener("input", () => { edited = true; checkEditor(); });
   $("editor").addEventListener("scroll", () => { $("gutter").scrollTop = $("editor").scrollTop; });
   $("revert").onclick = () => loadBuiltin(select.value);
+  $("layers").addEventListener("input", checkEditor);
   $("trials").addEventListener("input", showPlan);
   $("seed").addEventListener("input", showPlan);
-  $("run-form").onsubmit = (event) => { event.preventDefault(); run(); };
+  $("run-form").onsubmit = (event) => { event.preventDefault(); run(request()); };
+  $("tab-gm").onclick = () => showView("gm");
+  $("tab-designer").onclick = () => showView("designer");
+  setupGm(JSON.parse(bestiary()));
+  $("gm-form").onsubmit = (event) => {
+    event.preventDefault();
+    try { run(gmRequest()); } catch (e) { showError(message(e)); }
+  };
   $("share").onclick = async () => {
-    const url = location.href.split("#")[0] + fragmentOf();
+    const url = location.href.split("#")[0] + fragmentOf(lastRequest);
     try { await navigator.clipboard.writeText(url); $("progress-text").textContent = "Link copied."; }
     catch { prompt("The link to this run:", url); }
   };
   const f = readFragment();
+  if (f.run || f.toml) showView("designer");
   if (f.run && [...select.options].some((o) => o.value === f.run)) select.value = f.run;
   loadBuiltin(select.value);
+  if (f.layers.length) $("layers").value = f.layers.join("\n");
   if (f.toml) {
     $("editor").value = f.toml;
+    edited = true;
     $("editor-box").open = true;
     checkEditor();
   }
   if (f.trials) $("trials").value = f.trials;
   if (f.seed) $("seed").value = f.seed;
   showPlan();
-  if (f.run || f.toml) run();
+  if (f.run || f.toml) run(request());
+}
+
+function showView(view) {
+  const gm = view === "gm";
+  $("gm-panel").hidden = !gm;
+  $("run-panel").hidden = gm;
+  $("tab-gm").setAttribute("aria-pressed", String(gm));
+  $("tab-designer").setAttribute("aria-pressed", String(!gm));
 }
 
 start().catch((e) => showError(`The engine did not load: ${message(e)}`));
+
+// Offline once loaded (sw.js); where service workers are unavailable
+// (a file: URL, a private window) the page simply needs its host.
+if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  navigator.serviceWorker.register("sw.js").catch(() => {});
+}

@@ -12,7 +12,7 @@
 // WOUNDSIM_CHROMIUM (default /usr/bin/chromium), WOUNDSIM_WEB_SCREENSHOTS
 // (a folder: write a screenshot of each view there).
 import { createServer } from "node:http";
-import { readFile, mkdtemp, rm, mkdir } from "node:fs/promises";
+import { readFile, writeFile, mkdtemp, rm, mkdir } from "node:fs/promises";
 import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join, dirname, extname, resolve, normalize } from "node:path";
@@ -120,12 +120,56 @@ check("a small campaign: summary.csv is the CLI's, byte for byte", async ({ page
 check("the editor shows a validation error at its line", async ({ page, base }) => {
   await page.goto(`${base}/index.html`);
   await page.waitForFunction(() => document.getElementById("scenario").options.length > 0);
+  await page.locator("#tab-designer").click();
   await page.locator("#editor-box summary").click();
   await page.locator("#editor").fill('version = 1\nname = "x"\ntype = "death_saves"\ndescription = "a test"\ntrials = "many"\nseed = 1\n');
   await page.waitForFunction(() => document.getElementById("editor-status").classList.contains("bad"));
   const status = await page.locator("#editor-status").textContent();
   assert.match(status, /:5:\d+/, `the error names line 5: ${status}`);
   assert.equal(await page.locator("#gutter mark").textContent(), "5");
+});
+
+check("the game master's form: a verdict, and the CLI's summary.csv for the same scenario", async ({ page, base }) => {
+  await page.goto(`${base}/index.html`);
+  await page.waitForFunction(() => document.getElementById("pool").children.length > 0);
+  await page.locator("#end-level").fill("3");
+  await page.locator("#gm-trials").fill("300");
+  await page.locator("#gm-seed").fill("11");
+  await page.locator("#gm-run").click();
+  await page.waitForFunction(() => document.getElementById("summary-csv").textContent.length > 0
+    || !document.getElementById("error").hidden, null, { timeout: 300_000 });
+  assert.equal(await page.locator("#error").textContent(), "");
+  const verdicts = await page.locator("#verdicts .verdict").count();
+  assert.ok(verdicts >= 1, "the verdict is shown");
+  assert.match(await page.locator("#verdicts h4").first().textContent(), /harsh/);
+  // The link reproduces the run: the fragment holds the scenario's text.
+  const toml = new URLSearchParams(new URL(page.url()).hash.slice(1)).get("toml");
+  assert.ok(toml && toml.includes('type = "campaign"'));
+  const dir = await mkdtemp(join(tmpdir(), "woundsim-web-"));
+  try {
+    await writeFile(join(dir, "my-campaign.toml"), toml);
+    execFileSync(cli, ["run", join(dir, "my-campaign.toml"), "--out", join(dir, "out"), "--quiet"], { stdio: ["ignore", "ignore", "inherit"] });
+    const native = await readFile(join(dir, "out/summary.csv"), "utf8");
+    assert.equal(await page.locator("#summary-csv").textContent(), native);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+check("offline once loaded: a run with the network gone", async ({ page, context, base }) => {
+  await page.goto(`${base}/index.html`);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.reload();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+  await context.setOffline(true);
+  await page.goto(`${base}/index.html#run=death-saves&trials=100000&seed=3`);
+  await page.reload();
+  await page.waitForFunction(() => document.getElementById("summary-csv").textContent.length > 0
+    || !document.getElementById("error").hidden, null, { timeout: 120_000 });
+  assert.equal(await page.locator("#error").textContent(), "");
+  const web = await page.locator("#summary-csv").textContent();
+  await context.setOffline(false);
+  assert.equal(web, await cliSummary("death-saves", 100000, 3));
 });
 
 check("cancel stops a run within about a second", async ({ page, base }) => {
@@ -139,16 +183,26 @@ check("cancel stops a run within about a second", async ({ page, base }) => {
 });
 
 for (const width of [375, 1280]) {
-  check(`nothing overflows at ${width} pixels`, async ({ context, base }) => {
+  check(`nothing overflows at ${width} pixels, in either view`, async ({ context, base }) => {
     const page = await context.newPage();
     await page.setViewportSize({ width, height: 900 });
-    await page.goto(`${base}/index.html#run=combat-goblin-ambush&trials=2000&seed=1`);
-    await page.waitForFunction(() => document.getElementById("summary-csv").textContent.length > 0, null, { timeout: 120_000 });
-    await page.locator("#editor-box summary").click();
-    assert.deepEqual(await overflow(page), []);
+    await page.goto(`${base}/index.html`);
+    await page.waitForFunction(() => document.getElementById("pool").children.length > 0);
+    assert.deepEqual(await overflow(page), [], "the game master's form");
     if (shots) {
       await mkdir(shots, { recursive: true });
-      await page.screenshot({ path: join(shots, `web-run-${width}.png`), fullPage: width === 375 ? false : false });
+      await page.screenshot({ path: join(shots, `web-gm-${width}.png`), fullPage: true });
+    }
+    await page.goto(`${base}/index.html#run=combat-goblin-ambush&trials=2000&seed=1`);
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById("summary-csv").textContent.length > 0, null, { timeout: 120_000 });
+    await page.locator("#editor-box summary").click();
+    await page.locator("#editor").press("End");
+    await page.locator("#editor").type("\nnot toml");
+    await page.waitForFunction(() => document.getElementById("editor-status").classList.contains("bad"));
+    assert.deepEqual(await overflow(page), [], "the designer's editor and the results");
+    if (shots) {
+      await page.screenshot({ path: join(shots, `web-designer-${width}.png`), fullPage: width === 1280 });
     }
     await page.close();
   });
