@@ -423,6 +423,7 @@ impl Merger {
             .iter()
             .map(|v| serde_json::json!({ "heading": v.heading, "lines": v.lines }))
             .collect();
-        serde_json::to_string(&serde_json::json!({ "files": files, "verdicts": verdicts })).map_err(|e| js(e.to_string()))
+        serde_json::to_string(&serde_json::json!({ "files": files, "verdicts": verdicts }))
+            .map_err(|e| js(e.to_string()))
     }
 }
