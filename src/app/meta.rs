@@ -42,7 +42,7 @@ impl Clock {
         let runs: Vec<ScenarioRun> = scenarios
             .iter()
             .zip(timed)
-            .map(|(s, (r, seconds))| ScenarioRun::of(s, r, *seconds))
+            .map(|(s, (r, seconds))| ScenarioRun::of(s, s.kind(), r, *seconds))
             .collect();
         let work: u64 = timed
             .iter()

@@ -151,10 +151,11 @@ impl RunInfo {
 }
 
 impl ScenarioRun {
-    /// The metadata of scenario `s`'s run, with result `r`, simulated in
-    /// `seconds`.
-    pub fn of(
-        s: &crate::types::Scenario,
+    /// The metadata of scenario `s`'s run (of type `kind`), with result
+    /// `r`, simulated in `seconds`.
+    pub fn of<M>(
+        s: &crate::model::Scenario<M>,
+        kind: &str,
         r: &crate::results::ScenarioResult,
         seconds: f64,
     ) -> Self {
@@ -162,7 +163,7 @@ impl ScenarioRun {
             name: r.scenario.clone(),
             source: s.source.clone(),
             sha256: Some(sha256_hex(s.text.as_bytes())),
-            kind: s.kind().to_string(),
+            kind: kind.to_string(),
             layers: s.layers.clone(),
             seed: r.seed,
             trials: r.trials,

@@ -9,7 +9,9 @@ fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         if path.is_dir() {
-            if !name.starts_with('.') && !["target", "corpus", "artifacts"].contains(&name.as_str())
+            if !name.starts_with('.')
+                && !["target", "corpus", "artifacts", "node_modules", "dist"]
+                    .contains(&name.as_str())
             {
                 markdown_files(&path, out);
             }

@@ -23,6 +23,7 @@ use woundsim::engine::{Engine, NoProgress, Stop};
 use woundsim::model::Catalog;
 use woundsim::report::{self, run_info};
 use woundsim::scenario::MAX_TRIALS;
+use woundsim::scenario::ScenarioError;
 use woundsim::scenario::command::CommandLayers;
 use woundsim::scenario::error::one_line;
 use woundsim::types::{self, Scenario, State};
@@ -55,34 +56,62 @@ struct Request {
     layers: Vec<String>,
 }
 
+/// Why a request has no scenario: the request itself (trials, seed,
+/// arguments), or the scenario's text (every error, placed).
+enum Refusal {
+    Request(String),
+    Scenario(ScenarioError),
+}
+
+impl From<String> for Refusal {
+    fn from(e: String) -> Self {
+        Refusal::Request(e)
+    }
+}
+
+impl Refusal {
+    /// The refusal in one line of the user's words.
+    fn words(&self) -> String {
+        match self {
+            Refusal::Request(e) => e.clone(),
+            Refusal::Scenario(e) => words(e),
+        }
+    }
+}
+
 /// A request's scenario, parsed, with the request's trials and seed.
 fn scenario_of(request: &str) -> Result<Scenario, String> {
+    checked_scenario(request).map_err(|r| r.words())
+}
+
+/// [`scenario_of`], keeping every error of a scenario's text.
+fn checked_scenario(request: &str) -> Result<Scenario, Refusal> {
     let request: Request =
         serde_json::from_str(request).map_err(|e| format!("the page's request: {e}"))?;
     if request.layers.len() > MAX_LAYERS {
-        return Err(format!(
+        return Err(Refusal::Request(format!(
             "{} --set/--scan arguments (at most {MAX_LAYERS})",
             request.layers.len()
-        ));
+        )));
     }
     let layers = CommandLayers::from_args(&request.layers)?;
     let catalog = catalog()?;
     let mut scenario = match (&request.builtin, &request.text) {
         (Some(name), None) => woundsim::builtin::find_with(catalog, name, &layers)
             .ok_or_else(|| format!("there is no built-in scenario `{name}`"))?
-            .map_err(|e| words(&e))?,
+            .map_err(Refusal::Scenario)?,
         (None, Some(text)) => {
             if text.len() > MAX_TEXT_BYTES {
-                return Err(format!(
+                return Err(Refusal::Request(format!(
                     "the scenario is larger than {MAX_TEXT_BYTES} bytes, the most a scenario may have"
-                ));
+                )));
             }
-            types::parse_with(catalog, "scenario.toml", text, &layers).map_err(|e| words(&e))?
+            types::parse_with(catalog, "scenario.toml", text, &layers).map_err(Refusal::Scenario)?
         }
         _ => {
-            return Err(
+            return Err(Refusal::Request(
                 "the page's request names neither one built-in scenario nor one text".into(),
-            );
+            ));
         }
     };
     if let Some(trials) = &request.trials {
@@ -217,7 +246,12 @@ struct Plan {
 #[wasm_bindgen]
 pub fn plan(request: &str) -> Result<String, JsError> {
     let s = scenario_of(request).map_err(js)?;
-    let plan = Plan {
+    serde_json::to_string(&plan_of(&s)).map_err(|e| js(e.to_string()))
+}
+
+/// A scenario's plan.
+fn plan_of(s: &Scenario) -> Plan {
+    Plan {
         name: s.header.name.clone(),
         kind: s.kind(),
         description: s.header.description.clone(),
@@ -225,9 +259,60 @@ pub fn plan(request: &str) -> Result<String, JsError> {
         seed: s.header.seed.to_string(),
         variants: s.variant_names().iter().map(ToString::to_string).collect(),
         chunks: s.chunks(),
-        work: types::work(&s) as f64,
+        work: types::work(s) as f64,
+    }
+}
+
+/// One error of a scenario's text, for the editor.
+#[derive(Serialize)]
+struct Problem {
+    /// 1-based line and column in the text (absent for an error of a
+    /// `--set`/`--scan` argument or of the request).
+    line: Option<usize>,
+    column: Option<usize>,
+    /// The field path (`variant[1].dc`), empty for the whole document.
+    field: String,
+    /// The error in one line, as the command line prints it.
+    message: String,
+}
+
+/// The editor's check of a request: JSON `{plan}` when it runs, else
+/// `{problems: [{line, column, field, message}]}` — every error of the
+/// text in file order, each placed where it can be.
+#[wasm_bindgen]
+pub fn check(request: &str) -> Result<String, JsError> {
+    let problems: Vec<Problem> = match checked_scenario(request) {
+        Ok(s) => {
+            return serde_json::to_string(&serde_json::json!({ "plan": plan_of(&s) }))
+                .map_err(|e| js(e.to_string()));
+        }
+        Err(Refusal::Request(message)) => vec![Problem {
+            line: None,
+            column: None,
+            field: String::new(),
+            message,
+        }],
+        Err(Refusal::Scenario(e)) => e
+            .all()
+            .into_iter()
+            .map(|one| {
+                let at = match one {
+                    ScenarioError::Invalid(at) if at.file == "scenario.toml" => {
+                        (Some(at.line), Some(at.column))
+                    }
+                    _ => (None, None),
+                };
+                Problem {
+                    line: at.0,
+                    column: at.1,
+                    field: one.field().unwrap_or_default().to_string(),
+                    message: words(one),
+                }
+            })
+            .collect(),
     };
-    serde_json::to_string(&plan).map_err(|e| js(e.to_string()))
+    serde_json::to_string(&serde_json::json!({ "problems": problems }))
+        .map_err(|e| js(e.to_string()))
 }
 
 /// One worker's part of a run: chunks `start..end` and their counts.
@@ -400,7 +485,7 @@ impl Merger {
         } else {
             0.0
         };
-        let run = run_info::ScenarioRun::of(&scenario, &result, seconds);
+        let run = run_info::ScenarioRun::of(&scenario, scenario.kind(), &result, seconds);
         let info = run_info::RunInfo {
             commit: run_info::COMMIT.map(str::to_string),
             started: Some(started.chars().take(32).collect()),

@@ -1,7 +1,7 @@
 // The page: a scenario chosen or edited, run on as many Web Workers as
 // the browser reports cores (each a range of chunks, as `--shard K/N`),
 // merged in chunk order (as `woundsim merge`), and the CLI's reports.
-import init, { builtins, builtin_text, bestiary, plan, Merger } from "./pkg/woundsim_web.js";
+import init, { builtins, builtin_text, bestiary, check, plan, Merger } from "./pkg/woundsim_web.js";
 import { setupGm, gmRequest } from "./gm.js";
 
 const $ = (id) => document.getElementById(id);
@@ -78,32 +78,47 @@ function loadBuiltin(name) {
   showPlan();
 }
 
-function renderGutter(badLine) {
+// The editor's line numbers, the lines in `bad` marked.
+function renderGutter(bad) {
   const lines = $("editor").value.split("\n").length;
   const out = [];
   for (let i = 1; i <= lines; i++) {
-    out.push(i === badLine ? `<mark>${i}</mark>` : String(i));
+    out.push(bad && bad.has(i) ? `<mark>${i}</mark>` : String(i));
   }
   $("gutter").innerHTML = out.join("\n");
 }
 
 let checkTimer = 0;
+// Checks the editor's text (and the overrides) with the engine's parser,
+// a moment after the last keystroke: every error at its line.
 function checkEditor() {
   clearTimeout(checkTimer);
   checkTimer = setTimeout(() => {
+    const status = $("editor-status");
+    let out;
     try {
-      const p = JSON.parse(plan(request()));
-      renderGutter(null);
-      $("editor-status").textContent = `Valid: scenario \`${p.name}\`, ${p.variants.length} variant(s), ${p.trials} trials each.`;
-      $("editor-status").className = "status ok";
-      $("scenario-description").textContent = p.description;
+      out = JSON.parse(check(request()));
     } catch (e) {
-      const text = message(e);
-      const at = /:(\d+):(\d+)/.exec(text);
-      renderGutter(at ? Number(at[1]) : null);
-      $("editor-status").textContent = text;
-      $("editor-status").className = "status bad";
+      out = { problems: [{ message: message(e) }] };
     }
+    if (out.plan) {
+      const p = out.plan;
+      renderGutter(null);
+      status.textContent = `Valid: scenario \`${p.name}\`, ${p.variants.length} variant(s), ${p.trials} trials each.`;
+      status.className = "status ok";
+      $("scenario-description").textContent = p.description;
+      return;
+    }
+    renderGutter(new Set(out.problems.filter((x) => x.line).map((x) => x.line)));
+    const list = document.createElement("ul");
+    for (const x of out.problems) {
+      const li = document.createElement("li");
+      li.textContent = x.message;
+      list.append(li);
+    }
+    status.replaceChildren(
+      `${out.problems.length} error${out.problems.length === 1 ? "" : "s"}:`, list);
+    status.className = "status bad";
   }, 150);
 }
 
@@ -288,6 +303,16 @@ function showResults(p, out, seconds, count) {
       li.append(" · ", png);
     }
     list.append(li);
+  }
+  // The charts, first of all for the game master: each SVG as drawn.
+  const charts = $("charts");
+  charts.replaceChildren();
+  for (const f of files.filter((f) => f.name.endsWith(".svg"))) {
+    const img = document.createElement("img");
+    img.src = URL.createObjectURL(new Blob([f.text], { type: "image/svg+xml" }));
+    img.alt = `Chart ${f.name}`;
+    img.loading = "lazy";
+    charts.append(img);
   }
   const summary = files.find((f) => f.name === "summary.csv");
   $("summary-csv").textContent = summary ? summary.text : "";

@@ -11,44 +11,14 @@
 // Environment: WOUNDSIM (the CLI, default target/release/woundsim),
 // WOUNDSIM_CHROMIUM (default /usr/bin/chromium), WOUNDSIM_WEB_SCREENSHOTS
 // (a folder: write a screenshot of each view there).
-import { createServer } from "node:http";
 import { readFile, writeFile, mkdtemp, rm, mkdir } from "node:fs/promises";
 import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
-import { join, dirname, extname, resolve, normalize } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
+import { serve, launch, runFromLink, cli } from "./serve.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, "../..");
-const dist = join(root, "web/dist");
-const cli = process.env.WOUNDSIM || join(root, "target/release/woundsim");
-const browserPath = process.env.WOUNDSIM_CHROMIUM || "/usr/bin/chromium";
 const shots = process.env.WOUNDSIM_WEB_SCREENSHOTS;
-
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript",
-  ".css": "text/css",
-  ".wasm": "application/wasm",
-};
-
-function serve() {
-  const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
-    const file = join(dist, path.endsWith("/") ? path + "index.html" : path);
-    if (!file.startsWith(dist)) { res.writeHead(403).end(); return; }
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream" });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(server)));
-}
 
 // The CLI's summary.csv for a built-in scenario, trials and seed.
 async function cliSummary(name, trials, seed) {
@@ -59,16 +29,6 @@ async function cliSummary(name, trials, seed) {
   } finally {
     await rm(out, { recursive: true, force: true });
   }
-}
-
-// The run of `#run=NAME&trials=N&seed=S`: the page's summary.csv.
-async function pageSummary(page, base, name, trials, seed) {
-  await page.goto(`${base}/index.html#run=${name}&trials=${trials}&seed=${seed}`);
-  await page.waitForFunction(() => document.getElementById("summary-csv").textContent.length > 0
-    || !document.getElementById("error").hidden, null, { timeout: 300_000 });
-  const error = await page.locator("#error").textContent();
-  assert.equal(error, "", `the page failed: ${error}`);
-  return page.locator("#summary-csv").textContent();
 }
 
 // Elements reaching past the right edge outside a scrolling box.
@@ -99,7 +59,7 @@ function check(name, fn) { checks.push({ name, fn }); }
 
 check("death-saves: summary.csv is the CLI's, byte for byte", async ({ page, base }) => {
   const [web, native] = await Promise.all([
-    pageSummary(page, base, "death-saves", 200000, 7),
+    runFromLink(page, base, "death-saves", 200000, 7),
     cliSummary("death-saves", 200000, 7),
   ]);
   assert.ok(native.length > 100);
@@ -108,13 +68,15 @@ check("death-saves: summary.csv is the CLI's, byte for byte", async ({ page, bas
 
 check("a small campaign: summary.csv is the CLI's, byte for byte", async ({ page, base }) => {
   const [web, native] = await Promise.all([
-    pageSummary(page, base, "campaign-healing-settings", 200, 3),
+    runFromLink(page, base, "campaign-healing-settings", 200, 3),
     cliSummary("campaign-healing-settings", 200, 3),
   ]);
   assert.ok(native.length > 100);
   assert.equal(web, native);
   const charts = await page.frameLocator("#report").locator("svg").count();
   assert.ok(charts > 0, "the report in the page shows its charts");
+  const drawn = await page.locator("#charts img").evaluateAll((imgs) => imgs.map((i) => i.complete && i.naturalWidth > 0));
+  assert.ok(drawn.length > 0 && drawn.every(Boolean), `every chart above the report is drawn: ${drawn}`);
 });
 
 check("the editor shows a validation error at its line", async ({ page, base }) => {
@@ -125,8 +87,13 @@ check("the editor shows a validation error at its line", async ({ page, base }) 
   await page.locator("#editor").fill('version = 1\nname = "x"\ntype = "death_saves"\ndescription = "a test"\ntrials = "many"\nseed = 1\n');
   await page.waitForFunction(() => document.getElementById("editor-status").classList.contains("bad"));
   const status = await page.locator("#editor-status").textContent();
-  assert.match(status, /:5:\d+/, `the error names line 5: ${status}`);
-  assert.equal(await page.locator("#gutter mark").textContent(), "5");
+  assert.match(status, /:5:\d+/, `an error names line 5: ${status}`);
+  const marked = await page.locator("#gutter mark").allTextContents();
+  assert.ok(marked.includes("5"), `line 5 is marked: ${marked}`);
+  // Fixed, the text is valid again.
+  await page.locator("#editor").fill('version = 1\nname = "x"\ntype = "death_saves"\ndescription = "a test"\ntrials = 1000\nseed = 1\n');
+  await page.waitForFunction(() => document.getElementById("editor-status").classList.contains("ok"));
+  assert.equal(await page.locator("#gutter mark").count(), 0);
 });
 
 check("the game master's form: a verdict, and the CLI's summary.csv for the same scenario", async ({ page, base }) => {
@@ -162,12 +129,7 @@ check("offline once loaded: a run with the network gone", async ({ page, context
   await page.reload();
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
   await context.setOffline(true);
-  await page.goto(`${base}/index.html#run=death-saves&trials=100000&seed=3`);
-  await page.reload();
-  await page.waitForFunction(() => document.getElementById("summary-csv").textContent.length > 0
-    || !document.getElementById("error").hidden, null, { timeout: 120_000 });
-  assert.equal(await page.locator("#error").textContent(), "");
-  const web = await page.locator("#summary-csv").textContent();
+  const web = await runFromLink(page, base, "death-saves", 100000, 3);
   await context.setOffline(false);
   assert.equal(web, await cliSummary("death-saves", 100000, 3));
 });
@@ -189,6 +151,11 @@ for (const width of [375, 1280]) {
     await page.goto(`${base}/index.html`);
     await page.waitForFunction(() => document.getElementById("pool").children.length > 0);
     assert.deepEqual(await overflow(page), [], "the game master's form");
+    await page.locator("#end-level").fill("4");
+    await page.locator("#gm-trials").fill("400");
+    await page.locator("#gm-run").click();
+    await page.waitForFunction(() => document.getElementById("summary-csv").textContent.length > 0, null, { timeout: 120_000 });
+    assert.deepEqual(await overflow(page), [], "the game master's form and its verdict");
     if (shots) {
       await mkdir(shots, { recursive: true });
       await page.screenshot({ path: join(shots, `web-gm-${width}.png`), fullPage: true });
@@ -208,13 +175,8 @@ for (const width of [375, 1280]) {
   });
 }
 
-const server = await serve();
-const base = `http://127.0.0.1:${server.address().port}`;
-const browser = await chromium.launch({
-  executablePath: browserPath,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const { server, base } = await serve();
+const browser = await launch();
 let failed = 0;
 try {
   for (const { name, fn } of checks) {

@@ -5,45 +5,22 @@
 //
 // Usage (after web/build.sh and `cargo build --release`):
 //   node web/test/speed.mjs [NAME:TRIALS ...]
-import { createServer } from "node:http";
 import { readFile, mkdtemp, rm } from "node:fs/promises";
 import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
-import { join, dirname, extname, resolve, normalize } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
+import { serve, launch, runFromLink, cli } from "./serve.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, "../..");
-const dist = join(root, "web/dist");
-const cli = process.env.WOUNDSIM || join(root, "target/release/woundsim");
 const runs = process.argv.slice(2).length ? process.argv.slice(2)
   : ["death-saves:20000000", "combat-hobgoblins:200000", "campaign-healing-settings:20000"];
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm" };
-
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
-  const file = join(dist, path);
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream" }).end(body);
-  } catch { res.writeHead(404).end(); }
-});
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const base = `http://127.0.0.1:${server.address().port}`;
-const browser = await chromium.launch({
-  executablePath: process.env.WOUNDSIM_CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const { server, base } = await serve();
+const browser = await launch();
 const page = await browser.newPage();
 console.log("| scenario (trials a variant) | page | workers | native CLI, same threads | page / native |");
 console.log("|---|---|---|---|---|");
 for (const run of runs) {
   const [name, trials] = run.split(":");
-  await page.goto(`${base}/index.html#run=${name}&trials=${trials}&seed=1`);
-  await page.reload();
-  await page.waitForFunction(() => document.getElementById("summary-csv").textContent.length > 0
-    || !document.getElementById("error").hidden, null, { timeout: 600_000 });
+  await runFromLink(page, base, name, trials, 1);
   const line = await page.locator("#run-line").textContent();
   const seconds = Number(/in ([\d.]+) s/.exec(line)?.[1]);
   const workers = Number(/on (\d+) worker/.exec(line)[1]);
