@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const dist = join(root, "web/dist");
+export const dist = process.env.WOUNDSIM_WEB_DIST || join(root, "web/dist");
 export const cli = process.env.WOUNDSIM || join(root, "target/release/woundsim");
 
 const TYPES = {
