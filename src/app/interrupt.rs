@@ -117,7 +117,7 @@ pub fn install(interrupt: &'static Interrupt) -> io::Result<()> {
                 }
             })?;
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
     ctrlc::set_handler(move || on_signal(interrupt, Signal::Interrupt))
         .map_err(io::Error::other)?;
     Ok(())

@@ -302,7 +302,11 @@ mod tests {
     }
 
     fn run_with(threads: usize, trials: u64) -> Sums {
-        let engine = Engine::new(threads).unwrap();
+        run_on(&Engine::new(threads).unwrap(), trials)
+    }
+
+    /// `trials` uniform draws summed on `engine`.
+    fn run_on(engine: &Engine, trials: u64) -> Sums {
         engine
             .run(
                 RunShape {
@@ -331,24 +335,7 @@ mod tests {
         let here = std::thread::spawn(move || {
             let engine = Engine::on_this_thread().unwrap();
             assert_eq!(engine.threads(), 1);
-            let sums = engine
-                .run(
-                    RunShape {
-                        trials,
-                        seed: 9,
-                        chunk_trials: CHUNK_TRIALS,
-                    },
-                    &NoProgress,
-                    Sums::default,
-                    |rng, _, n, acc, _| {
-                        for _ in 0..n {
-                            acc.moments
-                                .push((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64);
-                        }
-                        acc.trials += n;
-                    },
-                )
-                .unwrap();
+            let sums = run_on(&engine, trials);
             (sums.trials, sums.moments.mean().to_bits())
         })
         .join()
