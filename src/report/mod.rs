@@ -24,7 +24,6 @@ pub mod charts;
 pub mod csv;
 pub mod glob;
 pub mod html;
-#[cfg(feature = "cli")]
 pub mod manifest;
 pub mod run_info;
 pub mod table;

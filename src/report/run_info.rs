@@ -20,8 +20,7 @@ use serde::{Deserialize, Serialize};
 /// install` from crates.io). Set by `build.rs`.
 pub const COMMIT: Option<&str> = option_env!("WOUNDSIM_GIT_COMMIT");
 
-/// The metadata of one run (flattened into the CLI's `run.json`
-/// manifest).
+/// The metadata of one run (flattened into [`super::manifest::Manifest`]).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RunInfo {

@@ -21,6 +21,7 @@ use wasm_bindgen::prelude::*;
 use woundsim::engine::shard::{MAX_SHARDS, Shard};
 use woundsim::engine::{Engine, NoProgress, Stop};
 use woundsim::model::Catalog;
+use woundsim::report::manifest::{self, Manifest};
 use woundsim::report::{self, run_info};
 use woundsim::scenario::MAX_TRIALS;
 use woundsim::scenario::ScenarioError;
@@ -425,7 +426,7 @@ pub struct Merger {
 struct File {
     name: String,
     /// UTF-8 text (every file the library renders in a browser is text:
-    /// CSV, SVG, HTML).
+    /// CSV, SVG, HTML, JSON).
     text: String,
 }
 
@@ -494,8 +495,16 @@ impl Merger {
             trials_per_second: run.trials_per_second,
             scenarios: vec![run],
         };
-        let files = report::render(std::slice::from_ref(&result), &info, Stop::never())
+        let mut files = report::render(std::slice::from_ref(&result), &info, Stop::never())
             .map_err(|e| js(e.to_string()))?;
+        // The manifest, as the CLI writes it into a new folder (the PNG
+        // files the page draws itself are not in it).
+        let names: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();
+        let manifest = Manifest {
+            run: info,
+            ..manifest::plan(None, &names, |_| false).manifest
+        };
+        files.push((manifest::FILE.to_string(), manifest.to_json()));
         let files: Vec<File> = files
             .into_iter()
             .map(|(name, bytes)| File {

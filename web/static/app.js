@@ -242,6 +242,31 @@ function download(name, blob) {
   return a;
 }
 
+// The report's links to its files (summary.csv, a chart's SVG or PNG,
+// run.json) made downloads of the files the page holds.
+function linkReport(frame, files) {
+  const doc = frame.contentDocument;
+  if (!doc) return;
+  const byName = new Map(files.map((f) => [f.name, f]));
+  for (const a of doc.querySelectorAll("a[href]")) {
+    const name = a.getAttribute("href");
+    if (name.startsWith("#")) continue;
+    const svg = name.endsWith(".png") ? byName.get(name.replace(/\.png$/, ".svg")) : null;
+    const file = byName.get(name);
+    if (file) {
+      const ext = name.split(".").pop();
+      a.href = URL.createObjectURL(new Blob([file.text], { type: MIME[ext] || "text/plain" }));
+      a.download = name.replaceAll("/", "_");
+    } else if (svg) {
+      a.href = "#";
+      a.onclick = async (event) => {
+        event.preventDefault();
+        download(name, await pngOf(svg.text)).click();
+      };
+    }
+  }
+}
+
 const MIME = { csv: "text/csv", svg: "image/svg+xml", html: "text/html", json: "application/json" };
 
 // A PNG of an SVG chart, drawn by the browser (the engine draws none here).
@@ -317,6 +342,7 @@ function showResults(p, out, seconds, count) {
   const summary = files.find((f) => f.name === "summary.csv");
   $("summary-csv").textContent = summary ? summary.text : "";
   const report = files.find((f) => f.name === "index.html");
+  $("report").onload = () => linkReport($("report"), files);
   $("report").srcdoc = report ? report.text : "";
   $("results").hidden = false;
 }

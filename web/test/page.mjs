@@ -74,7 +74,11 @@ check("death-saves: summary.csv is the CLI's, byte for byte", async ({ page, bas
 
 check("a small campaign: summary.csv is the CLI's, byte for byte", async ({ page, base }) => {
   await sameAsCli(page, base, "campaign-healing-settings", 200, 3);
-  const charts = await page.frameLocator("#report").locator("svg").count();
+  const report = page.frameLocator("#report");
+  const charts = await report.locator("svg").count();
+  // The report's links reach the page's files; run.json is among them.
+  assert.match(await report.locator('a[download="summary.csv"]').first().getAttribute("href"), /^blob:/);
+  assert.ok((await page.locator("#downloads a").allTextContents()).includes("run.json"));
   assert.ok(charts > 0, "the report in the page shows its charts");
   const drawn = await page.locator("#charts img").evaluateAll((imgs) => imgs.map((i) => i.complete && i.naturalWidth > 0));
   assert.ok(drawn.length > 0 && drawn.every(Boolean), `every chart above the report is drawn: ${drawn}`);
