@@ -21,10 +21,10 @@ import { serve, launch, runFromLink, cli } from "./serve.mjs";
 const shots = process.env.WOUNDSIM_WEB_SCREENSHOTS;
 
 // The CLI's summary.csv for a built-in scenario, trials and seed.
-async function cliSummary(name, trials, seed) {
+async function cliSummary(name, trials, seed, extra = []) {
   const out = await mkdtemp(join(tmpdir(), "woundsim-web-"));
   try {
-    execFileSync(cli, ["run", name, "--trials", String(trials), "--seed", String(seed), "--out", out, "--quiet"], { stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(cli, ["run", name, "--trials", String(trials), "--seed", String(seed), "--out", out, "--quiet", ...extra], { stdio: ["ignore", "ignore", "inherit"] });
     return await readFile(join(out, "summary.csv"), "utf8");
   } finally {
     await rm(out, { recursive: true, force: true });
@@ -82,6 +82,19 @@ check("a small campaign: summary.csv is the CLI's, byte for byte", async ({ page
   assert.ok(charts > 0, "the report in the page shows its charts");
   const drawn = await page.locator("#charts img").evaluateAll((imgs) => imgs.map((i) => i.complete && i.naturalWidth > 0));
   assert.ok(drawn.length > 0 && drawn.every(Boolean), `every chart above the report is drawn: ${drawn}`);
+});
+
+check("--set and --scan lines in the link: summary.csv is the CLI's with the same arguments", async ({ page, base }) => {
+  const layers = ["--set roll=advantage", "--scan dc=10:12:1"];
+  const fragment = layers.map((l) => `&layer=${encodeURIComponent(l)}`).join("");
+  await page.goto(`${base}/index.html#run=death-saves&trials=50000&seed=5${fragment}`);
+  await page.reload();
+  await page.waitForFunction(() => document.getElementById("summary-csv").textContent.length > 0
+    || !document.getElementById("error").hidden, null, { timeout: 120_000 });
+  assert.equal(await page.locator("#error").textContent(), "");
+  assert.equal(await page.locator("#layers").inputValue(), layers.join("\n"));
+  const native = await cliSummary("death-saves", 50000, 5, layers.flatMap((l) => l.split(" ")));
+  assert.equal(await page.locator("#summary-csv").textContent(), native);
 });
 
 check("the editor shows a validation error at its line", async ({ page, base }) => {
