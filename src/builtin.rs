@@ -112,10 +112,14 @@ pub fn find_with(
     name: &str,
     layers: &CommandLayers,
 ) -> Option<Result<Scenario, ScenarioError>> {
+    lookup(name).map(|(file, text)| parse_with(catalog, &source_name(file), text, layers))
+}
+
+/// The file name and text of a shipped scenario, by its name or file name
+/// (`death-saves`, `death-saves.toml`).
+pub fn lookup(name: &str) -> Option<&'static (&'static str, &'static str)> {
     let stem = name.strip_suffix(".toml").unwrap_or(name);
-    shipped()
-        .find(|(file, _)| file.strip_suffix(".toml") == Some(stem))
-        .map(|(file, text)| parse_with(catalog, &source_name(file), text, layers))
+    shipped().find(|(file, _)| file.strip_suffix(".toml") == Some(stem))
 }
 
 fn source_name(file: &str) -> String {

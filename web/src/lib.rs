@@ -218,9 +218,7 @@ pub fn bestiary() -> Result<String, JsError> {
 /// The text of a shipped scenario (`death-saves`), for the editor.
 #[wasm_bindgen]
 pub fn builtin_text(name: &str) -> Result<String, JsError> {
-    let stem = name.strip_suffix(".toml").unwrap_or(name);
-    woundsim::builtin::shipped()
-        .find(|(file, _)| file.strip_suffix(".toml") == Some(stem))
+    woundsim::builtin::lookup(name)
         .map(|(_, text)| (*text).to_string())
         .ok_or_else(|| js(format!("there is no built-in scenario `{name}`")))
 }
