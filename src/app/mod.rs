@@ -7,6 +7,7 @@
 
 pub mod check;
 mod exact;
+mod import;
 pub mod interrupt;
 mod list;
 mod load;
@@ -141,6 +142,7 @@ pub fn execute(
             Command::Merge(args) => merge::merge(&catalog, args, out, stop),
             Command::Solve(args) => solve::solve(&catalog, args, out, stop),
             Command::Validate(args) => validate::validate(&catalog, args, out),
+            Command::Import(args) => import::import(&catalog, args, out),
             Command::List => list::list(&catalog, out),
             Command::Show { name } => show::show(&catalog, &name, out),
             Command::Completions { shell } => completions(shell, out),

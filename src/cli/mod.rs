@@ -132,6 +132,12 @@ pub enum Command {
     /// `FILE: ok (type T, V variants)` or its first error; exit code 2 if
     /// any is invalid.
     Validate(ValidateArgs),
+    /// Convert monsters from 5etools, Open5e or Foundry VTT JSON into
+    /// woundsim's bestiary TOML, readable and editable, with a comment per
+    /// entry naming its source and a `not_modelled` list of what the
+    /// simulator leaves out. A scenario can also name such a file directly
+    /// (`bestiary = ["owlbear.json"]`).
+    Import(ImportArgs),
     /// List the built-in scenarios and scenario types.
     List,
     /// Print a built-in scenario's TOML, a bestiary entry's or a PC
@@ -150,6 +156,20 @@ pub enum Command {
     /// Print the man page (roff), e.g. `woundsim man > woundsim.1; man
     /// ./woundsim.1`.
     Man,
+}
+
+/// Options of `woundsim import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// JSON files: a 5etools bestiary, Open5e monsters, Foundry VTT actors.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<std::path::PathBuf>,
+    /// Write the bestiary here (replaced atomically) instead of to stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
+    /// The files' format, if not told from their content.
+    #[arg(long, value_name = "FORMAT", value_parser = ["5etools", "open5e", "foundry"])]
+    pub format: Option<String>,
 }
 
 /// Options of `woundsim run`.

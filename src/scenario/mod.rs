@@ -18,6 +18,8 @@ pub mod digest;
 pub mod error;
 pub mod fights;
 pub mod groups;
+pub mod import;
+pub mod json_text;
 pub mod layers;
 pub mod limits;
 pub mod overrides;
@@ -88,7 +90,7 @@ struct Probe {
     version: Option<Spanned<toml::Value>>,
     #[serde(rename = "type")]
     kind: Option<Spanned<String>>,
-    bestiary: Option<Spanned<Vec<Spanned<String>>>>,
+    bestiary: Option<Spanned<Vec<Spanned<toml::Value>>>>,
 }
 
 /// A scenario text whose version is checked and whose `type` is read.
@@ -96,7 +98,7 @@ struct Probe {
 pub struct Document<'a> {
     loc: Locator<'a>,
     kind: Spanned<String>,
-    bestiary: Option<Spanned<Vec<Spanned<String>>>>,
+    bestiary: Option<Spanned<Vec<Spanned<toml::Value>>>>,
 }
 
 /// What a document becomes under its type's schema.
@@ -164,7 +166,7 @@ impl<'a> Document<'a> {
     }
 
     /// `bestiary = [...]`: the user's statblock files, as written.
-    pub fn bestiary(&self) -> Option<&Spanned<Vec<Spanned<String>>>> {
+    pub fn bestiary(&self) -> Option<&Spanned<Vec<Spanned<toml::Value>>>> {
         self.bestiary.as_ref()
     }
 

@@ -528,6 +528,7 @@ pub fn parse_with(
     let doc = Document::probe(file, text, TYPES)?;
     let own;
     let mut inputs = Vec::new();
+    let mut file_warnings = Vec::new();
     let catalog = match doc.bestiary() {
         None => catalog,
         Some(list)
@@ -544,7 +545,7 @@ pub fn parse_with(
             ));
         }
         Some(list) => {
-            let (with_files, read) = crate::scenario::data::user_bestiary::with_files(
+            let (with_files, read, warned) = crate::scenario::data::user_bestiary::with_files(
                 catalog,
                 file,
                 doc.locator(),
@@ -552,6 +553,7 @@ pub fn parse_with(
             )?;
             own = with_files;
             inputs = read;
+            file_warnings = warned;
             &own
         }
     };
@@ -564,7 +566,7 @@ pub fn parse_with(
         header: p.header,
         variants: p.variants,
         scan: p.scan,
-        warnings: p.warnings,
+        warnings: file_warnings.into_iter().chain(p.warnings).collect(),
         inputs,
     })
 }

@@ -22,6 +22,7 @@ mod exact_agreement;
 mod figure_trials;
 mod golden;
 mod hostile_folders;
+mod import;
 mod html_report;
 mod injury_agreement;
 mod injury_cli;

@@ -24,15 +24,20 @@ use crate::scenario::values::{self, at_most};
 use crate::scenario::{Locator, ScenarioError};
 
 use super::creature::parse_bestiary;
+use crate::scenario::import::{self, Format, convert::Imported};
 
 /// `catalog` with the bestiary files `list` (as written in the scenario
-/// `loc`, whose file is `scenario_file`) laid over its bestiary.
+/// `loc`, whose file is `scenario_file`) laid over its bestiary, the files
+/// read, and a warning for each imported monster that replaces a built-in
+/// one of the same name. An entry is a file name (`"x.toml"`; the format
+/// of a `.json` file told from its content) or `{ file = "x.json", format =
+/// "5etools" }`.
 pub fn with_files(
     catalog: &Catalog,
     scenario_file: &str,
     loc: &Locator,
-    list: &Spanned<Vec<Spanned<String>>>,
-) -> Result<(Catalog, Vec<InputFile>), ScenarioError> {
+    list: &Spanned<Vec<Spanned<toml::Value>>>,
+) -> Result<(Catalog, Vec<InputFile>, Vec<String>), ScenarioError> {
     at_most(
         &values::at(loc, list, "bestiary"),
         "bestiary files",
@@ -43,17 +48,11 @@ pub fn with_files(
         .unwrap_or_else(|| Path::new(""));
     let mut user: Vec<(String, Bestiary)> = Vec::new();
     let mut inputs = Vec::with_capacity(list.get_ref().len());
+    let mut warnings = Vec::new();
     for (i, entry) in list.get_ref().iter().enumerate() {
         let field = format!("bestiary[{i}]");
-        let written = entry.get_ref();
-        if written.trim().is_empty() || written.chars().any(char::is_control) {
-            return Err(loc.error(
-                entry.span().start,
-                &field,
-                "a bestiary file name cannot be empty or hold control characters",
-            ));
-        }
-        let path = dir.join(written);
+        let (written, format) = file_and_format(loc, entry, &field)?;
+        let path = dir.join(&written);
         let (file, text) = crate::scenario::read_file(&path).map_err(|e| {
             let why = match e {
                 ScenarioError::TooLarge { .. } => {
@@ -70,10 +69,24 @@ pub fn with_files(
                 format!("the bestiary file `{}` {why}", path.display()),
             )
         })?;
-        let bestiary = if written.to_ascii_lowercase().ends_with(".json") {
-            parse_json(&file, &text, catalog)?
-        } else {
-            parse_bestiary(&file, &text, &catalog.templates)?
+        let json = written.to_ascii_lowercase().ends_with(".json");
+        let bestiary = match format {
+            Some(Format::Woundsim) | None if !json => {
+                parse_bestiary(&file, &text, &catalog.templates)?
+            }
+            _ => {
+                let (bestiary, imported) = parse_json(&file, &text, catalog, format)?;
+                for m in imported
+                    .iter()
+                    .filter(|m| catalog.bestiary.entry(&m.slug).is_some())
+                {
+                    warnings.push(format!(
+                        "the monster `{}` imported from {file} replaces the built-in `{}` in this scenario",
+                        m.name, m.slug
+                    ));
+                }
+                bestiary
+            }
         };
         for (earlier, other) in &user {
             if let Some(name) = bestiary
@@ -89,7 +102,7 @@ pub fn with_files(
                 ));
             }
         }
-        inputs.push(input_file(written, &text));
+        inputs.push(input_file(&written, &text));
         user.push((file, bestiary));
     }
     let mut merged = catalog.bestiary.clone();
@@ -102,7 +115,70 @@ pub fn with_files(
             ..catalog.clone()
         },
         inputs,
+        warnings,
     ))
+}
+
+/// A `bestiary` entry's file name and stated format.
+fn file_and_format(
+    loc: &Locator,
+    entry: &Spanned<toml::Value>,
+    field: &str,
+) -> Result<(String, Option<Format>), ScenarioError> {
+    let at = entry.span().start;
+    let (written, format) = match entry.get_ref() {
+        toml::Value::String(s) => (s.clone(), None),
+        toml::Value::Table(t) => {
+            if let Some(k) = t.keys().find(|k| *k != "file" && *k != "format") {
+                return Err(loc.error(
+                    at,
+                    &format!("{field}.{k}"),
+                    format!("unknown key `{k}`: a bestiary entry has `file` and `format`"),
+                ));
+            }
+            let Some(toml::Value::String(file)) = t.get("file") else {
+                return Err(loc.error(
+                    at,
+                    &format!("{field}.file"),
+                    "a bestiary entry needs `file = \"NAME\"`",
+                ));
+            };
+            let format = match t.get("format") {
+                None => None,
+                Some(toml::Value::String(f)) => Some(Format::parse(f).ok_or_else(|| {
+                    let names: Vec<&str> = Format::NAMES.iter().map(|(n, _)| *n).collect();
+                    loc.error(
+                        at,
+                        &format!("{field}.format"),
+                        format!("unknown format `{f}`: one of {}", names.join(", ")),
+                    )
+                })?),
+                Some(_) => {
+                    return Err(loc.error(
+                        at,
+                        &format!("{field}.format"),
+                        "`format` is a name such as \"5etools\"",
+                    ));
+                }
+            };
+            (file.clone(), format)
+        }
+        _ => {
+            return Err(loc.error(
+                at,
+                field,
+                "a bestiary entry is a file name or `{ file = \"NAME\", format = \"5etools\" }`",
+            ));
+        }
+    };
+    if written.trim().is_empty() || written.chars().any(char::is_control) {
+        return Err(loc.error(
+            at,
+            field,
+            "a bestiary file name cannot be empty or hold control characters",
+        ));
+    }
+    Ok((written, format))
 }
 
 /// Where the entry `name` starts in a bestiary text (its table header or
@@ -114,18 +190,9 @@ fn key_offset(text: &str, name: &str) -> usize {
         .unwrap_or(0)
 }
 
-/// A JSON bestiary: checked as JSON, then read by the TOML schema; an
-/// error of the schema is placed at its field in the JSON text.
-fn parse_json(file: &str, text: &str, catalog: &Catalog) -> Result<Bestiary, ScenarioError> {
-    let located = |(line, column): (usize, usize), field: &str, message: String| {
-        ScenarioError::Invalid(Located {
-            file: file.to_string(),
-            line,
-            column,
-            field: field.to_string(),
-            message,
-        })
-    };
+/// A JSON value read from `text`: a syntax error or a key given twice is
+/// a located error.
+fn json_value(file: &str, text: &str) -> Result<serde_json::Value, ScenarioError> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
         let message = e.to_string();
         let message = message
@@ -144,27 +211,136 @@ fn parse_json(file: &str, text: &str, catalog: &Catalog) -> Result<Bestiary, Sce
             .take_while(|(i, _)| *i < bytes_before)
             .count()
             + 1;
-        located((line, past_end), "", format!("not valid JSON: {message}"))
-    })?;
-    let at = |path: &str| json_place(text, path);
-    let serde_json::Value::Object(entries) = value else {
-        return Err(located(
-            (1, 1),
+        located(
+            file,
+            (line, past_end),
             "",
-            "a JSON bestiary is one object of monsters, keyed by name".into(),
-        ));
-    };
-    if let Some((name, offset)) = json::duplicate_key(text) {
+            format!("not valid JSON: {message}"),
+        )
+    })?;
+    if let Some((name, offset)) = crate::scenario::json_text::duplicate_key(text) {
         return Err(located(
+            file,
             crate::scenario::error::line_column(text, offset),
             &name,
             format!("`{name}` is defined twice; a key or table may be given only once"),
         ));
     }
+    Ok(value)
+}
+
+fn located(
+    file: &str,
+    (line, column): (usize, usize),
+    field: &str,
+    message: String,
+) -> ScenarioError {
+    ScenarioError::Invalid(Located {
+        file: file.to_string(),
+        line,
+        column,
+        field: field.to_string(),
+        message,
+    })
+}
+
+/// Every error, the first and the others alike, placed by `to_json`.
+fn relocate(e: ScenarioError, to_json: &dyn Fn(Located) -> ScenarioError) -> ScenarioError {
+    match e {
+        ScenarioError::Invalid(l) => to_json(l),
+        ScenarioError::Several { first, rest } => ScenarioError::Several {
+            first: Box::new(relocate(*first, to_json)),
+            rest: rest.into_iter().map(|e| relocate(e, to_json)).collect(),
+        },
+        other => other,
+    }
+}
+
+/// A file of another format (5etools, Open5e, Foundry: stated, else told
+/// from the content) as woundsim bestiary TOML, checked by the bestiary
+/// reader: what `woundsim import` writes and a scenario reads. Errors are
+/// placed in the file's text at their JSON path.
+pub fn import(
+    file: &str,
+    text: &str,
+    format: Option<Format>,
+    catalog: &Catalog,
+) -> Result<(Format, Vec<Imported>, String), ScenarioError> {
+    let value = json_value(file, text)?;
+    let format = format.unwrap_or_else(|| import::detect(&value));
+    if format == Format::Woundsim {
+        return Err(located(
+            file,
+            (1, 1),
+            "",
+            "not a 5etools, Open5e or Foundry file: a 5etools bestiary is `{\"monster\": [...]}`, Open5e monsters have `armor_class` and `hit_points`, a Foundry actor `type` and `system` (woundsim's own bestiary files need no import)".into(),
+        ));
+    }
+    imported(file, text, &value, format, catalog)
+}
+
+fn imported(
+    file: &str,
+    text: &str,
+    value: &serde_json::Value,
+    format: Format,
+    catalog: &Catalog,
+) -> Result<(Format, Vec<Imported>, String), ScenarioError> {
+    let at = |path: &str, message: String| located(file, json_place(text, path), path, message);
+    let blocks = import::statblocks(value, format).map_err(|e| at(&e.path, e.message))?;
+    let monsters = import::convert::convert_all(&blocks, &catalog.templates.spells)
+        .map_err(|e| at(&e.path, e.message))?;
+    let source = std::path::Path::new(file)
+        .file_name()
+        .map_or(file.to_string(), |n| n.to_string_lossy().into_owned());
+    let toml_text = import::write::bestiary_toml(&monsters, &source, format);
+    // An entry the schema refuses (it should not happen: the converter
+    // writes only what the schema takes) is placed at its monster.
+    parse_bestiary(file, &toml_text, &catalog.templates).map_err(|e| {
+        relocate(e, &|l| {
+            let path = monsters
+                .iter()
+                .find(|m| l.field == m.slug || l.field.starts_with(&format!("{}.", m.slug)))
+                .map_or("", |m| m.path.as_str());
+            at(
+                path,
+                format!("{} (in the imported entry `{}`)", l.message, l.field),
+            )
+        })
+    })?;
+    Ok((format, monsters, toml_text))
+}
+
+/// A JSON bestiary: woundsim's own schema (checked as JSON, then read by
+/// the TOML schema; an error of the schema is placed at its field in the
+/// JSON text), or another format imported; with the imported monsters.
+fn parse_json(
+    file: &str,
+    text: &str,
+    catalog: &Catalog,
+    format: Option<Format>,
+) -> Result<(Bestiary, Vec<Imported>), ScenarioError> {
+    let value = json_value(file, text)?;
+    let format = format.unwrap_or_else(|| import::detect(&value));
+    if format != Format::Woundsim {
+        let (_, monsters, toml_text) = imported(file, text, &value, format, catalog)?;
+        let bestiary = parse_bestiary(file, &toml_text, &catalog.templates)?;
+        return Ok((bestiary, monsters));
+    }
+    let at = |path: &str| json_place(text, path);
+    let serde_json::Value::Object(entries) = value else {
+        return Err(located(
+            file,
+            (1, 1),
+            "",
+            "a JSON bestiary is one object of monsters, keyed by name (or a 5etools, Open5e or Foundry file)".into(),
+        ));
+    };
     let mut table = toml::Table::new();
     for (key, v) in entries {
         let v = to_toml(&v, &key).map_err(|path| {
             located(
+                file,
                 at(&path),
                 &path,
                 "null is not a value here: leave the key out".into(),
@@ -175,18 +351,9 @@ fn parse_json(file: &str, text: &str, catalog: &Catalog) -> Result<Bestiary, Sce
     let toml_text = table.to_string();
     // Every error, the first and the others alike, is placed in the JSON
     // text, not in the TOML text it was read through.
-    fn relocate(e: ScenarioError, to_json: &dyn Fn(Located) -> ScenarioError) -> ScenarioError {
-        match e {
-            ScenarioError::Invalid(l) => to_json(l),
-            ScenarioError::Several { first, rest } => ScenarioError::Several {
-                first: Box::new(relocate(*first, to_json)),
-                rest: rest.into_iter().map(|e| relocate(e, to_json)).collect(),
-            },
-            other => other,
-        }
-    }
     parse_bestiary(file, &toml_text, &catalog.templates)
-        .map_err(|e| relocate(e, &|l| located(at(&l.field), &l.field, l.message)))
+        .map_err(|e| relocate(e, &|l| located(file, at(&l.field), &l.field, l.message)))
+        .map(|b| (b, Vec::new()))
 }
 
 /// A JSON value as TOML; `Err` names the path of a `null`.
@@ -217,316 +384,8 @@ fn to_toml(v: &serde_json::Value, path: &str) -> Result<toml::Value, String> {
 /// Line and column of the field `path` (`ogre.attacks[0].to_hit`) in the
 /// JSON text: of the deepest part of it that the text has.
 fn json_place(text: &str, path: &str) -> (usize, usize) {
-    let offset = json::offset_of(text, path).unwrap_or(0);
+    let offset = crate::scenario::json_text::offset_of(text, path).unwrap_or(0);
     crate::scenario::error::line_column(text, offset)
-}
-
-/// Byte offsets of values in a JSON text that `serde_json` accepted.
-mod json {
-    /// One step of a field path.
-    #[derive(Debug, PartialEq)]
-    enum Step {
-        Key(String),
-        Index(usize),
-    }
-
-    /// The steps of `path`: the top-level key is the longest key of the
-    /// text's object that starts the path (names may hold dots).
-    fn steps(text: &str, path: &str) -> Vec<Step> {
-        let mut keys = top_keys(text);
-        keys.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
-        let Some((first, _)) = keys.into_iter().find(|(k, _)| {
-            path == k || path.starts_with(&format!("{k}.")) || path.starts_with(&format!("{k}["))
-        }) else {
-            return Vec::new();
-        };
-        let mut out = vec![Step::Key(first.clone())];
-        let rest = &path[first.len()..];
-        for part in rest.split('.').filter(|p| !p.is_empty()) {
-            let mut pieces = part.split('[');
-            if let Some(key) = pieces.next().filter(|k| !k.is_empty()) {
-                out.push(Step::Key(key.to_string()));
-            }
-            for index in pieces {
-                if let Ok(i) = index.trim_end_matches(']').parse() {
-                    out.push(Step::Index(i));
-                }
-            }
-        }
-        out
-    }
-
-    struct Walker<'a> {
-        b: &'a [u8],
-        text: &'a str,
-        i: usize,
-    }
-
-    impl Walker<'_> {
-        fn ws(&mut self) {
-            while self.i < self.b.len() && self.b[self.i].is_ascii_whitespace() {
-                self.i += 1;
-            }
-        }
-
-        fn peek(&self) -> u8 {
-            self.b.get(self.i).copied().unwrap_or(0)
-        }
-
-        /// A string at the cursor, decoded.
-        fn string(&mut self) -> String {
-            let start = self.i;
-            self.i += 1;
-            while self.i < self.b.len() && self.b[self.i] != b'"' {
-                if self.b[self.i] == b'\\' {
-                    self.i += 1;
-                }
-                self.i += 1;
-            }
-            self.i += 1;
-            let raw = self.text.get(start..self.i.min(self.b.len())).unwrap_or("");
-            serde_json::from_str(raw).unwrap_or_default()
-        }
-
-        fn skip(&mut self) {
-            self.ws();
-            match self.peek() {
-                b'"' => {
-                    self.string();
-                }
-                open @ (b'{' | b'[') => {
-                    let close = if open == b'{' { b'}' } else { b']' };
-                    self.i += 1;
-                    loop {
-                        self.ws();
-                        match self.peek() {
-                            0 => return,
-                            c if c == close => {
-                                self.i += 1;
-                                return;
-                            }
-                            b',' | b':' => self.i += 1,
-                            _ => self.skip(),
-                        }
-                    }
-                }
-                _ => {
-                    while self.i < self.b.len() && !b",]} \t\r\n".contains(&self.b[self.i]) {
-                        self.i += 1;
-                    }
-                }
-            }
-        }
-
-        /// The members of the object at the cursor: key, offset of the key.
-        fn members(&mut self, mut each: impl FnMut(&mut Self, String, usize) -> bool) {
-            self.ws();
-            if self.peek() != b'{' {
-                return;
-            }
-            self.i += 1;
-            loop {
-                self.ws();
-                match self.peek() {
-                    b'"' => {
-                        let at = self.i;
-                        let key = self.string();
-                        self.ws();
-                        self.i += 1; // ':'
-                        self.ws();
-                        if each(self, key, at) {
-                            return;
-                        }
-                        self.skip();
-                    }
-                    b',' => self.i += 1,
-                    _ => return,
-                }
-            }
-        }
-
-        /// The first key given twice in the value at the cursor or in
-        /// any value inside it (`path` is the value's), as for
-        /// [`duplicate_key`]; the cursor ends after the value.
-        fn duplicate(&mut self, path: &str) -> Option<(String, usize)> {
-            self.ws();
-            match self.peek() {
-                b'{' => {
-                    self.i += 1;
-                    let mut seen = std::collections::HashSet::new();
-                    loop {
-                        self.ws();
-                        match self.peek() {
-                            b'"' => {
-                                let at = self.i;
-                                let key = self.string();
-                                let here = match path {
-                                    "" => key.clone(),
-                                    _ => format!("{path}.{key}"),
-                                };
-                                if !seen.insert(key) {
-                                    return Some((here, at));
-                                }
-                                self.ws();
-                                self.i += 1; // ':'
-                                if let Some(found) = self.duplicate(&here) {
-                                    return Some(found);
-                                }
-                            }
-                            b',' => self.i += 1,
-                            b'}' => {
-                                self.i += 1;
-                                return None;
-                            }
-                            _ => return None,
-                        }
-                    }
-                }
-                b'[' => {
-                    self.i += 1;
-                    let mut index = 0;
-                    loop {
-                        self.ws();
-                        match self.peek() {
-                            0 => return None,
-                            b']' => {
-                                self.i += 1;
-                                return None;
-                            }
-                            b',' => {
-                                self.i += 1;
-                                index += 1;
-                            }
-                            _ => {
-                                if let Some(found) = self.duplicate(&format!("{path}[{index}]")) {
-                                    return Some(found);
-                                }
-                            }
-                        }
-                    }
-                }
-                _ => {
-                    self.skip();
-                    None
-                }
-            }
-        }
-
-        /// The offset of the deepest value along `steps`.
-        fn find(&mut self, steps: &[Step]) -> usize {
-            self.ws();
-            let here = self.i;
-            match steps.first() {
-                None => here,
-                Some(Step::Key(k)) => {
-                    let mut found = None;
-                    self.members(|w, key, _| {
-                        if key == *k {
-                            found = Some(w.find(&steps[1..]));
-                            true
-                        } else {
-                            false
-                        }
-                    });
-                    found.unwrap_or(here)
-                }
-                Some(Step::Index(n)) => {
-                    if self.peek() != b'[' {
-                        return here;
-                    }
-                    self.i += 1;
-                    let mut index = 0;
-                    loop {
-                        self.ws();
-                        match self.peek() {
-                            0 | b']' => return here,
-                            b',' => self.i += 1,
-                            _ if index == *n => return self.find(&steps[1..]),
-                            _ => {
-                                self.skip();
-                                index += 1;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    fn walker(text: &str) -> Walker<'_> {
-        Walker {
-            b: text.as_bytes(),
-            text,
-            i: 0,
-        }
-    }
-
-    /// The top-level object's keys with their offsets, in order.
-    fn top_keys(text: &str) -> Vec<(String, usize)> {
-        let mut out = Vec::new();
-        walker(text).members(|_, key, at| {
-            out.push((key, at));
-            false
-        });
-        out
-    }
-
-    /// The first key given twice in any object of `text` (valid JSON):
-    /// its path (`imp`, `ogre.attacks[0].name`) and the offset of its
-    /// second place.
-    pub(super) fn duplicate_key(text: &str) -> Option<(String, usize)> {
-        walker(text).duplicate("")
-    }
-
-    /// The offset of the value at `path` (or of its deepest part there).
-    pub(super) fn offset_of(text: &str, path: &str) -> Option<usize> {
-        let steps = steps(text, path);
-        if steps.is_empty() {
-            return None;
-        }
-        Some(walker(text).find(&steps))
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use super::*;
-
-        const TEXT: &str = r#"{
-  "ogre@5.2": { "hp": 1, "attacks": [ { "name": "a" }, { "name": "b", "to_hit": 99 } ] },
-  "imp": { "hp": 0 },
-  "imp": {}
-}"#;
-
-        #[test]
-        fn paths_find_their_values() {
-            let at = |p| &TEXT[offset_of(TEXT, p).unwrap()..];
-            assert!(at("imp.hp").starts_with("0 }"));
-            assert!(at("ogre@5.2.attacks[1].to_hit").starts_with("99"));
-            assert!(at("ogre@5.2.attacks[1]").starts_with("{ \"name\": \"b\""));
-            assert!(at("ogre@5.2.nothing").starts_with("{ \"hp\": 1"));
-            assert_eq!(offset_of(TEXT, "gremlin.hp"), None);
-        }
-
-        #[test]
-        fn a_twice_given_name_is_found() {
-            let (k, at) = duplicate_key(TEXT).unwrap();
-            assert_eq!(k, "imp");
-            assert!(TEXT[at..].starts_with("\"imp\": {}"));
-        }
-
-        #[test]
-        fn a_key_twice_inside_an_entry_is_found() {
-            let text = r#"{ "imp": { "hp": 18, "hp": 20 }, "ogre": { "hp": 1 } }"#;
-            let (k, at) = duplicate_key(text).unwrap();
-            assert_eq!(k, "imp.hp");
-            assert!(text[at..].starts_with("\"hp\": 20"));
-            let text =
-                r#"{ "ogre": { "attacks": [ { "name": "a" }, { "name": "b", "name": "c" } ] } }"#;
-            assert_eq!(duplicate_key(text).unwrap().0, "ogre.attacks[1].name");
-            let text = r#"{ "ogre": { "hp": 1, "attacks": [ { "hp": 1 } ] }, "imp": { "hp": 1 } }"#;
-            assert_eq!(duplicate_key(text), None);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -540,7 +399,7 @@ mod tests {
     fn every_error_of_a_json_bestiary_is_placed_in_the_json() {
         let catalog = crate::scenario::data::builtin_catalog().unwrap();
         let text = r#"{"cave-gremlin": {"hp": 18, "ac": 13, "cr": "1", "xp": 200, "attacks": [{"name": "claw", "to_hit": 4, "damAge": "1d6+2", "type": "slashing"}]}}"#;
-        let e = parse_json("b.json", text, &catalog).err().unwrap();
+        let e = parse_json("b.json", text, &catalog, None).err().unwrap();
         let ScenarioError::Several { first, rest } = &e else {
             panic!("two errors expected: {e}");
         };
@@ -561,7 +420,7 @@ mod tests {
     fn a_json_error_is_placed_in_characters_within_its_line() {
         let catalog = crate::scenario::data::builtin_catalog().unwrap();
         let text = "{\"\u{feff}camae\": \"claw\", \"tsize";
-        let e = parse_json("b.json", text, &catalog).err().unwrap();
+        let e = parse_json("b.json", text, &catalog, None).err().unwrap();
         let ScenarioError::Invalid(l) = &e else {
             panic!("{e}");
         };

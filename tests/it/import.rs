@@ -1,0 +1,223 @@
+//! Monsters from other tools' formats (docs/import.md): a 5etools
+//! bestiary, an Open5e API page and Foundry VTT actors named directly by a
+//! scenario's `bestiary = [...]` or converted by `woundsim import`. The two
+//! ways give the same creature; the SRD 5.2 adult red dragon exported from
+//! Foundry fights exactly as the built-in one; a broken file is one located
+//! error (file, line:column, JSON path) with exit code 2 and nothing written.
+
+use crate::common;
+
+use common::cli::{fixture, woundsim};
+use woundsim::combat::creature::CreatureSpec;
+
+const FILES: [&str; 5] = [
+    "5etools-srd.json",
+    "open5e-srd.json",
+    "foundry-owlbear.json",
+    "foundry-adult-red-dragon.json",
+    "foundry-mage.json",
+];
+
+fn scenario(header: &str, monster: &str) -> String {
+    format!(
+        r#"version = 1
+name = "imported"
+type = "combat"
+trials = 200
+seed = 5
+{header}
+[options]
+party = [
+  {{ template = "fighter-10", name = "fighter" }},
+  {{ template = "cleric-10", name = "cleric" }},
+  {{ template = "wizard-10", name = "wizard" }},
+]
+monsters = [{{ creature = "{monster}" }}]
+round_cap = 30
+"#
+    )
+}
+
+/// A folder with the fixture `files` copied in and `s.toml`.
+fn folder(files: &[(&str, String)], header: &str, monster: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    std::fs::write(dir.path().join("s.toml"), scenario(header, monster)).unwrap();
+    dir
+}
+
+fn read(name: &str) -> String {
+    std::fs::read_to_string(fixture(&format!("tests/data/import/{name}"))).unwrap()
+}
+
+fn load(dir: &tempfile::TempDir) -> Result<woundsim::types::Scenario, String> {
+    woundsim::types::load_file(common::catalog(), &dir.path().join("s.toml"))
+        .map_err(|e| e.to_string())
+}
+
+fn monster_of(s: &woundsim::types::Scenario) -> CreatureSpec {
+    match &s.variants {
+        woundsim::types::Variants::Combat(v) => v[0].rules.encounter.monsters[0].clone(),
+        _ => unreachable!(),
+    }
+}
+
+/// The monsters (slugs) of an imported bestiary text.
+fn slugs(toml_text: &str) -> Vec<String> {
+    let t: toml::Table = toml_text.parse().unwrap();
+    t.keys().cloned().collect()
+}
+
+#[test]
+fn every_fixture_imports_and_its_monsters_load_either_way() {
+    for name in FILES {
+        let out = woundsim()
+            .args(["import", &fixture(&format!("tests/data/import/{name}"))])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let written = String::from_utf8(out.stdout).unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains("not modelled"), "{name}: {stderr}");
+        for slug in slugs(&written) {
+            let direct = folder(
+                &[(name, read(name))],
+                &format!(r#"bestiary = ["{name}"]"#),
+                &slug,
+            );
+            let direct =
+                monster_of(&load(&direct).unwrap_or_else(|e| panic!("{name} {slug}: {e}")));
+            let converted = folder(
+                &[("m.toml", written.clone())],
+                r#"bestiary = ["m.toml"]"#,
+                &slug,
+            );
+            let converted = monster_of(&load(&converted).unwrap());
+            assert_eq!(direct, converted, "{name}: {slug}");
+            assert!(!direct.attacks.is_empty(), "{name}: {slug} has no attack");
+        }
+    }
+}
+
+#[test]
+fn the_foundry_adult_red_dragon_fights_as_the_built_in_one() {
+    let name = "foundry-adult-red-dragon.json";
+    let dir = folder(
+        &[(name, read(name))],
+        &format!(r#"bestiary = ["{name}"]"#),
+        "adult-red-dragon",
+    );
+    let imported = monster_of(&load(&dir).unwrap());
+    let builtin = monster_of(&load(&folder(&[], "", "adult-red-dragon")).unwrap());
+    assert_eq!(imported.max_hp, builtin.max_hp);
+    assert_eq!(imported.ac, builtin.ac);
+    assert_eq!(imported.saves, builtin.saves);
+    assert_eq!(imported.attacks, builtin.attacks);
+    assert_eq!(imported.multiattack, builtin.multiattack);
+    assert_eq!(imported.breath, builtin.breath);
+    assert_eq!(imported.legendary_resistance, builtin.legendary_resistance);
+    assert_eq!(
+        format!("{:?}", imported.legendary),
+        format!("{:?}", builtin.legendary)
+    );
+}
+
+#[test]
+fn a_stated_format_and_the_shadowing_warning() {
+    let name = "open5e-srd.json";
+    let header = format!(r#"bestiary = [{{ file = "{name}", format = "open5e" }}]"#);
+    let dir = folder(&[(name, read(name))], &header, "owlbear");
+    let s = load(&dir).unwrap();
+    assert_eq!(monster_of(&s).max_hp, 59);
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.contains("the monster `Owlbear` imported from")
+                && w.contains("replaces the built-in `owlbear`")),
+        "{:?}",
+        s.warnings
+    );
+    let wrong = format!(r#"bestiary = [{{ file = "{name}", format = "roll20" }}]"#);
+    let e = load(&folder(&[(name, read(name))], &wrong, "owlbear")).unwrap_err();
+    assert!(
+        e.ends_with("field `bestiary[0].format`: unknown format `roll20`: one of woundsim, 5etools, open5e, foundry"),
+        "{e}"
+    );
+    // Read as 5etools, an Open5e page has no `monster` list.
+    let as_5etools = format!(r#"bestiary = [{{ file = "{name}", format = "5etools" }}]"#);
+    let e = load(&folder(&[(name, read(name))], &as_5etools, "owlbear")).unwrap_err();
+    assert!(e.contains("open5e-srd.json:1:1"), "{e}");
+}
+
+#[test]
+fn a_broken_file_is_one_located_error_and_nothing_is_written() {
+    let text = read("5etools-srd.json").replace(
+        r#""hp": { "average": 84, "formula": "8d10 + 40" }"#,
+        r#""hp": { "average": "lots", "formula": "8d10 + 40" }"#,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("bad.json");
+    std::fs::write(&input, &text).unwrap();
+    let out = dir.path().join("out.toml");
+    std::fs::write(&out, "kept").unwrap();
+    let assert = woundsim()
+        .args(["import"])
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    let line = text.lines().position(|l| l.contains("\"lots\"")).unwrap() + 1;
+    let column = text
+        .lines()
+        .nth(line - 1)
+        .unwrap()
+        .find("\"lots\"")
+        .unwrap()
+        + 1;
+    assert!(
+        stderr.contains(&format!(
+            "bad.json:{line}:{column}: field `monster[1].hp.average`: hit points must be a whole number, not text"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "kept");
+    // Not another format at all.
+    std::fs::write(&input, r#"{"cave-gremlin": {"hp": 3}}"#).unwrap();
+    let assert = woundsim().args(["import"]).arg(&input).assert().code(2);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.contains("bad.json:1:1: not a 5etools, Open5e or Foundry file"),
+        "{stderr}"
+    );
+    // A key given twice.
+    std::fs::write(&input, r#"{"monster": [{"name": "a", "name": "b"}]}"#).unwrap();
+    let assert = woundsim().args(["import"]).arg(&input).assert().code(2);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.contains("field `monster[0].name`: `monster[0].name` is defined twice"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn imported_monsters_fight() {
+    let name = "5etools-srd.json";
+    let dir = folder(
+        &[(name, read(name))],
+        &format!(r#"bestiary = ["{name}"]"#),
+        "lich",
+    );
+    let s = load(&dir).unwrap();
+    let lich = monster_of(&s);
+    assert_eq!((lich.max_hp, lich.legendary_resistance), (135, 3));
+    let r = common::run(&s, 200, 1);
+    let rounds = r.figure("base", "mean_rounds").unwrap().estimate.value;
+    assert!((1.0..=30.0).contains(&rounds), "{rounds}");
+    assert!(r.figure("base", "mean_pc_hp_lost").unwrap().estimate.value > 0.0);
+}
