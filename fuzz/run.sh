@@ -9,7 +9,8 @@
 # RUSTC_BOOTSTRAP=1 (cargo-fuzz needs nightly's -Z flags).
 #
 # Usage: fuzz/run.sh [SECONDS] [TARGET ...]
-#   (targets: scenario scenario_file dice merge baseline bestiary)
+#   (targets: scenario scenario_file dice merge baseline bestiary
+#    import_5etools import_open5e import_foundry)
 set -euo pipefail
 fuzz="$(cd "$(dirname "$0")" && pwd)"
 cd "$(dirname "$fuzz")"
@@ -17,7 +18,7 @@ cd "$(dirname "$fuzz")"
 seconds="${1:-600}"
 [[ $# -gt 0 ]] && shift
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(scenario scenario_file dice merge baseline bestiary)
+[[ ${#targets[@]} -eq 0 ]] && targets=(scenario scenario_file dice merge baseline bestiary import_5etools import_open5e import_foundry)
 if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
   echo "usage: $0 [SECONDS] [TARGET ...]" >&2
   exit 2
@@ -39,6 +40,7 @@ failed=0
 for target in "${targets[@]}"; do
   args=(-timeout=10 "-max_total_time=$seconds")
   [[ "$target" == scenario* ]] && args+=("-dict=$fuzz/scenario.dict")
+  [[ "$target" == import_* ]] && args+=("-dict=$fuzz/import.dict")
   log="$fuzz/logs/$target.log"
   # stdin closed: a crafted state's scenario may name /dev/stdin.
   if TMPDIR="$tmp" cargo "${toolchain[@]}" fuzz run "$target" -- "${args[@]}" > "$log" 2>&1 < /dev/null; then

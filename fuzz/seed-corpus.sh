@@ -16,6 +16,10 @@
 #                               and a run.json, NUL-separated
 #   fuzz/corpus/bestiary/       the built-in bestiary as a user's file (TOML,
 #                               first byte 0) and a JSON one (first byte 1)
+#   fuzz/corpus/import_<format>/ the import fixtures of that format
+#                               (tests/data/import/), whole and per monster
+#   fuzz/import.dict            the formats' JSON keys, 5etools tags and
+#                               statblock phrases
 #   fuzz/scenario.dict          libFuzzer dictionary: every key and value
 #                               name the scenario structs deserialize, the
 #                               names the files use, and TOML syntax
@@ -208,7 +212,43 @@ rm -f "$bestiary"/seed-*
   printf '"attacks": [{"name": "claw", "to_hit": 4, "damage": "1d6+2", "type": "slashing"}]}}'
 } > "$bestiary/seed-json"
 
-for target in scenario scenario_file dice merge baseline bestiary; do
+# Imports: each format's fixtures, whole and one monster at a time, and
+# the import dictionary (the formats' keys, 5etools tags, statblock words).
+for format in 5etools open5e foundry; do
+  dir="$fuzz/corpus/import_$format"
+  mkdir -p "$dir"
+  rm -f "$dir"/seed-*
+  for f in tests/data/import/"$format"-*.json; do
+    cp "$f" "$dir/seed-$(basename "$f")"
+  done
+done
+python3 - "$fuzz/corpus" <<'PY'
+import json, pathlib, sys
+corpus = pathlib.Path(sys.argv[1])
+for f in sorted(pathlib.Path("tests/data/import").glob("5etools-*.json")):
+    for i, m in enumerate(json.loads(f.read_text())["monster"]):
+        (corpus / "import_5etools" / f"seed-{f.stem}-{i}").write_text(json.dumps({"monster": [m]}))
+for f in sorted(pathlib.Path("tests/data/import").glob("open5e-*.json")):
+    for i, m in enumerate(json.loads(f.read_text())["results"]):
+        (corpus / "import_open5e" / f"seed-{f.stem}-{i}").write_text(json.dumps(m))
+PY
+{
+  echo "# libFuzzer dictionary for the import targets, made by fuzz/seed-corpus.sh."
+  cat tests/data/import/*.json | grep -aoE '"[A-Za-z_][A-Za-z0-9_]{0,31}":' | tr -d ':' | sort -u \
+    | grep -vE '^"[A-Za-z0-9]{16}"$' | sed 's/"/\\"/g; s/^/"/; s/$/"/'
+  for token in '{@atk mw}' '{@atkr m}' '{@hit 7}' '{@h}' '{@damage 2d6 + 3}' '{@dc 15}' \
+    '{@recharge 5}' '{@spell fireball}' '{@actSave dex}' '{@actSaveFail}' \
+    'Melee Weapon Attack: +5 to hit, reach 5 ft., one target.' 'Hit: 7 (1d8 + 3) slashing damage' \
+    ' plus 7 (2d6) fire damage' 'DC 15 Dexterity saving throw' '60-foot cone' \
+    'half as much damage on a successful one' 'makes two attacks: one with its bite and one with its claws' \
+    '(Recharge 5-6)' '(3/Day)' '(Costs 2 Actions)' 'Legendary Resistance' 'Multiattack' \
+    'spell save DC 15, +7 to hit with spell attacks' 'At will: ' '1/day each: ' '3rd level (3 slots): ' \
+    'null' 'true' '[]' '{}' '-1' '1e400'; do
+    printf '"%s"\n' "$(printf '%s' "$token" | escape)"
+  done
+} > "$fuzz/import.dict"
+
+for target in scenario scenario_file dice merge baseline bestiary import_5etools import_open5e import_foundry; do
   printf '%-14s %4d seeds\n' "$target" "$(find "$fuzz/corpus/$target" -name 'seed-*' | wc -l)"
 done
 printf '%-14s %4d entries\n' scenario.dict "$(grep -c '^"' "$fuzz/scenario.dict")"

@@ -46,7 +46,7 @@ pub(super) fn import(
                         column: 1,
                         field: m.path.clone(),
                         message: format!(
-                            "`{}` is also a monster of {earlier}: give each name once, or import the files apart",
+                            "`{}` is also a creature of {earlier}: give each name once, or import the files apart",
                             m.name
                         ),
                     },
@@ -55,8 +55,17 @@ pub(super) fn import(
             slugs.push((m.slug.clone(), file.clone()));
         }
         let notes: usize = monsters.iter().map(|m| m.not_modelled.len()).sum();
+        // A file holds monsters or Foundry characters, never both.
+        let noun = if monsters
+            .iter()
+            .any(|m| m.keys.iter().any(|(k, _)| *k == "is_pc"))
+        {
+            "character"
+        } else {
+            "monster"
+        };
         summary.push(format!(
-            "woundsim: {file}: {} monster{} ({}); {notes} feature{} not modelled, listed in each entry's not_modelled",
+            "woundsim: {file}: {} {noun}{} ({}); {notes} feature{} not modelled, listed in each entry's not_modelled",
             monsters.len(),
             if monsters.len() == 1 { "" } else { "s" },
             found.name(),

@@ -144,7 +144,7 @@ pub fn execute(
             Command::Validate(args) => validate::validate(&catalog, args, out),
             Command::Import(args) => import::import(&catalog, args, out),
             Command::List => list::list(&catalog, out),
-            Command::Show { name } => show::show(&catalog, &name, out),
+            Command::Show { name, bestiary } => show::show(&catalog, &name, &bestiary, out),
             Command::Completions { shell } => completions(shell, out),
             Command::Man => man(out),
         });

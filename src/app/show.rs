@@ -1,5 +1,7 @@
-//! `woundsim show NAME`: a built-in scenario's text, else a monster's or a
-//! PC template's statblock; an unknown name lists what there is.
+//! `woundsim show NAME [--bestiary FILE]`: a built-in scenario's text, else
+//! a monster's (of the bestiary, or of the user's files, imported ones
+//! included) or a PC template's statblock; an unknown name lists what
+//! there is.
 
 use std::io::Write;
 
@@ -9,7 +11,29 @@ use crate::model::Catalog;
 
 /// `woundsim show NAME`: a built-in scenario's text, else a monster's or a
 /// PC template's statblock.
-pub(super) fn show(catalog: &Catalog, name: &str, out: &mut dyn Write) -> Result<(), AppError> {
+pub(super) fn show(
+    catalog: &Catalog,
+    name: &str,
+    files: &[std::path::PathBuf],
+    out: &mut dyn Write,
+) -> Result<(), AppError> {
+    let with_files;
+    let catalog = if files.is_empty() {
+        catalog
+    } else {
+        let mut bestiary = catalog.bestiary.clone();
+        for path in files {
+            let (file, text) = crate::scenario::read_file(path)?;
+            let (own, _) =
+                crate::scenario::data::user_bestiary::read_text(&file, &text, None, catalog)?;
+            bestiary = bestiary.merge_over(own);
+        }
+        with_files = Catalog {
+            bestiary,
+            ..catalog.clone()
+        };
+        &with_files
+    };
     let file = format!("{name}.toml");
     if let Some((_, text)) = builtin::shipped().find(|(f, _)| *f == file) {
         return print(out, text);

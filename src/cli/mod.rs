@@ -146,6 +146,11 @@ pub enum Command {
         /// A built-in scenario, a monster of the bestiary, or a PC template
         /// (CLASS-LEVEL).
         name: String,
+        /// A bestiary file whose monsters are shown too, over the built-in
+        /// ones (woundsim TOML or JSON, 5etools, Open5e, Foundry VTT; told
+        /// from the content). May be repeated.
+        #[arg(long, value_name = "FILE")]
+        bestiary: Vec<std::path::PathBuf>,
     },
     /// Print a shell completion script, e.g. `woundsim completions bash >
     /// ~/.local/share/bash-completion/completions/woundsim`.

@@ -557,6 +557,19 @@ pub fn parse_with(
             &own
         }
     };
+    let with_characters;
+    let catalog = match crate::scenario::data::user_bestiary::with_characters(
+        catalog,
+        file,
+        doc.locator(),
+    )? {
+        None => catalog,
+        Some((c, read)) => {
+            with_characters = c;
+            inputs.extend(read);
+            &with_characters
+        }
+    };
     let p = Variants::parse(&doc, catalog, layers).map_err(|e| with_page(e, doc.kind()))?;
     Ok(Scenario {
         source: file.to_string(),

@@ -10,12 +10,14 @@ use crate::common;
 use common::cli::{fixture, woundsim};
 use woundsim::combat::creature::CreatureSpec;
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 7] = [
     "5etools-srd.json",
     "open5e-srd.json",
     "foundry-owlbear.json",
     "foundry-adult-red-dragon.json",
     "foundry-mage.json",
+    "foundry-ogre.json",
+    "foundry-troll.json",
 ];
 
 fn scenario(header: &str, monster: &str) -> String {
@@ -220,4 +222,182 @@ fn imported_monsters_fight() {
     let rounds = r.figure("base", "mean_rounds").unwrap().estimate.value;
     assert!((1.0..=30.0).contains(&rounds), "{rounds}");
     assert!(r.figure("base", "mean_pc_hp_lost").unwrap().estimate.value > 0.0);
+}
+
+#[test]
+fn show_prints_an_imported_monster_with_what_is_not_modelled() {
+    let file = fixture("tests/data/import/5etools-srd.json");
+    let text = common::cli::stdout(&["show", "lich", "--bestiary", &file]);
+    assert!(text.contains("Hit points 135"), "{text}");
+    assert!(text.contains("Legendary Resistance (3/Day)"), "{text}");
+    assert!(text.contains("Fireball (level 3, 3/day, action)"), "{text}");
+    assert!(text.contains("- Turn Resistance"), "{text}");
+    assert!(
+        text.contains("- Spellcasting: power word kill (level 9, 1 slot): beyond the 8 spells with uses a day the loop keeps"),
+        "{text}"
+    );
+    // Without the file, the name is the built-in SRD 5.2 lich.
+    let builtin = common::cli::stdout(&["show", "lich"]);
+    assert!(
+        builtin.contains("Legendary Resistance (4/Day)"),
+        "{builtin}"
+    );
+    assert!(builtin.contains("Hit points 315"), "{builtin}");
+}
+
+/// A scenario whose party has the Foundry character sheet `paladin.json`.
+fn party_folder(sheet: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("paladin.json"), sheet).unwrap();
+    let text = r#"version = 1
+name = "imported-character"
+type = "combat"
+trials = 200
+seed = 5
+[options]
+party = [{ import = "paladin.json" }, { template = "cleric-5", name = "cleric" }]
+monsters = [{ creature = "ogre" }]
+round_cap = 30
+"#;
+    std::fs::write(dir.path().join("s.toml"), text).unwrap();
+    dir
+}
+
+#[test]
+fn a_foundry_character_sheet_joins_the_party_with_its_numbers() {
+    let dir = party_folder(&read("foundry-character-paladin.json"));
+    let s = load(&dir).unwrap();
+    let woundsim::types::Variants::Combat(v) = &s.variants else {
+        unreachable!()
+    };
+    let aria = &v[0].rules.encounter.party[0];
+    // The sheet's hit points (rolled and average hit dice + Con), armour
+    // (chain mail and shield) and its +1 longsword over paladin-5.
+    assert_eq!((aria.max_hp, aria.ac), (46, 18));
+    let sword = &aria.attacks[0];
+    assert_eq!(sword.to_hit, 7);
+    let r = common::run(&s, 200, 1);
+    assert!(r.figure("base", "mean_rounds").unwrap().estimate.value >= 1.0);
+    // `woundsim import` writes the same character as an entry.
+    let out = woundsim()
+        .args(["import", &dir.path().join("paladin.json").to_string_lossy()])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("template = \"paladin-5\""), "{text}");
+}
+
+#[test]
+fn a_character_file_that_is_not_a_character_is_a_located_error() {
+    let dir = party_folder(&read("foundry-owlbear.json"));
+    let e = load(&dir).unwrap_err();
+    assert!(e.contains("paladin.json:1:1"), "{e}");
+    assert!(e.contains("not a Foundry VTT character actor"), "{e}");
+    let missing = tempfile::tempdir().unwrap();
+    std::fs::write(
+        missing.path().join("s.toml"),
+        std::fs::read_to_string(dir.path().join("s.toml")).unwrap(),
+    )
+    .unwrap();
+    let e = woundsim::types::load_file(common::catalog(), &missing.path().join("s.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("s.toml:7:") && e.contains("cannot be read"),
+        "{e}"
+    );
+}
+
+/// The lines of `a`'s and `b`'s pretty debug forms that differ, as
+/// "a | b".
+fn differences<T: std::fmt::Debug>(a: &T, b: &T) -> Vec<String> {
+    let (a, b) = (format!("{a:#?}"), format!("{b:#?}"));
+    a.lines()
+        .zip(b.lines())
+        .filter(|(x, y)| x != y)
+        .map(|(x, y)| format!("{} | {}", x.trim(), y.trim()))
+        .chain((a.lines().count() != b.lines().count()).then(|| "lengths differ".to_string()))
+        .collect()
+}
+
+/// The imported monster `slug` of fixture `file` and the built-in one.
+fn imported_and_builtin(file: &str, slug: &str) -> (CreatureSpec, CreatureSpec) {
+    let dir = folder(
+        &[(file, read(file))],
+        &format!(r#"bestiary = ["{file}"]"#),
+        slug,
+    );
+    let imported = monster_of(&load(&dir).unwrap_or_else(|e| panic!("{file} {slug}: {e}")));
+    let builtin = monster_of(&load(&folder(&[], "", slug)).unwrap());
+    (imported, builtin)
+}
+
+#[test]
+fn srd_51_monsters_read_from_every_format_equal_the_built_in_ones_field_by_field() {
+    // Every SRD 5.1 fixture monster with a built-in SRD 5.1 entry
+    // (data/bestiary.toml), in each format that holds it.
+    let cases = [
+        ("5etools-srd.json", "goblin"),
+        ("5etools-srd.json", "troll"),
+        ("5etools-srd.json", "owlbear"),
+        ("5etools-srd.json", "ogre"),
+        ("open5e-srd.json", "owlbear"),
+        ("open5e-srd.json", "ogre"),
+        ("foundry-ogre.json", "ogre"),
+        ("foundry-troll.json", "troll"),
+    ];
+    for (file, slug) in cases {
+        let (mut imported, builtin) = imported_and_builtin(file, slug);
+        // Two documented differences (docs/import.md): the hand-written
+        // built-in goblin leaves Nimble Escape out, the importer reads it;
+        // a "Melee or Ranged" weapon is read as melee (as the SRD 5.2
+        // built-ins are generated), where the hand-written SRD 5.1 ogre
+        // calls its javelin ranged.
+        if slug == "goblin" {
+            assert!(imported.avoids_opportunity_attacks, "Nimble Escape");
+            imported.avoids_opportunity_attacks = builtin.avoids_opportunity_attacks;
+        }
+        if slug == "ogre" {
+            assert_eq!(imported.attacks[1].name, "javelin");
+            imported.attacks[1].reach = builtin.attacks[1].reach;
+        }
+        // Only what a statblock says is compared: the name the fight
+        // prints comes from the scenario in both.
+        assert_eq!(imported.max_hp, builtin.max_hp, "{file} {slug}: hp");
+        assert_eq!(imported.ac, builtin.ac, "{file} {slug}: ac");
+        assert_eq!(imported.saves, builtin.saves, "{file} {slug}: saves");
+        assert_eq!(imported.attacks, builtin.attacks, "{file} {slug}: attacks");
+        assert_eq!(
+            imported.multiattack, builtin.multiattack,
+            "{file} {slug}: multiattack"
+        );
+        assert_eq!(
+            differences(&imported, &builtin),
+            Vec::<String>::new(),
+            "{file} {slug}: every other field (imported, built-in)"
+        );
+    }
+}
+
+#[test]
+fn an_imported_owlbear_and_ogre_fight_exactly_as_the_built_in_ones() {
+    for (file, slug) in [("5etools-srd.json", "owlbear"), ("open5e-srd.json", "ogre")] {
+        let imported = load(&folder(
+            &[(file, read(file))],
+            &format!(r#"bestiary = ["{file}"]"#),
+            slug,
+        ))
+        .unwrap();
+        let builtin = load(&folder(&[], "", slug)).unwrap();
+        let (a, b) = (
+            common::run(&imported, 2000, 2),
+            common::run(&builtin, 2000, 2),
+        );
+        assert!(!a.figures.is_empty());
+        assert_eq!(a.figures, b.figures, "{file} {slug}");
+        assert_eq!(a.distributions, b.distributions, "{file} {slug}");
+    }
 }

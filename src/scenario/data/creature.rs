@@ -95,6 +95,11 @@ impl RawDamageAura {
 /// or the first bad one's error.
 type Checked = Result<(), ScenarioError>;
 
+/// The bestiary key an imported character file is kept under.
+pub fn imported_key(file: &str) -> String {
+    format!("import:{file}")
+}
+
 /// The most XP an entry may be worth (the SRD's highest is 155,000, CR 30).
 const MAX_XP: i64 = 1_000_000;
 
@@ -103,6 +108,10 @@ const MAX_XP: i64 = 1_000_000;
 #[serde(deny_unknown_fields)]
 pub struct RawCreature {
     creature: Option<Spanned<String>>,
+    /// `import = "my-paladin.json"`: a character sheet read with the
+    /// scenario (`user_characters`), kept in the catalog's bestiary under
+    /// [`imported_key`].
+    import: Option<Spanned<String>>,
     template: Option<Spanned<String>>,
     count: Option<Spanned<i64>>,
     name: Option<Spanned<String>>,
@@ -277,7 +286,7 @@ impl RawCreature {
     /// `level` key (a bestiary monster or a creature from scratch has none
     /// of its own, whatever the round loop assumes).
     pub fn states_level(&self) -> bool {
-        self.template.is_some() || self.level.is_some()
+        self.template.is_some() || self.level.is_some() || self.import.is_some()
     }
 
     /// Whether the entry starts from a PC template.
@@ -360,6 +369,30 @@ impl RawCreature {
         party_level: Option<u8>,
     ) -> Result<Option<CreatureSpec>, ScenarioError> {
         let at = |key: &str| format!("{path}.{key}");
+        if let Some(file) = &self.import {
+            if self.template.is_some() || self.creature.is_some() {
+                return Err(loc.error(
+                    file.span().start,
+                    &at("import"),
+                    "give one of `import`, `template` and `creature`",
+                ));
+            }
+            if party_level.is_some() {
+                return Err(loc.error(
+                    file.span().start,
+                    &at("import"),
+                    "an imported character keeps the level of its sheet: it cannot be built at a `party_level` or a campaign's levels",
+                ));
+            }
+            return match bestiary.entry(&imported_key(file.get_ref())) {
+                Some(m) => Ok(Some(m.spec.clone())),
+                None => Err(loc.error(
+                    file.span().start,
+                    &at("import"),
+                    "a character file is read when the scenario file names it in a `party` list (`party = [{ import = \"my-paladin.json\" }]`), not from `--set`",
+                )),
+            };
+        }
         match (&self.template, &self.creature) {
             (Some(_), Some(c)) => Err(loc.error(
                 c.span().start,

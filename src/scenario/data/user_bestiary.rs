@@ -69,25 +69,8 @@ pub fn with_files(
                 format!("the bestiary file `{}` {why}", path.display()),
             )
         })?;
-        let json = written.to_ascii_lowercase().ends_with(".json");
-        let bestiary = match format {
-            Some(Format::Woundsim) | None if !json => {
-                parse_bestiary(&file, &text, &catalog.templates)?
-            }
-            _ => {
-                let (bestiary, imported) = parse_json(&file, &text, catalog, format)?;
-                for m in imported
-                    .iter()
-                    .filter(|m| catalog.bestiary.entry(&m.slug).is_some())
-                {
-                    warnings.push(format!(
-                        "the monster `{}` imported from {file} replaces the built-in `{}` in this scenario",
-                        m.name, m.slug
-                    ));
-                }
-                bestiary
-            }
-        };
+        let (bestiary, shadowing) = read_text(&file, &text, format, catalog)?;
+        warnings.extend(shadowing);
         for (earlier, other) in &user {
             if let Some(name) = bestiary
                 .names()
@@ -117,6 +100,142 @@ pub fn with_files(
         inputs,
         warnings,
     ))
+}
+
+/// The most characters a character file's name may have as written in
+/// `import = "..."` (its bestiary key, `import:NAME`, is a label).
+const MAX_IMPORT_NAME: usize = 57;
+
+/// `catalog` with the character files that the scenario `text` names in
+/// its `party` lists (`party = [{ import = "my-paladin.json" }]`, in
+/// `[options]` or a `[[variant]]`) read and kept in its bestiary under
+/// [`super::creature::imported_key`], and the files read; `None` when it
+/// names none. A file is a Foundry VTT character actor
+/// ([`import::character`]).
+pub fn with_characters(
+    catalog: &Catalog,
+    scenario_file: &str,
+    loc: &Locator,
+) -> Result<Option<(Catalog, Vec<InputFile>)>, ScenarioError> {
+    let Ok(doc) = loc.text.parse::<toml::Table>() else {
+        return Ok(None);
+    };
+    let mut names: Vec<String> = Vec::new();
+    collect_imports(&toml::Value::Table(doc), false, &mut names);
+    if names.is_empty() {
+        return Ok(None);
+    }
+    let dir = Path::new(scenario_file)
+        .parent()
+        .unwrap_or_else(|| Path::new(""));
+    let mut characters = Vec::new();
+    let mut inputs = Vec::new();
+    for written in &names {
+        let at = loc
+            .text
+            .find(&toml::Value::String(written.clone()).to_string())
+            .unwrap_or(0);
+        let field = "import";
+        if written.trim().is_empty()
+            || written.chars().any(char::is_control)
+            || written.chars().count() > MAX_IMPORT_NAME
+        {
+            return Err(loc.error(
+                at,
+                field,
+                format!("a character file name must be 1 to {MAX_IMPORT_NAME} characters, without control characters"),
+            ));
+        }
+        let path = dir.join(written);
+        let (file, text) = crate::scenario::read_file(&path).map_err(|e| match e {
+            ScenarioError::TooLarge { .. } | ScenarioError::Unreadable { .. } => loc.error(
+                at,
+                field,
+                format!(
+                    "the character file `{}` cannot be read: {e}",
+                    path.display()
+                ),
+            ),
+            other => other,
+        })?;
+        let value = json_value(&file, &text)?;
+        if !import::is_character(&value) || value.is_array() {
+            return Err(located(
+                &file,
+                (1, 1),
+                "",
+                "not a Foundry VTT character actor (`\"type\": \"character\"`): `import` reads one character; monsters go in `bestiary = [...]`".into(),
+            ));
+        }
+        let (_, mut imported, _) = imported(&file, &text, &value, Format::Foundry, catalog)?;
+        for c in &mut imported {
+            c.slug = super::creature::imported_key(written);
+        }
+        let source = path
+            .file_name()
+            .map_or(file.clone(), |n| n.to_string_lossy().into_owned());
+        let toml_text = import::write::bestiary_toml(&imported, &source, Format::Foundry);
+        characters.push(parse_bestiary(&file, &toml_text, &catalog.templates)?);
+        inputs.push(input_file(written, &text));
+    }
+    let mut merged = catalog.bestiary.clone();
+    for b in characters {
+        merged = merged.merge_over(b);
+    }
+    Ok(Some((
+        Catalog {
+            bestiary: merged,
+            ..catalog.clone()
+        },
+        inputs,
+    )))
+}
+
+/// Every `import = "..."` of a table in a `party` list, in order, once.
+fn collect_imports(v: &toml::Value, in_party: bool, out: &mut Vec<String>) {
+    match v {
+        toml::Value::Table(t) => {
+            if in_party
+                && let Some(toml::Value::String(s)) = t.get("import")
+                && !out.contains(s)
+            {
+                out.push(s.clone());
+            }
+            for (k, x) in t {
+                collect_imports(x, k == "party", out);
+            }
+        }
+        toml::Value::Array(a) => a.iter().for_each(|x| collect_imports(x, in_party, out)),
+        _ => {}
+    }
+}
+
+/// A bestiary file's text (`file` names it): woundsim's TOML, or JSON of
+/// woundsim's schema or another format (`format`, else told from a `.json`
+/// name and the content); with a warning for each imported monster that
+/// replaces a built-in one of `catalog`.
+pub fn read_text(
+    file: &str,
+    text: &str,
+    format: Option<Format>,
+    catalog: &Catalog,
+) -> Result<(Bestiary, Vec<String>), ScenarioError> {
+    let json = file.to_ascii_lowercase().ends_with(".json");
+    if matches!(format, Some(Format::Woundsim) | None) && !json {
+        return Ok((parse_bestiary(file, text, &catalog.templates)?, Vec::new()));
+    }
+    let (bestiary, imported) = parse_json(file, text, catalog, format)?;
+    let warnings = imported
+        .iter()
+        .filter(|m| catalog.bestiary.entry(&m.slug).is_some())
+        .map(|m| {
+            format!(
+                "the monster `{}` imported from {file} replaces the built-in `{}` in this scenario",
+                m.name, m.slug
+            )
+        })
+        .collect();
+    Ok((bestiary, warnings))
 }
 
 /// A `bestiary` entry's file name and stated format.
@@ -287,9 +406,30 @@ fn imported(
     catalog: &Catalog,
 ) -> Result<(Format, Vec<Imported>, String), ScenarioError> {
     let at = |path: &str, message: String| located(file, json_place(text, path), path, message);
-    let blocks = import::statblocks(value, format).map_err(|e| at(&e.path, e.message))?;
-    let monsters = import::convert::convert_all(&blocks, &catalog.templates.spells)
-        .map_err(|e| at(&e.path, e.message))?;
+    let monsters = if format == Format::Foundry && import::is_character(value) {
+        let actors: Vec<(String, &serde_json::Value)> = match value {
+            serde_json::Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (format!("[{i}]"), v))
+                .collect(),
+            v => vec![(String::new(), v)],
+        };
+        let mut out: Vec<Imported> = Vec::new();
+        for (path, actor) in actors {
+            let c = import::character::foundry_character(actor, &path, &catalog.templates)
+                .map_err(|e| at(&e.path, e.message))?;
+            if out.iter().any(|o| o.slug == c.slug) {
+                return Err(at(&path, format!("two characters are named `{}`", c.name)));
+            }
+            out.push(c);
+        }
+        out
+    } else {
+        let blocks = import::statblocks(value, format).map_err(|e| at(&e.path, e.message))?;
+        import::convert::convert_all(&blocks, &catalog.templates.spells)
+            .map_err(|e| at(&e.path, e.message))?
+    };
     let source = std::path::Path::new(file)
         .file_name()
         .map_or(file.to_string(), |n| n.to_string_lossy().into_owned());

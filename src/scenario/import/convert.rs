@@ -183,6 +183,10 @@ const CONDITIONS: [&str; 15] = [
     "unconscious",
 ];
 
+/// The most attacks, and attacks of a multiattack, an entry may have
+/// (docs/scenarios.md, "Limits").
+const MAX_ATTACKS: usize = 20;
+
 /// The longest `not_modelled` item the bestiary reader takes.
 const MAX_NOTE_CHARS: usize = 200;
 
@@ -214,6 +218,28 @@ fn note(text: &str) -> String {
     }
     let cut: String = t.chars().take(MAX_NOTE_CHARS - 3).collect();
     format!("{}...", cut.trim_end())
+}
+
+/// The SRD weapons with the Two-Handed property (the SRD's weapon table),
+/// by the slug of their name: an attack named so is `two_handed`, which a
+/// lost arm or hand then forbids (docs/rules.md).
+const TWO_HANDED_WEAPONS: [&str; 11] = [
+    "greatclub",
+    "light-crossbow",
+    "shortbow",
+    "glaive",
+    "greataxe",
+    "greatsword",
+    "halberd",
+    "maul",
+    "pike",
+    "heavy-crossbow",
+    "longbow",
+];
+
+/// Whether an action named `name` is an attack with a two-handed SRD weapon.
+fn is_two_handed(name: &str) -> bool {
+    TWO_HANDED_WEAPONS.contains(&slug(text::bare_name(name)).as_str())
 }
 
 /// An attack's key: its name's slug, unique among `taken`.
@@ -391,7 +417,7 @@ impl Actions {
                 multi_text = Some(f);
                 continue;
             }
-            if let Some(a) = text::attack(&f.text) {
+            if let Some(a) = text::attack(&f.text).filter(|_| attacks.len() < MAX_ATTACKS) {
                 let taken: Vec<String> = attacks.iter().map(|x| x.0.clone()).collect();
                 let key = attack_key(&f.name, &taken);
                 let mut t = vec![
@@ -401,6 +427,9 @@ impl Actions {
                     ("type", string(&a.damage[0].kind)),
                     ("reach", string(if a.melee { "melee" } else { "ranged" })),
                 ];
+                if is_two_handed(&f.name) {
+                    t.push(("two_handed", Value::Boolean(true)));
+                }
                 if let Some(r) = a.damage.get(1) {
                     t.push((
                         "rider",
@@ -448,7 +477,7 @@ impl Actions {
                     }
                     continue;
                 }
-                if recharge.is_none() && sa.targets == 1 {
+                if recharge.is_none() && sa.targets == 1 && attacks.len() < MAX_ATTACKS {
                     let taken: Vec<String> = attacks.iter().map(|x| x.0.clone()).collect();
                     let key = attack_key(&f.name, &taken);
                     let t = table(vec![
@@ -518,6 +547,7 @@ impl Actions {
                 None => notes.push(note(&format!("Multiattack: {}", m.text))),
             }
         }
+        multiattack.truncate(MAX_ATTACKS);
         // No multiattack: the attack of the most expected damage (the first
         // of equals) alone.
         if multiattack.is_empty()

@@ -14,6 +14,7 @@
 //! Errors name the JSON path of the field (`monster[3].action[1].entries[0]`),
 //! which the caller places at its line:column.
 
+pub mod character;
 pub mod convert;
 pub mod five_etools;
 pub mod foundry;
@@ -258,6 +259,15 @@ pub fn statblocks(value: &Value, format: Format) -> Result<Vec<Statblock>, Impor
         }
     }
     Ok(blocks)
+}
+
+/// Whether a JSON document is a Foundry character actor, or a list of them.
+pub fn is_character(value: &Value) -> bool {
+    let one = |v: &Value| v.get("type").and_then(Value::as_str) == Some("character");
+    match value {
+        Value::Array(a) => !a.is_empty() && a.iter().all(one),
+        v => one(v),
+    }
 }
 
 /// The slug of a name: lower case, runs of anything but letters and digits

@@ -81,14 +81,10 @@ fn dice_in_parens(s: &str) -> Option<String> {
         .filter(|c| !c.is_whitespace())
         .collect();
     let (count, rest) = expr.split_once('d')?;
-    if count
+    count
         .parse::<u32>()
         .ok()
-        .filter(|n| (1..=100).contains(n))
-        .is_none()
-    {
-        return None;
-    }
+        .filter(|n| (1..=100).contains(n))?;
     let sides_len = rest
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(rest.len());
@@ -99,9 +95,7 @@ fn dice_in_parens(s: &str) -> Option<String> {
     let bonus = &rest[sides_len..];
     if !bonus.is_empty() {
         let digits = bonus.strip_prefix(['+', '-'])?;
-        if digits.parse::<u32>().ok().filter(|n| *n <= 1000).is_none() {
-            return None;
-        }
+        digits.parse::<u32>().ok().filter(|n| *n <= 1000)?;
     }
     Some(expr)
 }

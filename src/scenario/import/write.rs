@@ -24,7 +24,7 @@ fn key(k: &str) -> String {
 
 /// The order keys are written in inside inline tables (the order of
 /// docs/combat.md); any other key after them, alphabetically.
-const KEY_ORDER: [&str; 41] = [
+const KEY_ORDER: [&str; 42] = [
     "name",
     "spell",
     "attack",
@@ -33,6 +33,7 @@ const KEY_ORDER: [&str; 41] = [
     "dice",
     "type",
     "reach",
+    "two_handed",
     "rider",
     "grapples",
     "knocks_prone",
