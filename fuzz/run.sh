@@ -10,7 +10,7 @@
 #
 # Usage: fuzz/run.sh [SECONDS] [TARGET ...]
 #   (targets: scenario scenario_file dice merge baseline bestiary
-#    import_5etools import_open5e import_foundry)
+#    import_5etools import_open5e import_foundry import_dndbeyond)
 set -euo pipefail
 fuzz="$(cd "$(dirname "$0")" && pwd)"
 cd "$(dirname "$fuzz")"
@@ -18,7 +18,7 @@ cd "$(dirname "$fuzz")"
 seconds="${1:-600}"
 [[ $# -gt 0 ]] && shift
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(scenario scenario_file dice merge baseline bestiary import_5etools import_open5e import_foundry)
+[[ ${#targets[@]} -eq 0 ]] && targets=(scenario scenario_file dice merge baseline bestiary import_5etools import_open5e import_foundry import_dndbeyond)
 if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
   echo "usage: $0 [SECONDS] [TARGET ...]" >&2
   exit 2

@@ -214,7 +214,7 @@ rm -f "$bestiary"/seed-*
 
 # Imports: each format's fixtures, whole and one monster at a time, and
 # the import dictionary (the formats' keys, 5etools tags, statblock words).
-for format in 5etools open5e foundry; do
+for format in 5etools open5e foundry dndbeyond; do
   dir="$fuzz/corpus/import_$format"
   mkdir -p "$dir"
   rm -f "$dir"/seed-*
@@ -248,7 +248,7 @@ PY
   done
 } > "$fuzz/import.dict"
 
-for target in scenario scenario_file dice merge baseline bestiary import_5etools import_open5e import_foundry; do
+for target in scenario scenario_file dice merge baseline bestiary import_5etools import_open5e import_foundry import_dndbeyond; do
   printf '%-14s %4d seeds\n' "$target" "$(find "$fuzz/corpus/$target" -name 'seed-*' | wc -l)"
 done
 printf '%-14s %4d entries\n' scenario.dict "$(grep -c '^"' "$fuzz/scenario.dict")"

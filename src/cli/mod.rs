@@ -173,7 +173,7 @@ pub struct ImportArgs {
     #[arg(long, value_name = "FILE")]
     pub out: Option<std::path::PathBuf>,
     /// The files' format, if not told from their content.
-    #[arg(long, value_name = "FORMAT", value_parser = ["5etools", "open5e", "foundry"])]
+    #[arg(long, value_name = "FORMAT", value_parser = ["5etools", "open5e", "foundry", "dndbeyond"])]
     pub format: Option<String>,
 }
 

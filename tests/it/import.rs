@@ -145,7 +145,7 @@ fn a_stated_format_and_the_shadowing_warning() {
     let wrong = format!(r#"bestiary = [{{ file = "{name}", format = "roll20" }}]"#);
     let e = load(&folder(&[(name, read(name))], &wrong, "owlbear")).unwrap_err();
     assert!(
-        e.ends_with("field `bestiary[0].format`: unknown format `roll20`: one of woundsim, 5etools, open5e, foundry"),
+        e.ends_with("field `bestiary[0].format`: unknown format `roll20`: one of woundsim, 5etools, open5e, foundry, dndbeyond"),
         "{e}"
     );
     // Read as 5etools, an Open5e page has no `monster` list.
@@ -194,7 +194,7 @@ fn a_broken_file_is_one_located_error_and_nothing_is_written() {
     let assert = woundsim().args(["import"]).arg(&input).assert().code(2);
     let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
     assert!(
-        stderr.contains("bad.json:1:1: not a 5etools, Open5e or Foundry file"),
+        stderr.contains("bad.json:1:1: not a 5etools, Open5e, Foundry or D&D Beyond file"),
         "{stderr}"
     );
     // A key given twice.
@@ -245,7 +245,7 @@ fn show_prints_an_imported_monster_with_what_is_not_modelled() {
     assert!(builtin.contains("Hit points 315"), "{builtin}");
 }
 
-/// A scenario whose party has the Foundry character sheet `paladin.json`.
+/// A scenario whose party has the character sheet `paladin.json`.
 fn party_folder(sheet: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("paladin.json"), sheet).unwrap();
@@ -295,7 +295,7 @@ fn a_character_file_that_is_not_a_character_is_a_located_error() {
     let dir = party_folder(&read("foundry-owlbear.json"));
     let e = load(&dir).unwrap_err();
     assert!(e.contains("paladin.json:1:1"), "{e}");
-    assert!(e.contains("not a Foundry VTT character actor"), "{e}");
+    assert!(e.contains("not a character sheet"), "{e}");
     let missing = tempfile::tempdir().unwrap();
     std::fs::write(
         missing.path().join("s.toml"),
@@ -400,4 +400,40 @@ fn an_imported_owlbear_and_ogre_fight_exactly_as_the_built_in_ones() {
         assert_eq!(a.figures, b.figures, "{file} {slug}");
         assert_eq!(a.distributions, b.distributions, "{file} {slug}");
     }
+}
+
+#[test]
+fn a_dnd_beyond_character_joins_the_party_with_its_numbers() {
+    let dir = party_folder(&read("dndbeyond-character-fighter.json"));
+    let s = load(&dir).unwrap();
+    let woundsim::types::Variants::Combat(v) = &s.variants else {
+        unreachable!()
+    };
+    let brom = &v[0].rules.encounter.party[0];
+    // 34 from the hit dice + Con 15 × 5; chain mail +1 and a shield; a +1
+    // longsword with Str 17 at level 5; Extra Attack from fighter-5.
+    assert_eq!((brom.max_hp, brom.ac), (44, 19));
+    assert_eq!(
+        (
+            brom.attacks[0].to_hit,
+            brom.attacks[0].damage.to_string().as_str()
+        ),
+        (7, "1d8+4")
+    );
+    assert_eq!(brom.multiattack.len(), 2);
+    let r = common::run(&s, 200, 1);
+    assert!(r.figure("base", "mean_rounds").unwrap().estimate.value >= 1.0);
+    let out = woundsim()
+        .args([
+            "import",
+            &fixture("tests/data/import/dndbeyond-character-fighter.json"),
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("template = \"fighter-5\""), "{text}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("1 character (dndbeyond)"), "{stderr}");
 }

@@ -159,22 +159,25 @@ pub fn with_characters(
             other => other,
         })?;
         let value = json_value(&file, &text)?;
-        if !import::is_character(&value) || value.is_array() {
+        let format = import::detect(&value);
+        let one_character = format == Format::DndBeyond
+            || (format == Format::Foundry && import::is_character(&value) && !value.is_array());
+        if !one_character {
             return Err(located(
                 &file,
                 (1, 1),
                 "",
-                "not a Foundry VTT character actor (`\"type\": \"character\"`): `import` reads one character; monsters go in `bestiary = [...]`".into(),
+                "not a character sheet (a Foundry VTT character actor, `\"type\": \"character\"`, or a D&D Beyond character): `import` reads one character; monsters go in `bestiary = [...]`".into(),
             ));
         }
-        let (_, mut imported, _) = imported(&file, &text, &value, Format::Foundry, catalog)?;
+        let (_, mut imported, _) = imported(&file, &text, &value, format, catalog)?;
         for c in &mut imported {
             c.slug = super::creature::imported_key(written);
         }
         let source = path
             .file_name()
             .map_or(file.clone(), |n| n.to_string_lossy().into_owned());
-        let toml_text = import::write::bestiary_toml(&imported, &source, Format::Foundry);
+        let toml_text = import::write::bestiary_toml(&imported, &source, format);
         characters.push(parse_bestiary(&file, &toml_text, &catalog.templates)?);
         inputs.push(input_file(written, &text));
     }
@@ -392,7 +395,7 @@ pub fn import(
             file,
             (1, 1),
             "",
-            "not a 5etools, Open5e or Foundry file: a 5etools bestiary is `{\"monster\": [...]}`, Open5e monsters have `armor_class` and `hit_points`, a Foundry actor `type` and `system` (woundsim's own bestiary files need no import)".into(),
+            "not a 5etools, Open5e, Foundry or D&D Beyond file: a 5etools bestiary is `{\"monster\": [...]}`, Open5e monsters have `armor_class` and `hit_points`, a Foundry actor `type` and `system`, a D&D Beyond character `classes` and `stats` (woundsim's own bestiary files need no import)".into(),
         ));
     }
     imported(file, text, &value, format, catalog)
@@ -406,7 +409,12 @@ fn imported(
     catalog: &Catalog,
 ) -> Result<(Format, Vec<Imported>, String), ScenarioError> {
     let at = |path: &str, message: String| located(file, json_place(text, path), path, message);
-    let monsters = if format == Format::Foundry && import::is_character(value) {
+    let monsters = if format == Format::DndBeyond {
+        vec![
+            import::character::dndbeyond_character(value, "", &catalog.templates)
+                .map_err(|e| at(&e.path, e.message))?,
+        ]
+    } else if format == Format::Foundry && import::is_character(value) {
         let actors: Vec<(String, &serde_json::Value)> = match value {
             serde_json::Value::Array(a) => a
                 .iter()

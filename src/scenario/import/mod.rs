@@ -35,15 +35,18 @@ pub enum Format {
     Open5e,
     /// Foundry VTT dnd5e actor JSON.
     Foundry,
+    /// A D&D Beyond character's JSON.
+    DndBeyond,
 }
 
 impl Format {
     /// The names a scenario or the command line may give.
-    pub const NAMES: [(&'static str, Format); 4] = [
+    pub const NAMES: [(&'static str, Format); 5] = [
         ("woundsim", Format::Woundsim),
         ("5etools", Format::FiveEtools),
         ("open5e", Format::Open5e),
         ("foundry", Format::Foundry),
+        ("dndbeyond", Format::DndBeyond),
     ];
 
     /// The format named `name` (case-insensitive).
@@ -66,9 +69,14 @@ impl Format {
 /// The format of a parsed JSON document: `{"monster": [...]}` is 5etools;
 /// an actor (`"type": "npc"` or `"character"` with a `system` object), or
 /// a list of them, is Foundry; `{"results": [...]}`, an object with
-/// `armor_class` and `hit_points`, or a list of such, is Open5e; anything
-/// else is woundsim's own schema (one object of monsters keyed by name).
+/// `armor_class` and `hit_points`, or a list of such, is Open5e; `classes`
+/// and `stats` lists (at the top or in a `data` object) are a D&D Beyond
+/// character; anything else is woundsim's own schema (one object of
+/// monsters keyed by name).
 pub fn detect(value: &Value) -> Format {
+    if character::dndbeyond::is_dndbeyond(value) {
+        return Format::DndBeyond;
+    }
     let one = |v: &Value| -> Option<Format> {
         let o = v.as_object()?;
         if o.get("system").is_some_and(Value::is_object)
@@ -227,6 +235,12 @@ pub fn statblocks(value: &Value, format: Format) -> Result<Vec<Statblock>, Impor
         Format::FiveEtools => five_etools::read(value)?,
         Format::Open5e => open5e::read(value)?,
         Format::Foundry => foundry::read(value)?,
+        Format::DndBeyond => {
+            return Err(ImportError::at(
+                "",
+                "a D&D Beyond file holds a character, not monsters",
+            ));
+        }
         Format::Woundsim => {
             return Err(ImportError::at(
                 "",

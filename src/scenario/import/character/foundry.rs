@@ -1,78 +1,37 @@
-//! A player character from a Foundry VTT dnd5e character actor (`"type":
-//! "character"`), as a creature entry that starts from woundsim's class
-//! template and takes the sheet's own numbers:
+//! A Foundry VTT dnd5e character actor (`"type": "character"`) read into
+//! a [`Sheet`]:
 //!
-//! - the template: the class of the most levels among the twelve SRD
-//!   classes (`items` of type `class`: `system.identifier` or the name, and
-//!   `system.levels`) at that class's level, so that the class features
-//!   the round loop models (Rage, Sneak Attack, Divine Smite, slots, ...)
-//!   come with it; the character's level is the sum of its classes'
-//!   (its proficiency bonus), other classes are listed as not modelled;
+//! - classes: `items` of type `class` (`system.identifier` or the name,
+//!   and `system.levels`);
 //! - hit points: `system.attributes.hp.max`, else the classes' hit-point
 //!   advancement (`"max"`, `"avg"` or the rolled number per level) plus the
-//!   Constitution modifier a level, else the template's;
+//!   Constitution modifier a level;
 //! - armour class: `attributes.ac` (`flat`/`natural`: its `flat`; `mage`:
 //!   13 + Dex; the unarmoured defences), else the equipped armour (light:
-//!   plus Dex, medium: plus Dex up to its `armor.dex`, heavy: none) and shield,
-//!   with their magical bonuses, else 10 + Dex;
-//! - saving throws: ability modifier, plus the proficiency bonus where
-//!   `proficient`;
-//! - attacks: every equipped weapon (3.x `damage.parts`, 4.x/5.x
-//!   `damage.base`), with Strength, Dexterity for a ranged weapon, the
-//!   better for a finesse one, the proficiency bonus and its magical bonus;
-//!   the Attack action makes as many attacks as the template's (Extra
-//!   Attack), with the weapon of the most expected damage;
-//! - spells: those prepared (or always prepared, pact, innate, at will, and
-//!   cantrips) that woundsim casts in a fight and the template has a slot
-//!   for; the rest listed as not modelled.
+//!   plus Dex, medium: plus Dex up to its `armor.dex`, heavy: none) and
+//!   shield, with their magical bonuses, else 10 + Dex;
+//! - scores and saves: `system.abilities.*.value` and `proficient`;
+//! - weapons: every equipped weapon (3.x `damage.parts`, 4.x/5.x
+//!   `damage.base`) with its type (`...R` ranged), properties (`fin`,
+//!   `two`) and `magicalBonus`;
+//! - spells: those prepared, always prepared, pact, innate, at will, and
+//!   cantrips.
 //!
 //! What a sheet's active effects add (fighting styles, magic items'
 //! passive bonuses, feats) is not read: the entry says so.
 
 use serde_json::Value;
-use toml::Value as Toml;
 
 use crate::combat::templates::Templates;
 
-use super::access::{kind, list, opt_int, opt_str};
-use super::convert::Imported;
-use super::{ABILITIES, ImportError, slug};
-
-/// The SRD classes with a template.
-const CLASSES: [&str; 12] = [
-    "barbarian",
-    "bard",
-    "cleric",
-    "druid",
-    "fighter",
-    "monk",
-    "paladin",
-    "ranger",
-    "rogue",
-    "sorcerer",
-    "warlock",
-    "wizard",
-];
-
-fn modifier(score: i64) -> i64 {
-    (score - 10).div_euclid(2)
-}
-
-fn int(n: i64) -> Toml {
-    Toml::Integer(n)
-}
-
-fn string(s: &str) -> Toml {
-    Toml::String(s.to_string())
-}
-
-fn table(pairs: Vec<(&str, Toml)>) -> Toml {
-    Toml::Table(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
-}
+use super::super::access::{kind, list, opt_int, opt_str};
+use super::super::convert::Imported;
+use super::super::{ABILITIES, ImportError};
+use super::{Sheet, Weapon, entry, modifier};
 
 /// `path.key`, or `key` at the top.
 fn join(path: &str, key: &str) -> String {
-    super::access::join(path, key)
+    super::super::access::join(path, key)
 }
 
 /// The character of a Foundry actor as a creature entry.
@@ -81,6 +40,11 @@ pub fn foundry_character(
     path: &str,
     templates: &Templates,
 ) -> Result<Imported, ImportError> {
+    entry(sheet(actor, path)?, path, templates)
+}
+
+/// What a Foundry character actor says.
+pub fn sheet(actor: &Value, path: &str) -> Result<Sheet, ImportError> {
     if !actor.is_object() {
         return Err(ImportError::at(
             path,
@@ -93,10 +57,7 @@ pub fn foundry_character(
             "not a character actor (`\"type\": \"character\"`): monsters go in `bestiary = [...]`",
         ));
     }
-    let name = opt_str(actor, "name")
-        .unwrap_or("character")
-        .trim()
-        .to_string();
+    let name = opt_str(actor, "name").unwrap_or("character").to_string();
     let system = actor
         .get("system")
         .filter(|s| s.is_object())
@@ -108,9 +69,7 @@ pub fn foundry_character(
         })?;
     let sys = join(path, "system");
     let items = list(actor, "items", path)?;
-    let mut notes: Vec<String> = Vec::new();
 
-    // Classes, most levels first.
     let mut classes: Vec<(String, i64, &Value)> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         if opt_str(item, "type") != Some("class") {
@@ -125,35 +84,9 @@ pub fn foundry_character(
         let levels = opt_int(s, "levels", &join(&ipath, "system"), "class levels")?.unwrap_or(1);
         classes.push((id, levels.clamp(1, 20), s));
     }
-    classes.sort_by_key(|c| std::cmp::Reverse(c.1));
-    let Some(main) = classes.iter().find(|c| CLASSES.contains(&c.0.as_str())) else {
-        return Err(ImportError::at(
-            join(path, "items"),
-            format!(
-                "`{name}` has no class woundsim has a template for (one of {}): a character needs one",
-                CLASSES.join(", ")
-            ),
-        ));
-    };
-    let level: i64 = classes.iter().map(|c| c.1).sum::<i64>().clamp(1, 20);
-    for c in classes.iter().filter(|c| c.0 != main.0) {
-        notes.push(format!(
-            "Multiclass: {} {} (its features are not modelled)",
-            c.0, c.1
-        ));
-    }
-    let template_name = format!("{}-{}", main.0, main.1);
-    let template = templates.template(&template_name).ok_or_else(|| {
-        ImportError::at(
-            join(path, "items"),
-            format!("no template `{template_name}`"),
-        )
-    })?;
-    let proficiency = 2 + (level - 1) / 4;
 
-    // Ability scores and saves.
     let mut scores = [10i64; 6];
-    let mut proficient = [false; 6];
+    let mut save_proficient = [false; 6];
     let abilities = system.get("abilities").unwrap_or(&Value::Null);
     for (i, a) in ABILITIES.iter().enumerate() {
         let apath = format!("{sys}.abilities");
@@ -161,49 +94,25 @@ pub fn foundry_character(
             scores[i] = opt_int(ab, "value", &join(&apath, a), "an ability score")?
                 .unwrap_or(10)
                 .clamp(1, 30);
-            proficient[i] = ab.get("proficient").and_then(Value::as_f64).unwrap_or(0.0) >= 1.0;
+            save_proficient[i] = ab.get("proficient").and_then(Value::as_f64).unwrap_or(0.0) >= 1.0;
         }
     }
     let mods: Vec<i64> = scores.iter().map(|s| modifier(*s)).collect();
 
-    let mut keys: Vec<(&'static str, Toml)> = vec![
-        ("template", string(&template_name)),
-        ("name", string(&name.chars().take(64).collect::<String>())),
-        ("is_pc", Toml::Boolean(true)),
-        ("level", int(level)),
-    ];
     let attributes = system.get("attributes").unwrap_or(&Value::Null);
     let apath = format!("{sys}.attributes");
     let hp = match attributes.get("hp").and_then(|h| h.get("max")) {
-        Some(v) if !v.is_null() => Some(super::access::int(
+        Some(v) if !v.is_null() => Some(super::super::access::int(
             v,
             &format!("{apath}.hp.max"),
             "hit points",
         )?),
         _ => hit_points(&classes, mods[2]),
     };
-    match hp {
-        Some(hp) => keys.push(("hp", int(hp.clamp(1, 100_000)))),
-        None => notes.push("Hit points: not on the sheet; the template's average".into()),
-    }
-    keys.push((
-        "ac",
-        int(armour_class(attributes, items, &mods, &apath)?.clamp(1, 40)),
-    ));
-    let saves = ABILITIES
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            (
-                *a,
-                int((mods[i] + if proficient[i] { proficiency } else { 0 }).clamp(-10, 30)),
-            )
-        })
-        .collect();
-    keys.push(("saves", table(saves)));
+    let ac = armour_class(attributes, items, &mods, &apath)?;
 
-    // Weapons.
-    let mut attacks: Vec<(String, Toml, f64)> = Vec::new();
+    let mut notes = Vec::new();
+    let mut weapons = Vec::new();
     for item in items
         .iter()
         .filter(|it| opt_str(it, "type") == Some("weapon"))
@@ -213,66 +122,22 @@ pub fn foundry_character(
             continue;
         }
         let item_name = opt_str(item, "name").unwrap_or("weapon");
-        match weapon(s, &mods, proficiency) {
-            Some((t, mean)) if attacks.len() < 20 => {
-                let mut key = slug(item_name);
-                if key.is_empty() || attacks.iter().any(|a| a.0 == key) {
-                    key = format!("weapon-{}", attacks.len() + 1);
-                }
-                let mut t = t;
-                if let Toml::Table(m) = &mut t {
-                    m.insert("name".into(), string(&key));
-                }
-                attacks.push((key, t, mean));
-            }
-            _ => notes.push(format!("{item_name}: its damage is not read")),
+        match weapon(item_name, s) {
+            Some(w) => weapons.push(w),
+            None => notes.push(format!("{item_name}: its damage is not read")),
         }
     }
-    if !attacks.is_empty() {
-        let count = template.multiattack.len().max(1);
-        let best = attacks
-            .iter()
-            .filter(|a| a.1.get("reach").and_then(Toml::as_str) == Some("melee"))
-            .chain(attacks.iter())
-            .reduce(|b, a| if a.2 > b.2 { a } else { b })
-            .map(|a| a.0.clone())
-            .unwrap_or_default();
-        keys.push((
-            "attacks",
-            Toml::Array(attacks.iter().map(|a| a.1.clone()).collect()),
-        ));
-        keys.push(("multiattack", Toml::Array(vec![string(&best); count])));
-        notes.push("Attack rolls: bonuses from active effects (fighting style, feats, items' passive bonuses) are not read".into());
-    }
-
-    // Spells.
-    let (spells, skipped) = spells(items, templates, &template);
-    notes.extend(skipped);
-    if !spells.is_empty() || template.spellbook.is_some() {
-        keys.push((
-            "spells",
-            Toml::Array(spells.iter().map(|s| string(s)).collect()),
-        ));
-    }
-    notes.truncate(64);
-    keys.push((
-        "not_modelled",
-        Toml::Array(
-            notes
-                .iter()
-                .map(|n| string(&n.chars().take(200).collect::<String>()))
-                .collect(),
-        ),
-    ));
-    Ok(Imported {
-        name: name.clone(),
-        slug: match slug(&name) {
-            s if s.is_empty() => "character".into(),
-            s => s,
-        },
-        path: path.to_string(),
-        keys,
-        not_modelled: notes,
+    Ok(Sheet {
+        name,
+        classes: classes.iter().map(|c| (c.0.clone(), c.1)).collect(),
+        classes_path: join(path, "items"),
+        scores,
+        save_proficient,
+        hp,
+        ac,
+        weapons,
+        spells: ready_spells(items),
+        notes,
     })
 }
 
@@ -393,26 +258,18 @@ fn shield(items: &[Value]) -> i64 {
         .unwrap_or(0)
 }
 
-/// A weapon's attack (without its name) and mean damage.
-fn weapon(s: &Value, mods: &[i64], proficiency: i64) -> Option<(Toml, f64)> {
+/// An equipped weapon's numbers; `None` without readable damage.
+fn weapon(name: &str, s: &Value) -> Option<Weapon> {
     let kind = s
         .get("type")
         .and_then(|t| t.get("value"))
         .and_then(Value::as_str)
         .or_else(|| s.get("weaponType").and_then(Value::as_str))
         .unwrap_or("simpleM");
-    let ranged = kind.ends_with('R');
     let has = |p: &str| match s.get("properties") {
         Some(Value::Array(a)) => a.iter().any(|x| x.as_str() == Some(p)),
         Some(Value::Object(o)) => o.get(p).and_then(Value::as_bool).unwrap_or(false),
         _ => false,
-    };
-    let ability = if has("fin") {
-        mods[0].max(mods[1])
-    } else if ranged {
-        mods[1]
-    } else {
-        mods[0]
     };
     let magic = s
         .get("magicalBonus")
@@ -448,39 +305,21 @@ fn weapon(s: &Value, mods: &[i64], proficiency: i64) -> Option<(Toml, f64)> {
             .collect();
         (dice, part.get(1)?.as_str()?.to_string())
     };
-    if !super::text::DAMAGE_TYPES.contains(&kind_of.as_str()) {
-        return None;
-    }
-    let bonus = ability + magic;
-    let expr = match bonus {
-        0 => dice.clone(),
-        b if b > 0 => format!("{dice}+{b}"),
-        b => format!("{dice}{b}"),
-    };
-    let mean = expr.parse::<crate::dice::expr::DiceExpr>().ok()?.mean();
-    let mut t = vec![
-        (
-            "to_hit",
-            int((ability + proficiency + magic).clamp(-10, 30)),
-        ),
-        ("damage", string(&expr)),
-        ("type", string(&kind_of)),
-        ("reach", string(if ranged { "ranged" } else { "melee" })),
-    ];
-    if has("two") {
-        t.push(("two_handed", Toml::Boolean(true)));
-    }
-    Some((table(t), mean))
+    Some(Weapon {
+        name: name.to_string(),
+        dice,
+        kind: kind_of,
+        ranged: kind.ends_with('R'),
+        finesse: has("fin"),
+        two_handed: has("two"),
+        magic: magic.clamp(-10, 10),
+    })
 }
 
-/// The spells the character casts in a fight, and notes for the rest.
-fn spells(
-    items: &[Value],
-    templates: &Templates,
-    template: &crate::combat::creature::CreatureSpec,
-) -> (Vec<String>, Vec<String>) {
-    let highest = template.spellbook.as_ref().map_or(0, |b| b.highest_slot());
-    let (mut out, mut notes) = (Vec::new(), Vec::new());
+/// The spells ready to cast: prepared (or always prepared, pact, innate,
+/// at will) and cantrips.
+fn ready_spells(items: &[Value]) -> Vec<String> {
+    let mut out = Vec::new();
     for item in items.iter().filter(|i| opt_str(i, "type") == Some("spell")) {
         let s = item.get("system").unwrap_or(&Value::Null);
         let title = opt_str(item, "name").unwrap_or("");
@@ -494,32 +333,18 @@ fn spells(
             .or_else(|| s.get("prepared"))
             .map(|p| p.as_bool().unwrap_or(p.as_i64().unwrap_or(0) > 0))
             .unwrap_or(false);
-        if !(level == 0 || prepared || matches!(mode, "always" | "pact" | "innate" | "atwill")) {
-            continue;
-        }
-        let key = super::text::spell_key(title);
-        let combat = templates.spells.get(&key).filter(|sp| sp.cast_in_fights());
-        let healing = crate::rules::prices::spell_index(&key)
-            .filter(|&i| crate::rules::prices::SPELLS[i].in_fight.is_some());
-        let spell_level = combat
-            .map(|c| i64::from(c.level))
-            .or(healing.map(|i| i64::from(crate::rules::prices::SPELLS[i].level)))
-            .unwrap_or(level);
-        let castable = (combat.is_some() || healing.is_some())
-            && (spell_level == 0 || spell_level <= i64::from(highest));
-        if castable && !out.contains(&key) {
-            out.push(key);
-        } else if !castable {
-            notes.push(format!("Spell: {title}"));
+        if level == 0 || prepared || matches!(mode, "always" | "pact" | "innate" | "atwill") {
+            out.push(title.to_string());
         }
     }
-    (out, notes)
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+    use toml::Value as Toml;
 
     fn templates() -> Templates {
         crate::scenario::data::builtin_catalog().unwrap().templates
@@ -574,7 +399,7 @@ mod tests {
         );
         assert_eq!(
             get(&c, "spells").as_array().unwrap(),
-            &vec![string("bless")]
+            &vec![Toml::String("bless".into())]
         );
         assert!(
             c.not_modelled.contains(&"Spell: Find Steed".to_string()),
