@@ -142,6 +142,13 @@ fn a_stated_format_and_the_shadowing_warning() {
         "{:?}",
         s.warnings
     );
+    assert!(
+        s.warnings.iter().any(|w| w.contains(
+            "open5e-srd.json: 13 features of 3 imported creatures are not modelled (`woundsim show owlbear --bestiary "
+        ) && w.ends_with("open5e-srd.json` lists them)")),
+        "{:?}",
+        s.warnings
+    );
     let wrong = format!(r#"bestiary = [{{ file = "{name}", format = "roll20" }}]"#);
     let e = load(&folder(&[(name, read(name))], &wrong, "owlbear")).unwrap_err();
     assert!(

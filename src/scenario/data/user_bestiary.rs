@@ -216,7 +216,8 @@ fn collect_imports(v: &toml::Value, in_party: bool, out: &mut Vec<String>) {
 /// A bestiary file's text (`file` names it): woundsim's TOML, or JSON of
 /// woundsim's schema or another format (`format`, else told from a `.json`
 /// name and the content); with a warning for each imported monster that
-/// replaces a built-in one of `catalog`.
+/// replaces a built-in one of `catalog`, and one counting the features of
+/// the imported creatures that are not modelled.
 pub fn read_text(
     file: &str,
     text: &str,
@@ -228,7 +229,7 @@ pub fn read_text(
         return Ok((parse_bestiary(file, text, &catalog.templates)?, Vec::new()));
     }
     let (bestiary, imported) = parse_json(file, text, catalog, format)?;
-    let warnings = imported
+    let mut warnings: Vec<String> = imported
         .iter()
         .filter(|m| catalog.bestiary.entry(&m.slug).is_some())
         .map(|m| {
@@ -238,6 +239,20 @@ pub fn read_text(
             )
         })
         .collect();
+    let notes: usize = imported.iter().map(|m| m.not_modelled.len()).sum();
+    if let Some(example) = imported.iter().find(|m| !m.not_modelled.is_empty()) {
+        let with = imported
+            .iter()
+            .filter(|m| !m.not_modelled.is_empty())
+            .count();
+        warnings.push(format!(
+            "{file}: {notes} feature{} of {with} imported creature{} {} not modelled (`woundsim show {} --bestiary {file}` lists them)",
+            if notes == 1 { "" } else { "s" },
+            if with == 1 { "" } else { "s" },
+            if notes == 1 { "is" } else { "are" },
+            example.slug
+        ));
+    }
     Ok((bestiary, warnings))
 }
 
