@@ -164,25 +164,6 @@ const CREATURE_TYPES: [&str; 14] = [
     "undead",
 ];
 
-/// The conditions a creature may be immune to in woundsim's schema.
-const CONDITIONS: [&str; 15] = [
-    "blinded",
-    "charmed",
-    "deafened",
-    "exhaustion",
-    "frightened",
-    "grappled",
-    "incapacitated",
-    "invisible",
-    "paralyzed",
-    "petrified",
-    "poisoned",
-    "prone",
-    "restrained",
-    "stunned",
-    "unconscious",
-];
-
 /// The most attacks, and attacks of a multiattack, an entry may have
 /// (docs/scenarios.md, "Limits").
 const MAX_ATTACKS: usize = 20;
@@ -332,7 +313,7 @@ pub fn convert(b: &Statblock, spells: &Spells) -> Imported {
     let conditions: Vec<Value> = b
         .condition_immune
         .iter()
-        .filter(|c| CONDITIONS.contains(&c.as_str()))
+        .filter(|c| super::CONDITIONS.contains(&c.as_str()))
         .map(|c| string(c))
         .collect();
     if !conditions.is_empty() {

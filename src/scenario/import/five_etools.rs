@@ -176,26 +176,7 @@ fn size_letter(s: &str) -> Option<String> {
 
 /// `{"walk": 40, "fly": {"number": 80, "condition": "(hover)"}, "canHover": true}`.
 fn speed(v: Option<&Value>, path: &str) -> Result<Speed, ImportError> {
-    let mut s = Speed::default();
-    let Some(v @ Value::Object(o)) = v else {
-        return Ok(s);
-    };
-    let get = |key: &str| -> Result<i64, ImportError> {
-        match o.get(key) {
-            None | Some(Value::Null) | Some(Value::Bool(_)) => Ok(0),
-            Some(n @ Value::Object(_)) => {
-                Ok(opt_int(n, "number", &format!("{path}.{key}"), "a speed")?.unwrap_or(0))
-            }
-            Some(n) => int(n, &format!("{path}.{key}"), "a speed"),
-        }
-    };
-    s.walk = get("walk")?;
-    s.fly = get("fly")?;
-    s.swim = get("swim")?;
-    s.climb = get("climb")?;
-    s.burrow = get("burrow")?;
-    s.hover = v.get("canHover").and_then(Value::as_bool).unwrap_or(false);
-    Ok(s)
+    Speed::read(v, path, "canHover")
 }
 
 /// A damage or condition list: names, or groups `{"resist": [...], "note":

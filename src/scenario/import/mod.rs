@@ -97,6 +97,26 @@ pub fn detect(value: &Value) -> Format {
     }
 }
 
+/// The conditions a creature may be immune to in woundsim's schema (and
+/// the words a rider's condition is read from).
+pub const CONDITIONS: [&str; 15] = [
+    "blinded",
+    "charmed",
+    "deafened",
+    "exhaustion",
+    "frightened",
+    "grappled",
+    "incapacitated",
+    "invisible",
+    "paralyzed",
+    "petrified",
+    "poisoned",
+    "prone",
+    "restrained",
+    "stunned",
+    "unconscious",
+];
+
 /// A size category.
 pub const SIZES: [&str; 6] = ["tiny", "small", "medium", "large", "huge", "gargantuan"];
 
@@ -159,6 +179,39 @@ pub struct Speed {
     pub burrow: i64,
     /// Whether it hovers.
     pub hover: bool,
+}
+
+impl Speed {
+    /// A speed object at `path`: each of `walk`, `fly`, `swim`, `climb`,
+    /// `burrow` a number or `{"number": N}` (absent, null or `true`: 0),
+    /// and `hover_key` true when it hovers; not an object: no speed given.
+    pub(crate) fn read(
+        v: Option<&Value>,
+        path: &str,
+        hover_key: &str,
+    ) -> Result<Speed, ImportError> {
+        let Some(v @ Value::Object(_)) = v else {
+            return Ok(Speed::default());
+        };
+        let get = |key: &str| -> Result<i64, ImportError> {
+            let here = access::join(path, key);
+            match v.get(key) {
+                None | Some(Value::Null) | Some(Value::Bool(_)) => Ok(0),
+                Some(n @ Value::Object(_)) => {
+                    Ok(access::opt_int(n, "number", &here, "a speed")?.unwrap_or(0))
+                }
+                Some(n) => access::int(n, &here, "a speed"),
+            }
+        };
+        Ok(Speed {
+            walk: get("walk")?,
+            fly: get("fly")?,
+            swim: get("swim")?,
+            climb: get("climb")?,
+            burrow: get("burrow")?,
+            hover: v.get(hover_key).and_then(Value::as_bool).unwrap_or(false),
+        })
+    }
 }
 
 /// One monster as any format gives it, before conversion.

@@ -14,7 +14,7 @@
 
 use serde_json::Value;
 
-use super::access::{int, join, kind, list, opt_int, opt_str};
+use super::access::{join, kind, list, opt_int, opt_str};
 use super::{Feature, ImportError, Section, Speed, Statblock};
 
 /// The statblocks of an Open5e document.
@@ -172,23 +172,7 @@ fn decimal_cr(s: &str) -> String {
 
 /// `{"walk": 40, "fly": 80, "hover": true}`.
 fn speed(v: Option<&Value>, path: &str) -> Result<Speed, ImportError> {
-    let mut s = Speed::default();
-    let Some(v @ Value::Object(_)) = v else {
-        return Ok(s);
-    };
-    let get = |key: &str| -> Result<i64, ImportError> {
-        match v.get(key) {
-            None | Some(Value::Null) | Some(Value::Bool(_)) => Ok(0),
-            Some(n) => int(n, &format!("{path}.{key}"), "a speed"),
-        }
-    };
-    s.walk = get("walk")?;
-    s.fly = get("fly")?;
-    s.swim = get("swim")?;
-    s.climb = get("climb")?;
-    s.burrow = get("burrow")?;
-    s.hover = v.get("hover").and_then(Value::as_bool).unwrap_or(false);
-    Ok(s)
+    Speed::read(v, path, "hover")
 }
 
 /// "poison; bludgeoning, piercing, and slashing from nonmagical attacks"

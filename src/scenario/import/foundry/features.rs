@@ -177,32 +177,13 @@ impl Spells {
     }
 }
 
-/// A full caster's spell slots of `level` at caster level `caster`.
+/// A full caster's spell slots of `level` at caster level `caster` (the
+/// SRD's table, [`crate::rules::prices::full_caster_slots`]).
 pub(super) fn full_caster_slots(caster: i64, level: i64) -> i64 {
-    pub(super) const TABLE: [[i64; 9]; 20] = [
-        [2, 0, 0, 0, 0, 0, 0, 0, 0],
-        [3, 0, 0, 0, 0, 0, 0, 0, 0],
-        [4, 2, 0, 0, 0, 0, 0, 0, 0],
-        [4, 3, 0, 0, 0, 0, 0, 0, 0],
-        [4, 3, 2, 0, 0, 0, 0, 0, 0],
-        [4, 3, 3, 0, 0, 0, 0, 0, 0],
-        [4, 3, 3, 1, 0, 0, 0, 0, 0],
-        [4, 3, 3, 2, 0, 0, 0, 0, 0],
-        [4, 3, 3, 3, 1, 0, 0, 0, 0],
-        [4, 3, 3, 3, 2, 0, 0, 0, 0],
-        [4, 3, 3, 3, 2, 1, 0, 0, 0],
-        [4, 3, 3, 3, 2, 1, 0, 0, 0],
-        [4, 3, 3, 3, 2, 1, 1, 0, 0],
-        [4, 3, 3, 3, 2, 1, 1, 0, 0],
-        [4, 3, 3, 3, 2, 1, 1, 1, 0],
-        [4, 3, 3, 3, 2, 1, 1, 1, 0],
-        [4, 3, 3, 3, 2, 1, 1, 1, 1],
-        [4, 3, 3, 3, 3, 1, 1, 1, 1],
-        [4, 3, 3, 3, 3, 2, 1, 1, 1],
-        [4, 3, 3, 3, 3, 2, 2, 1, 1],
-    ];
-    match (usize::try_from(caster - 1), usize::try_from(level - 1)) {
-        (Ok(c), Ok(l)) if c < 20 && l < 9 => TABLE[c][l],
+    match (u8::try_from(caster), usize::try_from(level - 1)) {
+        (Ok(c), Ok(l)) if (1..=20).contains(&c) && l < 9 => {
+            i64::from(crate::rules::prices::full_caster_slots(c)[l])
+        }
         _ => 0,
     }
 }

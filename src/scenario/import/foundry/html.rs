@@ -404,7 +404,9 @@ impl Resolver<'_, '_> {
             if ["average", "extended", "long", "short"].contains(&lower.as_str()) {
                 continue;
             }
-            if DAMAGE_TYPES.contains(&lower.as_str()) {
+            if super::super::text::DAMAGE_TYPES.contains(&lower.as_str())
+                || matches!(lower.as_str(), "healing" | "temphp")
+            {
                 types.push(lower);
             } else {
                 formula.push(*b);

@@ -90,7 +90,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::access;
-use super::{ABILITIES, Feature, ImportError, SIZES, Section, Speed, Statblock};
+use super::{ABILITIES, CONDITIONS, Feature, ImportError, SIZES, Section, Speed, Statblock};
 
 /// The absent value, for lookups that find nothing.
 static NULL: Value = Value::Null;
@@ -107,44 +107,6 @@ const ABILITY_NAMES: [&str; 6] = [
 
 /// Foundry's size keys, in [`SIZES`] order.
 const SIZE_KEYS: [&str; 6] = ["tiny", "sm", "med", "lg", "huge", "grg"];
-
-/// The conditions, for rewriting "be knocked prone" style riders.
-const CONDITIONS: [&str; 15] = [
-    "blinded",
-    "charmed",
-    "deafened",
-    "exhaustion",
-    "frightened",
-    "grappled",
-    "incapacitated",
-    "invisible",
-    "paralyzed",
-    "petrified",
-    "poisoned",
-    "prone",
-    "restrained",
-    "stunned",
-    "unconscious",
-];
-
-/// The damage types a `[[/damage ...]]` enricher may name.
-const DAMAGE_TYPES: [&str; 15] = [
-    "acid",
-    "bludgeoning",
-    "cold",
-    "fire",
-    "force",
-    "lightning",
-    "necrotic",
-    "piercing",
-    "poison",
-    "psychic",
-    "radiant",
-    "slashing",
-    "thunder",
-    "healing",
-    "temphp",
-];
 
 /// Skills: Foundry key, name, default ability index.
 const SKILLS: [(&str, &str, usize); 18] = [
