@@ -48,7 +48,11 @@ fuzz_target!(|data: &[u8]| {
     if data.len() > MAX_INPUT || data.is_empty() {
         return;
     }
-    let name = if data[0] % 2 == 0 { "b.toml" } else { "b.json" };
+    let name = if data[0].is_multiple_of(2) {
+        "b.toml"
+    } else {
+        "b.json"
+    };
     let bestiary = DIR.join(name);
     std::fs::write(&bestiary, &data[1..]).expect("write the bestiary file");
     let scenario = DIR.join("s.toml");
@@ -58,9 +62,16 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let message = e.to_string();
-    let (bestiary_file, scenario_file) = (bestiary.display().to_string(), scenario.display().to_string());
+    let (bestiary_file, scenario_file) = (
+        bestiary.display().to_string(),
+        scenario.display().to_string(),
+    );
     let checked = if message.starts_with(&format!("{bestiary_file}:")) {
-        check_message(&bestiary_file, &String::from_utf8_lossy(&data[1..]), &message)
+        check_message(
+            &bestiary_file,
+            &String::from_utf8_lossy(&data[1..]),
+            &message,
+        )
     } else {
         check_message(&scenario_file, &text, &message)
     };

@@ -19,9 +19,9 @@
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use woundsim::dice::DiceExpr;
-use woundsim::scenario::limits::{MAX_NAME_CHARS, MAX_VARIANTS};
 use woundsim::model::Catalog;
 use woundsim::scenario::ScenarioError;
+use woundsim::scenario::limits::{MAX_NAME_CHARS, MAX_VARIANTS};
 use woundsim::types::Scenario;
 
 /// The file name the in-memory target gives the parser.
@@ -289,7 +289,11 @@ mod tests {
     #[test]
     fn a_message_on_two_lines_or_naming_no_file_is_caught() {
         check_one_line("a.state: corrupt", &["a.state"]);
-        for bad in ["a.state: two\nlines", "b.state: other file", "a.state \u{1b}[31m"] {
+        for bad in [
+            "a.state: two\nlines",
+            "b.state: other file",
+            "a.state \u{1b}[31m",
+        ] {
             let caught = std::panic::catch_unwind(|| check_one_line(bad, &["a.state"]));
             assert!(caught.is_err(), "{bad:?}");
         }
@@ -332,6 +336,36 @@ mod tests {
     fn the_usual_dice_forms_keep_the_invariants() {
         for text in ["1d8+3", "d20", "-2", "5d1+2", "100d1000-10000", " 2D6 + 1 "] {
             check_dice(text, &text.parse().unwrap());
+        }
+    }
+}
+
+/// Inputs of an import target longer than this are skipped (an imported
+/// file may have 1 MiB; libFuzzer's mutations stay far below it).
+pub const MAX_IMPORT_INPUT: usize = 64 * 1024;
+
+/// An import target's check: arbitrary text (bytes that are not UTF-8
+/// become U+FFFD) converted as `woundsim import --format F` and a
+/// scenario's `bestiary = [{ file = "i.json", format = F }]` do, by
+/// `woundsim::scenario::data::user_bestiary::import`. Either a bestiary
+/// text (which the bestiary reader has already accepted) with at least one
+/// creature, or an error that keeps the scenario parser's promise: one
+/// line, `i.json:LINE:COLUMN: what`, at a place that exists in the text.
+pub fn check_import(data: &[u8], format: woundsim::scenario::import::Format) {
+    if data.len() > MAX_IMPORT_INPUT {
+        return;
+    }
+    let text = String::from_utf8_lossy(data);
+    match woundsim::scenario::data::user_bestiary::import("i.json", &text, Some(format), &CATALOG) {
+        Ok((_, creatures, toml_text)) => {
+            assert!(!creatures.is_empty(), "an import without a creature");
+            assert!(toml_text.contains('['), "{toml_text}");
+        }
+        Err(e) => {
+            let message = e.to_string();
+            if let Err(why) = check_message("i.json", &text, &message) {
+                panic!("{why}\n  message: {message:?}");
+            }
         }
     }
 }
