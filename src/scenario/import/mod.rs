@@ -120,6 +120,17 @@ pub const CONDITIONS: [&str; 15] = [
 /// A size category.
 pub const SIZES: [&str; 6] = ["tiny", "small", "medium", "large", "huge", "gargantuan"];
 
+/// The six abilities' names in lower case, in [`ABILITIES`] order (Open5e's
+/// `strength_save`, D&D Beyond's `strength-score`).
+pub const ABILITY_WORDS: [&str; 6] = [
+    "strength",
+    "dexterity",
+    "constitution",
+    "intelligence",
+    "wisdom",
+    "charisma",
+];
+
 /// The six abilities in their usual order, as woundsim's `saves` keys.
 pub const ABILITIES: [&str; 6] = ["str", "dex", "con", "int", "wis", "cha"];
 

@@ -71,17 +71,9 @@ fn monster(m: &Value, path: &str) -> Result<Statblock, ImportError> {
         ));
     }
     b.speed = speed(m.get("speed"), &at("speed"))?;
-    const LONG: [&str; 6] = [
-        "strength",
-        "dexterity",
-        "constitution",
-        "intelligence",
-        "wisdom",
-        "charisma",
-    ];
     let scores = m.get("ability_scores").filter(|v| v.is_object());
     let saves = m.get("saving_throws").filter(|v| v.is_object());
-    for (i, long) in LONG.iter().enumerate() {
+    for (i, long) in super::ABILITY_WORDS.iter().enumerate() {
         b.abilities[i] = match scores {
             Some(s) => opt_int(s, long, &at("ability_scores"), "an ability score")?,
             None => opt_int(m, long, path, "an ability score")?,

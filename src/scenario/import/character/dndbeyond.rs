@@ -39,17 +39,6 @@ use super::super::access::{join, kind, list, opt_int, opt_str};
 use super::super::convert::Imported;
 use super::{Sheet, Weapon, entry, modifier};
 
-/// The full names of the abilities, as D&D Beyond's modifier sub-types
-/// spell them, in woundsim's order.
-const ABILITY_NAMES: [&str; 6] = [
-    "strength",
-    "dexterity",
-    "constitution",
-    "intelligence",
-    "wisdom",
-    "charisma",
-];
-
 /// The classes that know their spells rather than prepare them.
 const KNOWN_CASTERS: [&str; 4] = ["bard", "ranger", "sorcerer", "warlock"];
 
@@ -220,7 +209,7 @@ pub fn sheet(d: &Value, path: &str) -> Result<Sheet, ImportError> {
     let over = stat_list(d, "overrideStats", path)?;
     let mut scores = [10i64; 6];
     let mut save_proficient = [false; 6];
-    for (i, ability) in ABILITY_NAMES.iter().enumerate() {
+    for (i, ability) in super::super::ABILITY_WORDS.iter().enumerate() {
         let score_key = format!("{ability}-score");
         let save_key = format!("{ability}-saving-throws");
         let mut score = base[i].unwrap_or(10) + bonus[i].unwrap_or(0);
