@@ -234,7 +234,11 @@ pub fn sheet(d: &Value, path: &str) -> Result<Sheet, ImportError> {
     let hp = match opt_int(d, "overrideHitPoints", path, "hit points")? {
         Some(hp) => Some(hp),
         None => opt_int(d, "baseHitPoints", path, "hit points")?.map(|base| {
-            let bonus = d.get("bonusHitPoints").and_then(Value::as_i64).unwrap_or(0);
+            let bonus = d
+                .get("bonusHitPoints")
+                .and_then(Value::as_i64)
+                .unwrap_or(0)
+                .clamp(-100_000, 100_000);
             let per_level: i64 = mods_list
                 .iter()
                 .filter(|x| x.kind == "bonus" && x.sub == "hit-points-per-level")
@@ -249,7 +253,11 @@ pub fn sheet(d: &Value, path: &str) -> Result<Sheet, ImportError> {
     let mut shield = 0;
     for item in inventory.iter().filter(|i| in_use(i)) {
         let def = item.get("definition").unwrap_or(&Value::Null);
-        let value = def.get("armorClass").and_then(Value::as_i64).unwrap_or(0);
+        let value = def
+            .get("armorClass")
+            .and_then(Value::as_i64)
+            .unwrap_or(0)
+            .clamp(0, 100);
         match def.get("armorTypeId").and_then(Value::as_i64) {
             Some(1) => armour = Some(value + m[1]),
             Some(2) => armour = Some(value + m[1].min(2)),
@@ -492,6 +500,19 @@ mod tests {
         v["data"]["classSpells"] = json!([{"characterClassId": 4, "spells": [
             {"prepared": false, "definition": {"name": "Hold Person", "level": 2}}]}]);
         assert_eq!(sheet(&v["data"], "data").unwrap().spells, ["Hold Person"]);
+    }
+
+    #[test]
+    fn huge_numbers_on_a_sheet_are_bounded_not_overflowed() {
+        let mut v = fighter();
+        let huge = json!(i64::MAX);
+        v["data"]["bonusHitPoints"] = huge.clone();
+        v["data"]["inventory"][3]["definition"]["armorClass"] = huge.clone();
+        v["data"]["inventory"][5]["definition"]["armorClass"] = huge.clone();
+        v["data"]["modifiers"]["race"][0]["value"] = huge.clone();
+        let c = dndbeyond_character(&v, "", &templates()).unwrap();
+        assert_eq!(get(&c, "ac").as_integer(), Some(40));
+        assert_eq!(get(&c, "hp").as_integer(), Some(100_000));
     }
 
     #[test]

@@ -156,7 +156,8 @@ fn hit_points(classes: &[(String, i64, &Value)], con: i64) -> Option<i64> {
                     .and_then(|h| h.get("denomination"))
                     .and_then(Value::as_str)
             })
-            .and_then(|d| d.trim_start_matches('d').parse().ok())?;
+            .and_then(|d| d.trim_start_matches('d').parse::<i64>().ok())?
+            .clamp(1, 100);
         let advancement = s.get("advancement")?;
         let entries: Vec<&Value> = match advancement {
             Value::Array(a) => a.iter().collect(),
@@ -171,7 +172,7 @@ fn hit_points(classes: &[(String, i64, &Value)], con: i64) -> Option<i64> {
             let each = match hp.get(l.to_string()) {
                 Some(Value::String(s)) if s == "max" => die,
                 Some(Value::String(s)) if s == "avg" => die / 2 + 1,
-                Some(v) => v.as_i64()?,
+                Some(v) => v.as_i64()?.clamp(0, 1000),
                 None => return None,
             };
             total += each;
@@ -216,11 +217,16 @@ fn armour_class(
             .and_then(Value::as_str)
             .or_else(|| armor.get("type").and_then(Value::as_str))
             .unwrap_or("");
-        let value = armor.get("value").and_then(Value::as_i64).unwrap_or(0);
+        let value = armor
+            .get("value")
+            .and_then(Value::as_i64)
+            .unwrap_or(0)
+            .clamp(0, 100);
         let magic = armor
             .get("magicalBonus")
             .and_then(Value::as_i64)
-            .unwrap_or(0);
+            .unwrap_or(0)
+            .clamp(-10, 10);
         let max_dex = armor.get("dex").and_then(Value::as_i64);
         base = match kind {
             "light" => value + magic + dex,
@@ -251,8 +257,14 @@ fn shield(items: &[Value]) -> i64 {
         })
         .map(|s| {
             let a = s.get("armor").unwrap_or(&Value::Null);
-            a.get("value").and_then(Value::as_i64).unwrap_or(2)
-                + a.get("magicalBonus").and_then(Value::as_i64).unwrap_or(0)
+            a.get("value")
+                .and_then(Value::as_i64)
+                .unwrap_or(2)
+                .clamp(0, 100)
+                + a.get("magicalBonus")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(0)
+                    .clamp(-10, 10)
         })
         .max()
         .unwrap_or(0)
@@ -406,6 +418,20 @@ mod tests {
             "{:?}",
             c.not_modelled
         );
+    }
+
+    #[test]
+    fn huge_numbers_on_a_sheet_are_bounded_not_overflowed() {
+        let mut v = paladin();
+        let huge = json!(i64::MAX);
+        v["items"][0]["system"]["hitDice"] = json!("d9223372036854775807");
+        v["items"][0]["system"]["advancement"][0]["value"]["3"] = huge.clone();
+        v["items"][3]["system"]["armor"]["value"] = huge.clone();
+        v["items"][3]["system"]["armor"]["magicalBonus"] = huge.clone();
+        v["items"][4]["system"]["armor"]["value"] = huge.clone();
+        let c = foundry_character(&v, "", &templates()).unwrap();
+        assert_eq!(get(&c, "ac").as_integer(), Some(40));
+        assert!(get(&c, "hp").as_integer().unwrap() <= 100_000);
     }
 
     #[test]
