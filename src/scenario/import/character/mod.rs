@@ -33,22 +33,6 @@ use super::{ABILITIES, ImportError, slug};
 pub use dndbeyond::dndbeyond_character;
 pub use foundry::foundry_character;
 
-/// The SRD classes with a template.
-pub const CLASSES: [&str; 12] = [
-    "barbarian",
-    "bard",
-    "cleric",
-    "druid",
-    "fighter",
-    "monk",
-    "paladin",
-    "ranger",
-    "rogue",
-    "sorcerer",
-    "warlock",
-    "wizard",
-];
-
 /// The most weapons a sheet's entry keeps.
 const MAX_WEAPONS: usize = 20;
 
@@ -136,12 +120,13 @@ pub fn entry(sheet: Sheet, path: &str, templates: &Templates) -> Result<Imported
     }
     // Most levels first; the sheet's order among equals.
     classes.sort_by_key(|c| std::cmp::Reverse(c.1));
-    let Some(main) = classes.iter().find(|c| CLASSES.contains(&c.0.as_str())) else {
+    let known = templates.classes();
+    let Some(main) = classes.iter().find(|c| known.contains(&c.0.as_str())) else {
         return Err(ImportError::at(
             classes_path,
             format!(
                 "`{name}` has no class woundsim has a template for (one of {}): a character needs one",
-                CLASSES.join(", ")
+                known.join(", ")
             ),
         ));
     };
