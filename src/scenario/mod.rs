@@ -26,6 +26,7 @@ pub mod overrides;
 pub mod prices;
 mod reading;
 pub mod scan;
+pub mod sources;
 pub mod values;
 mod variants;
 pub mod wording;

@@ -525,6 +525,19 @@ pub fn parse_with(
     text: &str,
     layers: &CommandLayers,
 ) -> Result<Scenario, ScenarioError> {
+    parse_with_files(catalog, file, text, layers, &crate::scenario::sources::Disk)
+}
+
+/// [`parse_with`], reading the files the scenario names (`bestiary`,
+/// `party = [{ import = ... }]`) from `files` instead of the disk: the web
+/// page's added files.
+pub fn parse_with_files(
+    catalog: &Catalog,
+    file: &str,
+    text: &str,
+    layers: &CommandLayers,
+    files: &dyn crate::scenario::sources::FileSource,
+) -> Result<Scenario, ScenarioError> {
     let doc = Document::probe(file, text, TYPES)?;
     let own;
     let mut inputs = Vec::new();
@@ -550,6 +563,7 @@ pub fn parse_with(
                 file,
                 doc.locator(),
                 list,
+                files,
             )?;
             own = with_files;
             inputs = read;
@@ -562,6 +576,7 @@ pub fn parse_with(
         catalog,
         file,
         doc.locator(),
+        files,
     )? {
         None => catalog,
         Some((c, read)) => {

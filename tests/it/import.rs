@@ -444,3 +444,70 @@ fn a_dnd_beyond_character_joins_the_party_with_its_numbers() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("1 character (dndbeyond)"), "{stderr}");
 }
+
+/// A campaign with the D&D Beyond fighter as a fixed party member, read
+/// from `files`.
+const FIXED_CAMPAIGN: &str = r#"version = 1
+name = "imported-veteran"
+type = "campaign"
+trials = 40
+seed = 3
+[options]
+party = [{ class = "cleric", name = "c" }, { fixed = { import = "brom.json" }, name = "brom" }]
+start_level = 1
+end_level = 3
+difficulty = "low"
+monster_pool = ["goblin-warrior"]
+"#;
+
+#[test]
+fn a_character_sheet_is_a_campaigns_fixed_member_from_the_disk_or_from_added_files() {
+    let sheet = read("dndbeyond-character-fighter.json");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("brom.json"), &sheet).unwrap();
+    std::fs::write(dir.path().join("s.toml"), FIXED_CAMPAIGN).unwrap();
+    let from_disk = load(&dir).unwrap();
+    let woundsim::types::Variants::Campaign(v) = &from_disk.variants else {
+        unreachable!()
+    };
+    for plan in &v[0].rules.levels {
+        let brom = &plan.party().party[1];
+        // The sheet's numbers (as in the combat party above), at every level.
+        assert_eq!((brom.name.as_str(), brom.level, brom.max_hp, brom.ac), ("brom", 5, 44, 19));
+    }
+    // The web page's added files give the same scenario as the disk.
+    let added = woundsim::scenario::sources::Added::new(
+        [("brom.json".to_string(), sheet)].into_iter().collect(),
+    )
+    .unwrap();
+    let from_added = woundsim::types::parse_with_files(
+        common::catalog(),
+        "scenario.toml",
+        FIXED_CAMPAIGN,
+        &Default::default(),
+        &added,
+    )
+    .unwrap();
+    assert_eq!(
+        format!("{:?}", from_added.variants),
+        format!("{:?}", from_disk.variants)
+    );
+    let a = common::run(&from_disk, 40, 1);
+    let b = common::run(&from_added, 40, 2);
+    assert_eq!(a.figures, b.figures);
+    // Without the file, the error is placed at the `import` and says why.
+    let none = woundsim::scenario::sources::Added::default();
+    let e = woundsim::types::parse_with_files(
+        common::catalog(),
+        "scenario.toml",
+        FIXED_CAMPAIGN,
+        &Default::default(),
+        &none,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("scenario.toml:7:") && e.contains("no file has been added"),
+        "{e}"
+    );
+}

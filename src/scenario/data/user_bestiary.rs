@@ -20,6 +20,7 @@ use crate::model::InputFile;
 use crate::scenario::digest::input_file;
 use crate::scenario::error::Located;
 use crate::scenario::limits::{MAX_BESTIARY_FILES, MAX_FILE_BYTES};
+use crate::scenario::sources::FileSource;
 use crate::scenario::values::{self, at_most};
 use crate::scenario::{Locator, ScenarioError};
 
@@ -37,6 +38,7 @@ pub fn with_files(
     scenario_file: &str,
     loc: &Locator,
     list: &Spanned<Vec<Spanned<toml::Value>>>,
+    files: &dyn FileSource,
 ) -> Result<(Catalog, Vec<InputFile>, Vec<String>), ScenarioError> {
     at_most(
         &values::at(loc, list, "bestiary"),
@@ -53,7 +55,7 @@ pub fn with_files(
         let field = format!("bestiary[{i}]");
         let (written, format) = file_and_format(loc, entry, &field)?;
         let path = dir.join(&written);
-        let (file, text) = crate::scenario::read_file(&path).map_err(|e| {
+        let (file, text) = files.read(&path).map_err(|e| {
             let why = match e {
                 ScenarioError::TooLarge { .. } => {
                     format!(
@@ -108,7 +110,8 @@ const MAX_IMPORT_NAME: usize = 57;
 
 /// `catalog` with the character files that the scenario `text` names in
 /// its `party` lists (`party = [{ import = "my-paladin.json" }]`, in
-/// `[options]` or a `[[variant]]`) read and kept in its bestiary under
+/// `[options]` or a `[[variant]]`; a campaign's `{ fixed = { import =
+/// "..." } }`) read and kept in its bestiary under
 /// [`super::creature::imported_key`], and the files read; `None` when it
 /// names none. A file is a Foundry VTT character actor
 /// ([`import::character`]).
@@ -116,6 +119,7 @@ pub fn with_characters(
     catalog: &Catalog,
     scenario_file: &str,
     loc: &Locator,
+    files: &dyn FileSource,
 ) -> Result<Option<(Catalog, Vec<InputFile>)>, ScenarioError> {
     let Ok(doc) = loc.text.parse::<toml::Table>() else {
         return Ok(None);
@@ -147,16 +151,19 @@ pub fn with_characters(
             ));
         }
         let path = dir.join(written);
-        let (file, text) = crate::scenario::read_file(&path).map_err(|e| match e {
-            ScenarioError::TooLarge { .. } | ScenarioError::Unreadable { .. } => loc.error(
+        let (file, text) = files.read(&path).map_err(|e| {
+            let why = match e {
+                ScenarioError::TooLarge { .. } => {
+                    format!("is larger than {MAX_FILE_BYTES} bytes, the most a file may have")
+                }
+                ScenarioError::Unreadable { reason, .. } => format!("cannot be read: {reason}"),
+                other => return other,
+            };
+            loc.error(
                 at,
                 field,
-                format!(
-                    "the character file `{}` cannot be read: {e}",
-                    path.display()
-                ),
-            ),
-            other => other,
+                format!("the character file `{}` {why}", path.display()),
+            )
         })?;
         let value = json_value(&file, &text)?;
         let format = import::detect(&value);
@@ -194,7 +201,9 @@ pub fn with_characters(
     )))
 }
 
-/// Every `import = "..."` of a table in a `party` list, in order, once.
+/// Every `import = "..."` of a table in a `party` list (or of a
+/// campaign's fixed member there, `{ fixed = { import = ... } }`), in
+/// order, once.
 fn collect_imports(v: &toml::Value, in_party: bool, out: &mut Vec<String>) {
     match v {
         toml::Value::Table(t) => {
@@ -205,7 +214,7 @@ fn collect_imports(v: &toml::Value, in_party: bool, out: &mut Vec<String>) {
                 out.push(s.clone());
             }
             for (k, x) in t {
-                collect_imports(x, k == "party", out);
+                collect_imports(x, k == "party" || (in_party && k == "fixed"), out);
             }
         }
         toml::Value::Array(a) => a.iter().for_each(|x| collect_imports(x, in_party, out)),
