@@ -56,7 +56,9 @@ impl Added {
             let shown = super::error::one_line(name);
             if name.trim().is_empty()
                 || name.chars().count() > 200
-                || name.chars().any(|c| c.is_control() || c == '/' || c == '\\')
+                || name
+                    .chars()
+                    .any(|c| c.is_control() || c == '/' || c == '\\')
             {
                 return Err(format!(
                     "the added file `{shown}`: a file name is 1 to 200 characters, without folders or control characters"
@@ -124,16 +126,30 @@ mod tests {
     fn a_missing_file_names_the_files_there_are() {
         let files = added(&[("a.json", "{}"), ("b.toml", "")]).unwrap();
         let e = files.read(Path::new("c.json")).unwrap_err().to_string();
-        assert!(e.contains("c.json") && e.contains("`a.json`, `b.toml`"), "{e}");
+        assert!(
+            e.contains("c.json") && e.contains("`a.json`, `b.toml`"),
+            "{e}"
+        );
         let none = added(&[]).unwrap().read(Path::new("c.json")).unwrap_err();
-        assert!(none.to_string().contains("no file has been added"), "{none}");
+        assert!(
+            none.to_string().contains("no file has been added"),
+            "{none}"
+        );
     }
 
     #[test]
     fn added_files_are_held_to_the_limits() {
         let big = "x".repeat(MAX_FILE_BYTES as usize + 1);
-        assert!(added(&[("big.json", &big)]).unwrap_err().contains("larger than"));
-        assert!(added(&[("../etc/passwd", "")]).unwrap_err().contains("without folders"));
+        assert!(
+            added(&[("big.json", &big)])
+                .unwrap_err()
+                .contains("larger than")
+        );
+        assert!(
+            added(&[("../etc/passwd", "")])
+                .unwrap_err()
+                .contains("without folders")
+        );
         assert!(added(&[(" ", "")]).unwrap_err().contains("1 to 200"));
         let many: Vec<(String, &str)> = (0..=MAX_ADDED_FILES)
             .map(|i| (format!("f{i}.json"), ""))

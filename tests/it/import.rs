@@ -473,7 +473,10 @@ fn a_character_sheet_is_a_campaigns_fixed_member_from_the_disk_or_from_added_fil
     for plan in &v[0].rules.levels {
         let brom = &plan.party().party[1];
         // The sheet's numbers (as in the combat party above), at every level.
-        assert_eq!((brom.name.as_str(), brom.level, brom.max_hp, brom.ac), ("brom", 5, 44, 19));
+        assert_eq!(
+            (brom.name.as_str(), brom.level, brom.max_hp, brom.ac),
+            ("brom", 5, 44, 19)
+        );
     }
     // The web page's added files give the same scenario as the disk.
     let added = woundsim::scenario::sources::Added::new(

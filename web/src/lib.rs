@@ -15,6 +15,8 @@
 //! Nothing here reads a file, a clock or the environment: the page passes
 //! what it measured (seconds, workers, start time).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -27,6 +29,7 @@ use woundsim::scenario::MAX_TRIALS;
 use woundsim::scenario::ScenarioError;
 use woundsim::scenario::command::CommandLayers;
 use woundsim::scenario::error::one_line;
+use woundsim::scenario::sources::Added;
 use woundsim::types::{self, Scenario, State};
 
 /// Longest scenario text the page accepts (as a scenario file's limit).
@@ -55,6 +58,11 @@ struct Request {
     /// `--set KEY=VALUE` and `--scan KEY=SPEC` arguments, as written.
     #[serde(default)]
     layers: Vec<String>,
+    /// The files the user added beside the scenario text (bestiary files,
+    /// character sheets), by name: what `bestiary = [...]` and `import =
+    /// "..."` name.
+    #[serde(default)]
+    files: BTreeMap<String, String>,
 }
 
 /// Why a request has no scenario: the request itself (trials, seed,
@@ -107,7 +115,9 @@ fn checked_scenario(request: &str) -> Result<Scenario, Refusal> {
                     "the scenario is larger than {MAX_TEXT_BYTES} bytes, the most a scenario may have"
                 )));
             }
-            types::parse_with(catalog, "scenario.toml", text, &layers).map_err(Refusal::Scenario)?
+            let files = Added::new(request.files)?;
+            types::parse_with_files(catalog, "scenario.toml", text, &layers, &files)
+                .map_err(Refusal::Scenario)?
         }
         _ => {
             return Err(Refusal::Request(
@@ -213,6 +223,55 @@ pub fn bestiary() -> Result<String, JsError> {
         })
         .collect();
     serde_json::to_string(&list).map_err(|e| js(e.to_string()))
+}
+
+/// A character sheet, as the game master's form shows it.
+#[derive(Serialize)]
+struct Character {
+    name: String,
+    /// The class whose template it starts from (most levels).
+    class: String,
+    /// Its level (all classes).
+    level: i64,
+    /// The sheet's format, in words (`Foundry VTT`, `D&D Beyond`).
+    format: &'static str,
+    /// What the entry lists as not modelled.
+    not_modelled: Vec<String>,
+}
+
+/// A character sheet added by name (`file`: a Foundry VTT character actor
+/// or a D&D Beyond character's JSON), read as `party = [{ import = FILE }]`
+/// reads it: JSON `{name, class, level, format, not_modelled}`, or the
+/// error at its line:column and JSON path.
+#[wasm_bindgen]
+pub fn character(file: &str, text: &str) -> Result<String, JsError> {
+    let catalog = catalog().map_err(js)?;
+    if text.len() > MAX_TEXT_BYTES {
+        return Err(js(format!(
+            "{}: larger than {MAX_TEXT_BYTES} bytes, the most a file may have",
+            one_line(file)
+        )));
+    }
+    let (format, c) = woundsim::scenario::data::user_bestiary::character(file, text, catalog)
+        .map_err(|e| js(words(&e)))?;
+    let key = |name: &str| c.keys.iter().find(|(k, _)| *k == name).map(|(_, v)| v);
+    let template = key("template").and_then(|v| v.as_str()).unwrap_or_default();
+    let class = template
+        .rsplit_once('-')
+        .map_or(template, |(c, _)| c)
+        .to_string();
+    let level = key("level").and_then(|v| v.as_integer()).unwrap_or(1);
+    serde_json::to_string(&Character {
+        name: c.name.clone(),
+        class,
+        level,
+        format: match format {
+            woundsim::scenario::import::Format::DndBeyond => "D&D Beyond",
+            _ => "Foundry VTT",
+        },
+        not_modelled: c.not_modelled.clone(),
+    })
+    .map_err(|e| js(e.to_string()))
 }
 
 /// The text of a shipped scenario (`death-saves`), for the editor.

@@ -10,13 +10,16 @@ const WASM_URL = new URL("./pkg/woundsim_web_bg.wasm", import.meta.url);
 let module = null; // the compiled engine, shared with the workers
 let workers = [];
 let edited = false; // the editor's text differs from the built-in's
+const added = new Map(); // the user's files beside the edited text, by name
 
 // --- The request --------------------------------------------------------
 
 function request() {
   const r = {};
-  if (edited) r.text = $("editor").value;
-  else r.builtin = $("scenario").value;
+  if (edited) {
+    r.text = $("editor").value;
+    if (added.size) r.files = Object.fromEntries(added);
+  } else r.builtin = $("scenario").value;
   const trials = $("trials").value.trim();
   const seed = $("seed").value.trim();
   if (trials) r.trials = trials;
@@ -56,6 +59,32 @@ function fragmentOf(req) {
 }
 
 // --- The scenario and the editor -----------------------------------------
+
+// The user's files, as chips with a remove button each.
+function showFiles() {
+  const list = $("file-list");
+  list.replaceChildren();
+  for (const name of added.keys()) {
+    const li = document.createElement("li");
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.textContent = "×";
+    remove.setAttribute("aria-label", `Remove ${name}`);
+    remove.onclick = () => { added.delete(name); showFiles(); checkEditor(); };
+    li.append(name, remove);
+    list.append(li);
+  }
+}
+
+// Adds the chosen files (read as text; the engine holds them to its limits
+// and says which file and where when one cannot be read).
+async function addFiles(input) {
+  for (const file of input.files) added.set(file.name, await file.text());
+  input.value = "";
+  showFiles();
+  edited = true;
+  checkEditor();
+}
 
 function showPlan() {
   try {
@@ -364,6 +393,7 @@ async function start() {
   $("editor").addEventListener("scroll", () => { $("gutter").scrollTop = $("editor").scrollTop; });
   $("revert").onclick = () => loadBuiltin(select.value);
   $("layers").addEventListener("input", checkEditor);
+  $("files").onchange = (e) => addFiles(e.target);
   $("trials").addEventListener("input", showPlan);
   $("seed").addEventListener("input", showPlan);
   $("run-form").onsubmit = (event) => { event.preventDefault(); run(request()); };
@@ -376,7 +406,9 @@ async function start() {
   };
   $("share").onclick = async () => {
     const url = location.href.split("#")[0] + fragmentOf(lastRequest);
-    try { await navigator.clipboard.writeText(url); $("progress-text").textContent = "Link copied."; }
+    const files = Object.keys(JSON.parse(lastRequest).files || {});
+    const note = files.length ? ` It does not carry your files (${files.join(", ")}): add them again after opening it.` : "";
+    try { await navigator.clipboard.writeText(url); $("progress-text").textContent = `Link copied.${note}`; }
     catch { prompt("The link to this run:", url); }
   };
   const f = readFragment();

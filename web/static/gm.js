@@ -1,6 +1,11 @@
 // The game master's form: a party, a career, a monster pool and the
 // town's prices, turned into a campaign scenario (TOML) that runs the
-// standard and the harsh healing settings on the same dice.
+// standard and the harsh healing settings on the same dice. A PC may be a
+// character sheet the game master imports (Foundry VTT, D&D Beyond): as
+// the sheet (a fixed member at its own level) or as its class, levelled
+// with the party.
+import { character } from "./pkg/woundsim_web.js";
+
 const $ = (id) => document.getElementById(id);
 
 const CLASSES = ["barbarian", "bard", "cleric", "druid", "fighter", "monk",
@@ -36,6 +41,77 @@ function addPc(cls, name) {
   list.append(li);
 }
 
+// The character sheets imported, by the file name the scenario gives them.
+const sheets = new Map();
+
+// A file name for `sheet` not yet taken by another sheet's text.
+function sheetName(name, text) {
+  const base = name.replace(/[\/\\\p{Cc}]/gu, "_").slice(0, 50).trim() || "character.json";
+  let key = base;
+  for (let n = 2; sheets.has(key) && sheets.get(key) !== text; n++) key = `${n}-${base}`;
+  return key;
+}
+
+// A row for the character sheet `file` (its text read as `info`).
+function addSheet(file, text, info) {
+  const list = $("party");
+  if (list.children.length >= MAX_PARTY) throw new Error(`a party has at most ${MAX_PARTY} PCs`);
+  const key = sheetName(file, text);
+  sheets.set(key, text);
+  const li = document.createElement("li");
+  const row = document.createElement("div");
+  row.className = "pc imported";
+  row.dataset.file = key;
+  row.dataset.class = info.class;
+  const what = document.createElement("span");
+  what.textContent = `${info.name}: ${info.class} ${info.level} (${info.format} sheet)`;
+  const as = document.createElement("select");
+  as.setAttribute("aria-label", `How ${info.name} plays`);
+  as.append(new Option(`as the sheet, level ${info.level} at every level`, "sheet"),
+    new Option(`as a ${info.class} levelled with the party`, "class"));
+  const input = document.createElement("input");
+  input.setAttribute("aria-label", "Name");
+  input.value = info.name.slice(0, 40);
+  input.maxLength = 40;
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.textContent = "Remove";
+  remove.onclick = () => { if (list.children.length > 1) li.remove(); };
+  row.append(what, as, input, remove);
+  li.append(row);
+  if (info.not_modelled.length) {
+    const note = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = `${info.not_modelled.length} thing${info.not_modelled.length === 1 ? "" : "s"} on the sheet not modelled`;
+    const ul = document.createElement("ul");
+    for (const n of info.not_modelled) {
+      const item = document.createElement("li");
+      item.textContent = n;
+      ul.append(item);
+    }
+    note.append(summary, ul);
+    li.append(note);
+  }
+  list.append(li);
+}
+
+// Reads the chosen character sheet into the party, or says why not.
+async function importSheet(input) {
+  const error = $("import-error");
+  error.hidden = true;
+  const file = input.files[0];
+  input.value = "";
+  if (!file) return;
+  try {
+    if (file.size > 1 << 20) throw new Error(`${file.name}: larger than 1048576 bytes, the most a file may have`);
+    const text = await file.text();
+    addSheet(file.name, text, JSON.parse(character(file.name, text)));
+  } catch (e) {
+    error.textContent = String(e && e.message ? e.message : e);
+    error.hidden = false;
+  }
+}
+
 function addMonster(name) {
   name = name.trim().toLowerCase();
   const pool = $("pool");
@@ -65,6 +141,7 @@ export function setupGm(entries) {
   for (const c of PARTY) addPc(c, c);
   for (const m of POOL) addMonster(m);
   $("add-pc").onclick = () => addPc("fighter", `pc-${$("party").children.length + 1}`);
+  $("import-pc").onchange = (e) => importSheet(e.target);
   const add = () => {
     if (addMonster($("monster-search").value)) $("monster-search").value = "";
   };
@@ -86,9 +163,15 @@ function int(id, low, high, what) {
 
 // The form as a scenario request: `{text}` of a campaign scenario.
 export function gmRequest() {
+  const files = {};
   const party = [...$("party").querySelectorAll(".pc")].map((row, i) => {
-    const cls = row.querySelector("select").value;
+    const sheet = row.dataset.file;
+    const cls = sheet ? row.dataset.class : row.querySelector("select").value;
     const name = row.querySelector("input").value.trim() || `${cls}-${i + 1}`;
+    if (sheet && row.querySelector("select").value === "sheet") {
+      files[sheet] = sheets.get(sheet);
+      return `  { fixed = { import = ${str(sheet)} }, name = ${str(name)} },`;
+    }
     return `  { class = ${str(cls)}, name = ${str(name)} },`;
   });
   const pool = [...$("pool").querySelectorAll("li")].map((li) => str(li.dataset.name));
@@ -141,5 +224,5 @@ export function gmRequest() {
     variants.join("\n\n"),
     "",
   ].join("\n");
-  return JSON.stringify({ text });
+  return JSON.stringify({ text, files });
 }

@@ -141,6 +141,76 @@ check("the game master's form: a verdict, and the CLI's summary.csv for the same
   }
 });
 
+const fixtures = new URL("../../tests/data/import/", import.meta.url).pathname;
+
+// Runs `toml` by the CLI with `files` (name → path of a fixture) beside
+// it: its summary.csv.
+async function cliWithFiles(toml, files) {
+  const dir = await mkdtemp(join(tmpdir(), "woundsim-web-"));
+  try {
+    await writeFile(join(dir, "s.toml"), toml);
+    for (const [name, path] of Object.entries(files)) await writeFile(join(dir, name), await readFile(path));
+    execFileSync(cli, ["run", join(dir, "s.toml"), "--out", join(dir, "out"), "--quiet"], { stdio: ["ignore", "ignore", "inherit"] });
+    return await readFile(join(dir, "out/summary.csv"), "utf8");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+check("the game master's form: an imported character sheet joins the party, as the CLI reads it", async ({ page, base }) => {
+  await page.goto(`${base}/index.html`);
+  await page.waitForFunction(() => document.getElementById("pool").children.length > 0);
+  // A monster's file is not a character: the error says so, nothing is added.
+  await page.locator("#import-pc").setInputFiles(join(fixtures, "foundry-owlbear.json"));
+  await page.waitForFunction(() => !document.getElementById("import-error").hidden);
+  assert.match(await page.locator("#import-error").textContent(), /foundry-owlbear\.json:1:1.*not a character sheet/);
+  assert.equal(await page.locator("#party .pc").count(), 4);
+  const sheet = "dndbeyond-character-fighter.json";
+  await page.locator("#import-pc").setInputFiles(join(fixtures, sheet));
+  await page.waitForFunction(() => document.querySelectorAll("#party .pc").length === 5);
+  assert.equal(await page.locator("#import-error").isHidden(), true);
+  assert.match(await page.locator("#party .imported span").textContent(), /fighter 5 \(D&D Beyond sheet\)/);
+  await page.locator("#end-level").fill("3");
+  await page.locator("#gm-trials").fill("200");
+  await page.locator("#gm-seed").fill("5");
+  await page.locator("#gm-run").click();
+  await page.waitForFunction(() => document.getElementById("summary-csv").textContent.length > 0
+    || !document.getElementById("error").hidden, null, { timeout: 300_000 });
+  assert.equal(await page.locator("#error").textContent(), "");
+  const toml = new URLSearchParams(new URL(page.url()).hash.slice(1)).get("toml");
+  assert.ok(toml.includes(`{ fixed = { import = "${sheet}" }`), toml);
+  const web = await page.locator("#summary-csv").textContent();
+  assert.ok(toml.includes(`name = "Brom"`), toml);
+  assert.equal(web, await cliWithFiles(toml, { [sheet]: join(fixtures, sheet) }));
+});
+
+check("the editor runs a scenario with the user's own bestiary file, as the CLI does", async ({ page, base }) => {
+  const toml = [
+    "version = 1", 'name = "own-owlbear"', 'type = "combat"',
+    'description = "Two PCs against the 5etools owlbear"', "trials = 2000", "seed = 4",
+    'bestiary = ["5etools-srd.json"]', "", "[options]",
+    'party = [{ template = "fighter-3" }, { template = "cleric-3" }]',
+    'monsters = [{ creature = "owlbear" }]', "",
+  ].join("\n");
+  await page.goto(`${base}/index.html`);
+  await page.waitForFunction(() => document.getElementById("scenario").options.length > 0);
+  await page.locator("#tab-designer").click();
+  await page.locator("#editor-box summary").click();
+  await page.locator("#editor").fill(toml);
+  // Without the file: an error at the `bestiary` line, naming the file.
+  await page.waitForFunction(() => document.getElementById("editor-status").classList.contains("bad"));
+  assert.match(await page.locator("#editor-status").textContent(), /:7:\d+.*5etools-srd\.json.*cannot be read/);
+  await page.locator("#files").setInputFiles(join(fixtures, "5etools-srd.json"));
+  await page.waitForFunction(() => document.getElementById("editor-status").classList.contains("ok"));
+  assert.deepEqual(await page.locator("#file-list li").allTextContents(), ["5etools-srd.json×"]);
+  await page.locator("#run").click();
+  await page.waitForFunction(() => document.getElementById("summary-csv").textContent.length > 0
+    || !document.getElementById("error").hidden, null, { timeout: 120_000 });
+  assert.equal(await page.locator("#error").textContent(), "");
+  const web = await page.locator("#summary-csv").textContent();
+  assert.equal(web, await cliWithFiles(toml, { "5etools-srd.json": join(fixtures, "5etools-srd.json") }));
+});
+
 check("offline once loaded: a run with the network gone", async ({ page, context, base }) => {
   await page.goto(`${base}/index.html`);
   await page.evaluate(() => navigator.serviceWorker.ready);

@@ -165,26 +165,12 @@ pub fn with_characters(
                 format!("the character file `{}` {why}", path.display()),
             )
         })?;
-        let value = json_value(&file, &text)?;
-        let format = import::detect(&value);
-        let one_character = format == Format::DndBeyond
-            || (format == Format::Foundry && import::is_character(&value) && !value.is_array());
-        if !one_character {
-            return Err(located(
-                &file,
-                (1, 1),
-                "",
-                "not a character sheet (a Foundry VTT character actor, `\"type\": \"character\"`, or a D&D Beyond character): `import` reads one character; monsters go in `bestiary = [...]`".into(),
-            ));
-        }
-        let (_, mut imported, _) = imported(&file, &text, &value, format, catalog)?;
-        for c in &mut imported {
-            c.slug = super::creature::imported_key(written);
-        }
+        let (format, mut character) = character(&file, &text, catalog)?;
+        character.slug = super::creature::imported_key(written);
         let source = path
             .file_name()
             .map_or(file.clone(), |n| n.to_string_lossy().into_owned());
-        let toml_text = import::write::bestiary_toml(&imported, &source, format);
+        let toml_text = import::write::bestiary_toml(&[character], &source, format);
         characters.push(parse_bestiary(&file, &toml_text, &catalog.templates)?);
         inputs.push(input_file(written, &text));
     }
@@ -199,6 +185,30 @@ pub fn with_characters(
         },
         inputs,
     )))
+}
+
+/// The one character of a character sheet's text (`file` names it: a
+/// Foundry VTT character actor or a D&D Beyond character), with its
+/// format; anything else is an error at the file's start.
+pub fn character(
+    file: &str,
+    text: &str,
+    catalog: &Catalog,
+) -> Result<(Format, Imported), ScenarioError> {
+    let value = json_value(file, text)?;
+    let format = import::detect(&value);
+    let one_character = format == Format::DndBeyond
+        || (format == Format::Foundry && import::is_character(&value) && !value.is_array());
+    if !one_character {
+        return Err(located(
+            file,
+            (1, 1),
+            "",
+            "not a character sheet (a Foundry VTT character actor, `\"type\": \"character\"`, or a D&D Beyond character): `import` reads one character; monsters go in `bestiary = [...]`".into(),
+        ));
+    }
+    let (_, mut imported, _) = imported(file, text, &value, format, catalog)?;
+    Ok((format, imported.remove(0)))
 }
 
 /// Every `import = "..."` of a table in a `party` list (or of a
