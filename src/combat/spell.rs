@@ -456,6 +456,10 @@ pub struct SpellSpec {
     pub damage: Vec<DamagePart>,
     /// Damage added per slot level above its own.
     pub damage_per_slot: Vec<DamagePart>,
+    /// The caster's spellcasting ability modifier is added to each hit's
+    /// damage (*spiritual weapon*: "1d8 plus your spellcasting ability
+    /// modifier").
+    pub damage_modifier: bool,
     /// A cantrip's growth with the character level.
     pub cantrip_scaling: Option<CantripScaling>,
     /// A condition on a failed save (or a hit).
@@ -574,7 +578,7 @@ impl KnownSpell {
                     .flatten()
                     .map(|p| p.dice.mean())
                     .sum::<f64>()
-                    + f64::from(self.damage_bonus),
+                    + f64::from(self.damage_bonus + self.modifier_damage),
                 rolls: self.spell.rolls_at(slot, level),
                 targets: self.spell.targets_at(slot),
             };
@@ -632,6 +636,9 @@ pub struct KnownSpell {
     pub damage_bonus: i32,
     /// The damage bonus goes to every roll (each beam), not only the first.
     pub bonus_every_roll: bool,
+    /// The caster's spellcasting modifier added to every damage roll of a
+    /// spell that says so ([`SpellSpec::damage_modifier`]); 0 otherwise.
+    pub modifier_damage: i32,
     /// A monster's spell from its Spellcasting (SRD 5.2 stat blocks): cast
     /// at a fixed level, at will or a number of times a day, with no spell
     /// slot. `None`: a spell cast with spell slots.
@@ -717,6 +724,7 @@ mod tests {
             save: None,
             damage: vec![],
             damage_per_slot: vec![],
+            damage_modifier: false,
             cantrip_scaling: None,
             condition: None,
             ongoing: None,

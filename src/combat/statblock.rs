@@ -706,7 +706,12 @@ fn render_known_spells(spec: &CreatureSpec, out: &mut String) {
             } else {
                 String::new()
             };
-            what.push(format!("{rolls}{}", damage.join(" + ")));
+            let modifier = if k.modifier_damage != 0 {
+                format!(" {} (spellcasting modifier)", signed(k.modifier_damage))
+            } else {
+                String::new()
+            };
+            what.push(format!("{rolls}{}{modifier}", damage.join(" + ")));
         }
         if k.damage_bonus != 0 {
             what.push(format!("{} damage", signed(k.damage_bonus)));

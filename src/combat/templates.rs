@@ -513,7 +513,8 @@ impl ClassTemplate {
 }
 
 /// A spell known with the caster's proficiency bonus and spellcasting
-/// modifier: its save DC (8 + both) and attack bonus (both).
+/// modifier: its save DC (8 + both) and attack bonus (both), and the
+/// modifier on its damage where the spell adds it.
 pub fn known_spell(
     spell: crate::combat::spell::SpellSpec,
     proficiency: i32,
@@ -521,6 +522,7 @@ pub fn known_spell(
     damage_bonus: i32,
 ) -> KnownSpell {
     KnownSpell {
+        modifier_damage: if spell.damage_modifier { modifier } else { 0 },
         spell,
         dc: 8 + proficiency + modifier,
         to_hit: proficiency + modifier,

@@ -10,6 +10,17 @@
 //! System Reference Document 5.2 by Wizards of the Coast LLC, licensed
 //! under CC-BY-4.0 (see NOTICE).
 
+/// The proficiency bonus of a creature of challenge rating `cr` (SRD
+/// "Proficiency Bonus by CR"): +2 up to CR 4, then one more every four
+/// ratings (+3 at CR 5-8, ... +9 at CR 29-30).
+pub fn proficiency_by_cr(cr: f64) -> i32 {
+    if cr < 5.0 {
+        2
+    } else {
+        (cr.min(30.0) as i32 - 1) / 4 + 2
+    }
+}
+
 /// One of the SRD's three encounter difficulties.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Difficulty {

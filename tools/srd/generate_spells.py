@@ -702,7 +702,8 @@ MODELS.update({
                                srd="Constitution saving throw, or it has the Blinded or Deafened condition (your choice) ... At the end of each of its turns, the target repeats the save"),
     "flame-blade": dict(fight="partial", targets=ENEMY, attack="melee", damage=[dmg("3d6", "fire")], damage_per_slot=[dmg("1d6", "fire")],
                         ongoing={"when": "caster_turn", "action": "action"},
-                        not_modelled=["+ the spellcasting ability modifier on the damage", "casting it (a Bonus Action) makes no attack: each attack is a Magic action"],
+                        damage_modifier=True,
+                        not_modelled=["casting it (a Bonus Action) makes no attack: each attack is a Magic action"],
                         srd="As a Magic action, you can make a melee spell attack with the fiery blade. On a hit, the target takes Fire damage equal to 3d6 plus your spellcasting ability modifier"),
     "flaming-sphere": dict(fight="partial", targets=ENEMY, save=save("dex", "half"), damage=[dmg("2d6", "fire")], damage_per_slot=[dmg("1d6", "fire")],
                            ongoing={"when": "caster_turn", "action": "bonus_action"},
@@ -733,9 +734,8 @@ MODELS.update({
                           modifiers={"attacks_against_have_advantage": True},
                           not_modelled=["cast only right after hitting with an attack", "the target can't benefit from the Invisible condition"],
                           srd="The target hit by the strike takes an extra 2d6 Radiant damage ... attack rolls against it have Advantage"),
-    "spiritual-weapon": dict(fight="partial", targets=ENEMY, attack="melee", damage=[dmg("1d8", "force")], damage_per_slot=[dmg("1d8", "force")],
-                             ongoing={"when": "caster_turn", "action": "bonus_action"},
-                             not_modelled=["+ the spellcasting ability modifier on the damage"],
+    "spiritual-weapon": dict(fight="modelled", targets=ENEMY, attack="melee", damage=[dmg("1d8", "force")], damage_per_slot=[dmg("1d8", "force")],
+                             ongoing={"when": "caster_turn", "action": "bonus_action"}, damage_modifier=True,
                              fixes=["the package has only a summon activity; the attack is the SRD text's"],
                              srd="you can immediately make one melee spell attack ... Force damage equal to 1d8 plus your spellcasting ability modifier. As a Bonus Action on your later turns, you can move the force up to 20 feet and repeat the attack"),
     "warding-bond": dict(fight="partial", targets=ALLY, modifiers={"saves": 1, "ac": 1, "resistance": list(DAMAGE_TYPES)},
@@ -890,9 +890,8 @@ MODELS.update({
                     not_modelled=["the Blinded condition lasts only until the start of your next turn"],
                     srd="5-foot-wide, 60-foot-long Line ... Constitution saving throw. On a failed save, a creature takes 6d8 Radiant damage and has the Blinded condition until the start of your next turn ... you can take a Magic action to create a new Line"),
     # --- level 7 ---------------------------------------------------------
-    "arcane-sword": dict(fight="partial", targets=ENEMY, attack="melee", damage=[dmg("4d12", "force")],
-                         ongoing={"when": "caster_turn", "action": "bonus_action"},
-                         not_modelled=["+ the spellcasting ability modifier on the damage"],
+    "arcane-sword": dict(fight="modelled", targets=ENEMY, attack="melee", damage=[dmg("4d12", "force")],
+                         ongoing={"when": "caster_turn", "action": "bonus_action"}, damage_modifier=True,
                          fixes=["the package has only a summon activity; the attack is the SRD text's"],
                          srd="When the sword appears, you make a melee spell attack ... Force damage equal to 4d12 plus your spellcasting ability modifier. On your later turns, you can take a Bonus Action to ... repeat the attack"),
     "delayed-blast-fireball": dict(fight="partial", targets=area("sphere", 20), save=save("dex", "half"), damage=[dmg("12d6", "fire")], damage_per_slot=[dmg("1d6", "fire")],
@@ -939,7 +938,7 @@ MODELS.update({
 KEY_ORDER = (
     "name", "title", "level", "school", "classes", "casting_time", "trigger", "range", "duration",
     "concentration", "components", "fight", "targets", "targets_per_slot", "attack", "rolls",
-    "rolls_per_slot", "save", "damage", "damage_per_slot", "cantrip_scaling", "condition", "ongoing",
+    "rolls_per_slot", "save", "damage", "damage_per_slot", "damage_modifier", "cantrip_scaling", "condition", "ongoing",
     "modifiers", "healing", "healing_per_slot", "not_modelled",
 )
 REQUIRED = ("name", "title", "level", "school", "classes", "casting_time", "concentration", "components", "fight")
@@ -1256,6 +1255,8 @@ def check_entry(e: dict) -> list[str]:
             p.append(f"{k} {e[k]!r}")
     if not isinstance(e["concentration"], bool):
         p.append("concentration: a boolean")
+    if "damage_modifier" in e and (e["damage_modifier"] is not True or not e.get("damage")):
+        p.append("damage_modifier: true, on a spell with damage")
     if not e["components"] or e["components"] != [c for c in ("V", "S", "M") if c in e["components"]]:
         p.append(f"components {e['components']!r}")
     if e["fight"] not in FIGHTS:
@@ -1415,7 +1416,8 @@ HEADER = """\
 #   targets {{ kind = creature|area|self, shape, size, count, side }},
 #   targets_per_slot, attack (ranged|melee), rolls, rolls_per_slot,
 #   save {{ ability, success = half|none }}, damage [{{ dice, type }}],
-#   damage_per_slot, cantrip_scaling (dice|rolls),
+#   damage_per_slot, damage_modifier (the caster's spellcasting modifier
+#   is added to the damage), cantrip_scaling (dice|rolls),
 #   condition {{ name, repeat_save = end_of_turn|none, ends_on_damage }},
 #   ongoing {{ when = start_of_turn|end_of_turn|caster_turn, enters, action }},
 #   modifiers {{ attack_rolls, saves, ac, damage_on_hit, damage_type, speed,

@@ -73,7 +73,12 @@ impl Encounter {
         let n = n.min(arena.scratch.len());
         crate::dice::choose_front(rng, &mut arena.scratch, n);
         // Rolled once for all its targets (as a breath weapon is).
-        let rolled = self.roll_damage(rng, damage, false, known.damage_bonus);
+        let rolled = self.roll_damage(
+            rng,
+            damage,
+            false,
+            known.damage_bonus + known.modifier_damage,
+        );
         for j in 0..n {
             let t = arena.scratch[j];
             self.resolve_rolled(rng, arena, me, k, t, rolled, out);
@@ -123,7 +128,7 @@ impl Encounter {
             known.damage_bonus
         } else {
             0
-        };
+        } + known.modifier_damage;
         if let Some(reach) = known.spell.attack {
             let Some(crit) = self.spell_attack(rng, arena, me, t, known.to_hit, reach) else {
                 return;

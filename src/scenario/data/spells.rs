@@ -151,6 +151,8 @@ struct RawSpell {
     damage: Vec<RawDamage>,
     #[serde(default)]
     damage_per_slot: Vec<RawDamage>,
+    #[serde(default)]
+    damage_modifier: bool,
     cantrip_scaling: Option<Spanned<String>>,
     condition: Option<Spanned<RawCondition>>,
     ongoing: Option<Spanned<RawOngoing>>,
@@ -447,6 +449,7 @@ impl Parse<'_> {
             save,
             damage: self.damage(&r.damage, "damage")?,
             damage_per_slot: self.damage(&r.damage_per_slot, "damage_per_slot")?,
+            damage_modifier: r.damage_modifier,
             cantrip_scaling,
             condition: match &r.condition {
                 Some(c) => Some(self.condition(c)?),

@@ -667,3 +667,44 @@ fn a_legendary_only_spell_is_never_cast_with_the_action() {
         assert_eq!(arena.fighters[4].spells.concentrating, 0, "no fear cast");
     }
 }
+
+#[test]
+fn spiritual_weapon_adds_the_spellcasting_modifier_to_each_hit() {
+    // SRD 5.2: "Force damage equal to 1d8 plus your spellcasting ability
+    // modifier", 1d8 more per slot level above 2. Cleric-5 (Wisdom +4,
+    // +7 to hit) at an ogre (AC 11, 59 HP): 15 + 7 hits, 1d8 = 3, + 4.
+    let mut t = Table::new(
+        vec![template("cleric-5")],
+        vec![monster("ogre")],
+        EncounterRules::default(),
+    );
+    let sw = known(&t.enc.all[0], "spiritual_weapon");
+    assert_eq!(t.enc.all[0].known_spells[sw].modifier_damage, 4);
+    cast(&mut t, 0, "spiritual_weapon", 2, &[(1, 1), (15, 20), (3, 8)]);
+    assert_eq!(t.f(1).max_hp - t.f(1).hp, 3 + 4);
+    // With a 3rd-level slot: 2d8 = 3 + 5, + 4.
+    cast(
+        &mut t,
+        0,
+        "spiritual_weapon",
+        3,
+        &[(1, 1), (15, 20), (3, 8), (5, 8)],
+    );
+    assert_eq!(t.f(1).max_hp - t.f(1).hp, 7 + 12);
+    // A spell without the clause adds nothing: guiding bolt's 4d6 = 4.
+    let gb = known(&t.enc.all[0], "guiding_bolt");
+    assert_eq!(t.enc.all[0].known_spells[gb].modifier_damage, 0);
+    cast(
+        &mut t,
+        0,
+        "guiding_bolt",
+        1,
+        &[(1, 1), (15, 20), (1, 6), (1, 6), (1, 6), (1, 6)],
+    );
+    assert_eq!(t.f(1).max_hp - t.f(1).hp, 19 + 4);
+    // A monster's modifier is its spell save DC less 8 and its proficiency
+    // bonus: the SRD 5.2 priest, DC 13 at CR 2 (+2), Wisdom +3.
+    let priest = monster("priest");
+    let k = known(&priest, "spiritual_weapon");
+    assert_eq!(priest.known_spells[k].modifier_damage, 3);
+}

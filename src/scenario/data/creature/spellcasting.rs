@@ -64,6 +64,14 @@ impl RawCreature {
         spec.known_spells.retain(|k| k.innate.is_none());
         let dc = ranged(loc, &raw.dc, &format!("{path}.dc"), 1..=40)?;
         let to_hit = ranged(loc, &raw.to_hit, &format!("{path}.to_hit"), -10..=30)?;
+        // Its spellcasting modifier (for a spell that adds it to damage):
+        // the DC less 8 and the proficiency bonus (the entry's, else its
+        // challenge rating's).
+        let proficiency = self.proficiency_bonus.as_ref().map_or_else(
+            || crate::rules::encounter_difficulty::proficiency_by_cr(f64::from(spec.challenge)),
+            |p| (*p.get_ref()).clamp(2, 9) as i32,
+        );
+        let modifier = dc - 8 - proficiency;
         let list = values::at(loc, &raw.spells, format!("{path}.spells"));
         at_most(&list, "spells", MAX_KNOWN_SPELLS)?;
         let mut counters = 0u8;
@@ -127,6 +135,7 @@ impl RawCreature {
                 to_hit,
                 damage_bonus: 0,
                 bonus_every_roll: false,
+                modifier_damage: if spell.damage_modifier { modifier } else { 0 },
                 innate: Some(Innate {
                     level,
                     per_day,

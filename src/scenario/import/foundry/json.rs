@@ -106,7 +106,7 @@ pub(super) fn modifier(score: i64) -> i64 {
 
 /// The proficiency bonus of a challenge rating.
 pub(super) fn proficiency_for_cr(cr: f64) -> i64 {
-    if cr < 5.0 { 2 } else { (cr as i64 - 1) / 4 + 2 }
+    i64::from(crate::rules::encounter_difficulty::proficiency_by_cr(cr))
 }
 
 /// A challenge rating as a statblock writes it, if it is one.
