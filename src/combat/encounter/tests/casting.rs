@@ -680,7 +680,13 @@ fn spiritual_weapon_adds_the_spellcasting_modifier_to_each_hit() {
     );
     let sw = known(&t.enc.all[0], "spiritual_weapon");
     assert_eq!(t.enc.all[0].known_spells[sw].modifier_damage, 4);
-    cast(&mut t, 0, "spiritual_weapon", 2, &[(1, 1), (15, 20), (3, 8)]);
+    cast(
+        &mut t,
+        0,
+        "spiritual_weapon",
+        2,
+        &[(1, 1), (15, 20), (3, 8)],
+    );
     assert_eq!(t.f(1).max_hp - t.f(1).hp, 3 + 4);
     // With a 3rd-level slot: 2d8 = 3 + 5, + 4.
     cast(
