@@ -53,6 +53,9 @@ pub struct Attack {
     /// A hit grapples the target ("it has the Grappled condition (escape
     /// DC 13)"), perhaps restraining it too (`encounter/grapple.rs`).
     pub grapples: Option<Grapple>,
+    /// A charge: more on a hit right after a move toward the target
+    /// (positions only).
+    pub charge: Option<Charge>,
     /// Its roll has Advantage against some targets ("with Advantage if the
     /// target is Grappled by the ankheg").
     pub advantage: Option<AttackAdvantage>,
@@ -74,6 +77,24 @@ pub struct Attack {
     /// (it gives a `to_hit`, not an ability). Read only by the reading
     /// `wound_attack_disadvantage` (a lost arm's Strength attacks).
     pub ability: Option<Ability>,
+}
+
+/// A charge (SRD 5.2 stat blocks: "If the target is a Large or smaller
+/// creature and the elk moved 20+ feet straight toward it immediately
+/// before the hit, the target takes an extra 3 (1d6) Bludgeoning damage
+/// and has the Prone condition"). With positions, the first attack after
+/// the attacker moved at least `feet` toward its target this turn; a fight
+/// without positions has no moves, so no charges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Charge {
+    /// Feet moved toward the target just before the attack, at least.
+    pub feet: i32,
+    /// The largest target it affects.
+    pub size: crate::rules::damage::Size,
+    /// Extra damage on the hit (dice doubled on a critical hit).
+    pub damage: Option<(DiceExpr, DamageType)>,
+    /// The target has the Prone condition.
+    pub prone: bool,
 }
 
 /// The saving throw that resolves an action used like an attack.

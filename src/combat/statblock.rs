@@ -208,6 +208,23 @@ pub fn render(spec: &CreatureSpec) -> String {
         if let Some(size) = a.knocks_prone {
             let _ = write!(line, ", knocks a {size:?} or smaller target prone");
         }
+        if let Some(c) = a.charge {
+            let _ = write!(
+                line,
+                ", after moving {}+ ft straight toward a {:?} or smaller target (positions):",
+                c.feet, c.size
+            );
+            if let Some((dice, kind)) = c.damage {
+                let _ = write!(line, " +{dice} {}", kind.name());
+            }
+            if c.prone {
+                line.push_str(if c.damage.is_some() {
+                    " and prone"
+                } else {
+                    " prone"
+                });
+            }
+        }
         match a.advantage {
             Some(AttackAdvantage::Grappled) => {
                 line.push_str(", advantage against a creature it grapples");

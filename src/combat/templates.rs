@@ -556,6 +556,7 @@ impl TemplateAttack {
             rider: None,
             knocks_prone: None,
             poisons_on_hit: false,
+            charge: None,
             grapples: None,
             advantage: None,
             bloodied: None,

@@ -53,7 +53,7 @@ SRD_KEYS = {
     "not_modelled", "no_fight_effect",
 }
 REQUIRED_SRD = SRD_KEYS - {"condition_immune", "no_fight_effect"}
-ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell", "knocks_prone", "poisons_on_hit",
+ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell", "knocks_prone", "charge", "poisons_on_hit",
                "grapples", "advantage", "bloodied", "save"}
 GRAPPLE_KEYS = {"escape", "size", "restrains", "holds"}
 ADVANTAGES = ("grappled", "wounded")
@@ -166,6 +166,24 @@ class Checker:
                 self.bad(entry, f"{f}.{k}", "not true or false")
         if "knocks_prone" in a and a["knocks_prone"] not in SIZES:
             self.bad(entry, f"{f}.knocks_prone", f"{a['knocks_prone']!r} is not one of {', '.join(SIZES)}")
+        if "charge" in a:
+            c = a["charge"]
+            if not isinstance(c, dict) or c.keys() - {"feet", "size", "damage", "type", "prone"}:
+                self.bad(entry, f"{f}.charge", f"{c!r} is not {{ feet, size, damage, type, prone }}")
+            else:
+                self.int_in(entry, f"{f}.charge.feet", c.get("feet"), 5, 120)
+                if c.get("size") not in SIZES:
+                    self.bad(entry, f"{f}.charge.size", f"{c.get('size')!r} is not one of {', '.join(SIZES)}")
+                if ("damage" in c) != ("type" in c):
+                    self.bad(entry, f"{f}.charge", "`damage` and `type` go together")
+                if "damage" in c and not dice_ok(c["damage"]):
+                    self.bad(entry, f"{f}.charge.damage", f"{c['damage']!r} is not NdM+K dice")
+                if "type" in c and c["type"] not in DAMAGE_TYPES:
+                    self.bad(entry, f"{f}.charge.type", f"unknown damage type {c['type']!r}")
+                if "prone" in c and c["prone"] is not True:
+                    self.bad(entry, f"{f}.charge.prone", "`prone = true` or left out")
+                if "damage" not in c and not c.get("prone"):
+                    self.bad(entry, f"{f}.charge", "a charge adds damage, knocks prone, or both")
         if "grapples" in a:
             self.grapple(entry, f"{f}.grapples", a["grapples"])
         if "bloodied" in a:

@@ -527,6 +527,11 @@ class Attack:
     # The roll has Advantage against: "grappled" (a creature it grapples),
     # "wounded" (one below its hit point maximum).
     advantage: str | None = None
+    # A charge: {feet, size, damage, type, prone} ("If the target is a Large
+    # or smaller creature and the elk moved 20+ feet straight toward it
+    # immediately before the hit, the target takes an extra 3 (1d6) damage
+    # and has the Prone condition"); `damage`/`type` None without extra damage.
+    charge: dict | None = None
 
     def expected(self) -> float:
         mean = self.damage.mean() + (self.rider[0].mean() if self.rider else 0.0)
@@ -1373,6 +1378,61 @@ KNOCKS_PRONE = re.compile(
     r"If the target is an? (Tiny|Small|Medium|Large|Huge|Gargantuan) or smaller creature"
     r"[^.]*?, (?:it|the target) has the [^.]*?Prone\b[^.]*?condition")
 
+# A charge rider: "If the target is a Large or smaller creature and the
+# elk moved 20+ feet straight toward it immediately before the hit, the
+# target takes an extra 3 (1d6) damage and has the Prone condition." The
+# size may be an enricher (then the activity's `target.affects.special`);
+# "straight it" and "towardit" are the package's typos.
+CHARGE = re.compile(
+    r"If the target is an? (?:(Tiny|Small|Medium|Large|Huge|Gargantuan) or smaller )?creature"
+    r" and the [^.]*? moved (\d+)\+ feet straight ?(?:toward ?)?it immediately before the hit,"
+    r" the target (takes an extra [^.]*?)?(?:and )?(has the Prone condition)?\.$")
+
+
+def charge_of(m: dict, a: dict, primary: dict, text: str) -> dict | None:
+    """The charge of an attack action `a` (its description `text`), if its
+    statblock has one that adds damage, knocks prone, or both: the extra
+    damage is the "Moving Attack" activity's parts beyond the primary's
+    (a multiset difference: the elk's extra 1d6 is the base's die again)."""
+    sentences = [x.strip() + "." for x in text.split(".") if "moved" in x]
+    found = next((f for x in sentences if (f := CHARGE.search(x))), None)
+    if found is None or not (found.group(3) or found.group(4)):
+        return None
+    moving = next((x for x in a["activities"] if x is not primary and x["kind"] == "attack"
+                   and display(x["name"]) == "Moving Attack"), None)
+    size = found.group(1)
+    if size is None:
+        for x in (moving, primary):
+            special = ((x or {}).get("target", {}).get("affects", {}).get("special") or "").strip()
+            if special.endswith(" or smaller"):
+                size = special.split()[0]
+                break
+    if size is None:
+        return None
+    damage = kind = None
+    if found.group(3):
+        if moving is None:
+            return None
+        left = [dict(p) for p in moving.get("damage", {}).get("parts", [])]
+        for p in primary.get("damage", {}).get("parts", []):
+            k = (p["number"], p["denomination"], p["bonus"], tuple(p["types"]))
+            same = next((i for i, x in enumerate(left)
+                         if (x["number"], x["denomination"], x["bonus"], tuple(x["types"])) == k), None)
+            if same is None:
+                return None
+            left.pop(same)
+        if len(left) != 1:
+            return None
+        env = Env(m["ability_scores"], m["proficiency_bonus"], attack_ability(moving, m))
+        dice = part_dice(left[0], env)
+        types = left[0]["types"] or primary["damage"]["parts"][0]["types"]
+        if dice is None or len(types) != 1:
+            return None
+        damage, kind = dice, types[0]
+    return {"feet": int(found.group(2)), "size": size.lower(), "damage": damage, "type": kind,
+            "prone": bool(found.group(4))}
+
+
 # "..., and the target has the Poisoned condition until the start of the
 # wyvern's next turn." (or "the end of its next turn"), with nothing more
 # ("While Poisoned, the target can't regain Hit Points" stays listed).
@@ -1633,6 +1693,11 @@ def convert(m: dict, pkg: Package) -> Entry:
             raise Unsupported(f"two attacks named {attack.name!r}")
         e.attacks.append(attack)
         effects = other_effects(m, a, first, pkg)
+        charge = charge_of(m, a, first, clean(a["description"]))
+        if charge is not None:
+            attack.charge = charge
+            effects = [x for x in effects if not x.startswith("Moving Attack")
+                       and not (charge["prone"] and x == "Prone condition")]
         prone = KNOCKS_PRONE.search(clean(a["description"]))
         if "Prone condition" in effects and prone and "moved" not in prone.group(0):
             attack.knocks_prone = prone.group(1).lower()
@@ -1790,6 +1855,14 @@ def attack_toml(a: Attack) -> str:
         parts.append(f"rider = {{ dice = {q(a.rider[0].text())}, type = {q(a.rider[1])} }}")
     if a.knocks_prone:
         parts.append(f"knocks_prone = {q(a.knocks_prone)}")
+    if a.charge:
+        c = a.charge
+        inner = [f"feet = {c['feet']}", f"size = {q(c['size'])}"]
+        if c["damage"] is not None:
+            inner += [f"damage = {q(c['damage'].text())}", f"type = {q(c['type'])}"]
+        if c["prone"]:
+            inner.append("prone = true")
+        parts.append(f"charge = {{ {', '.join(inner)} }}")
     if a.poisons_on_hit:
         parts.append("poisons_on_hit = true")
     if a.grapples:

@@ -343,6 +343,21 @@ class SpellsAndRiders(unittest.TestCase):
         self.assertFalse(gb.POISONS.search(more))
         self.assertEqual(gb.spell_slug("Hold Person"), "hold_person")
 
+    def test_a_charge_is_read_with_its_size_distance_damage_and_prone(self):
+        charge = ("If the target is a Large or smaller creature and the elk moved 20+ feet straight "
+                  "toward it immediately before the hit, the target takes an extra damage and has the Prone condition.")
+        found = gb.CHARGE.search(charge)
+        self.assertEqual((found.group(1), found.group(2), bool(found.group(3)), bool(found.group(4))),
+                         ("Large", "20", True, True))
+        # The package's typos; a size given by an enricher.
+        for typo in ("straight it", "straight towardit"):
+            self.assertTrue(gb.CHARGE.search(charge.replace("straight toward it", typo)), typo)
+        self.assertIsNone(gb.CHARGE.search(charge.replace("a Large or smaller creature", "a creature")).group(1))
+        # A charge that brings another attack (the allosaurus's bite) is not one of these.
+        bite = charge.replace("the target takes an extra damage and has the Prone condition.",
+                              "the target has the Prone condition, and the allosaurus can make one Bite attack against it.")
+        self.assertIsNone(gb.CHARGE.search(bite))
+
 
 class Checker(unittest.TestCase):
     """Each rule of check_bestiary.py rejects a file that breaks it."""
@@ -414,6 +429,15 @@ class Checker(unittest.TestCase):
             with self.subTest(field=field):
                 found = self.broken(lambda e: e["attacks"][0].update({field: value}))
                 self.assertTrue(any(f"] attacks[0].{field}" in p for p in found), found)
+
+    def test_a_charge_is_checked(self):
+        good = {"feet": 20, "size": "large", "damage": "1d6", "type": "bludgeoning", "prone": True}
+        self.assertEqual(self.broken(lambda e: e["attacks"][0].update(charge=dict(good))), [])
+        for bad in ({**good, "feet": 0}, {**good, "size": "vast"}, {"feet": 20, "size": "large", "damage": "1d6"},
+                    {"feet": 20, "size": "large"}, {**good, "speed": 3}):
+            with self.subTest(charge=bad):
+                found = self.broken(lambda e: e["attacks"][0].update(charge=bad))
+                self.assertTrue(any("] attacks[0].charge" in p for p in found), found)
 
     def test_a_grapple_and_an_advantage_are_checked(self):
         grapple = {"escape": 13, "size": "large", "restrains": True, "holds": 2}

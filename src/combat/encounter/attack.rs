@@ -199,6 +199,14 @@ impl Encounter {
         attack: &Attack,
         out: &mut TrialOutcome,
     ) {
+        // A charge counts for the attack right after its move only.
+        let charge = if POSITIONS && std::mem::take(&mut arena.fighters[me].charging) {
+            attack
+                .charge
+                .filter(|c| self.spec(arena.fighters[target].spec).size <= c.size)
+        } else {
+            None
+        };
         if let Some(save) = attack.save {
             self.save_attack(rng, arena, me, target, attack, save, out);
             return;
@@ -351,7 +359,10 @@ impl Encounter {
         // options: fewer instructions than a chained iterator).
         // A buff's damage on each hit (hunter's mark, hex).
         let marked = self.hit_bonus(rng, arena, me, crit);
-        for (amount, kind) in [extra, rider, marked].into_iter().flatten() {
+        let charged = charge
+            .and_then(|c| c.damage)
+            .map(|(d, kind)| (roll(rng, d), kind));
+        for (amount, kind) in [extra, rider, marked, charged].into_iter().flatten() {
             let dealt = self.after_defenses(arena, target, kind, amount);
             total += dealt;
             types = types.with(kind);
@@ -396,6 +407,9 @@ impl Encounter {
             self.envenom(rng, arena, target, rider);
         }
         self.conditions_of_a_hit(arena, me, target, attack);
+        if let Some(c) = charge.filter(|c| c.prone) {
+            self.knock_prone(arena, target, c.size);
+        }
         // Stunning Strike on a melee weapon hit.
         if arena.fighters[me].feats.ki != 0 && melee && !attack.spell {
             self.stunning_strike(rng, arena, me, target);

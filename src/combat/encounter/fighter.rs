@@ -235,6 +235,9 @@ pub struct Fighter {
     pub(super) spell_for_attack: bool,
     /// This turn a spell replaced one attack of its Multiattack.
     pub(super) attack_replaced: bool,
+    /// Its next attack comes right after a charge's move toward its target
+    /// (positions; read and cleared by that attack).
+    pub(super) charging: bool,
     /// Its *shield*-like reaction spell: index into its known spells plus
     /// one (0: none).
     pub(super) shield_spell: u8,
@@ -334,6 +337,7 @@ impl Fighter {
                 .iter()
                 .any(|k| k.innate.is_some_and(|i| i.replaces_attack)),
             attack_replaced: false,
+            charging: false,
             shield_spell: spec
                 .known_spells
                 .iter()

@@ -535,7 +535,14 @@ impl Encounter {
             if let (true, Some(p)) = (POSITIONS, &self.rules.positions) {
                 movement.attacked = made > 0;
                 let ready = if attack.reach == Reach::Melee {
-                    self.close_in(rng, arena, me, target, &mut movement, out)
+                    let gap = |a: &Arena| (a.fighters[me].x - a.fighters[target].x).abs();
+                    let before = gap(arena);
+                    let ready = self.close_in(rng, arena, me, target, &mut movement, out);
+                    // A charge: this attack follows a move of at least its
+                    // feet toward the target (a line: every approach is straight).
+                    arena.fighters[me].charging =
+                        attack.charge.is_some_and(|c| before - gap(arena) >= c.feet);
+                    ready
                 } else {
                     self.step_back(rng, arena, me, p, &mut movement, out)
                 };

@@ -76,11 +76,13 @@ fn puts_turn_limited_conditions(c: &CreatureSpec) -> bool {
 }
 
 /// Whether `c` puts conditions the loop keeps as spell state: its spells,
-/// the conditions above, a hit that knocks prone.
+/// the conditions above, a hit (or a charge) that knocks prone.
 fn puts_conditions(c: &CreatureSpec) -> bool {
     !c.known_spells.is_empty()
         || puts_turn_limited_conditions(c)
-        || c.attacks.iter().any(|a| a.knocks_prone.is_some())
+        || c.attacks
+            .iter()
+            .any(|a| a.knocks_prone.is_some() || a.charge.is_some_and(|c| c.prone))
         || c.grapples()
 }
 

@@ -8,7 +8,9 @@ use crate::combat::creature::Line;
 use crate::combat::effect;
 use crate::combat::encounter::fighter::ALWAYS_PRONE;
 use crate::combat::policy::{Positions, RangedInMelee, Targeting};
+use crate::combat::spell::bits;
 use crate::combat::wounds::WoundExample;
+use crate::rules::damage::Size;
 
 /// Rules with positions `p`, everyone focusing fire (no targeting dice).
 fn with(p: Positions) -> EncounterRules {
@@ -397,4 +399,59 @@ fn flyby_and_nimble_escape_leave_reach_without_opportunity_attacks() {
     t.at(1, 5);
     t.turn(1, false, &[(2, 20), (2, 20)]);
     assert!(!t.f(0).reaction);
+}
+
+#[test]
+fn a_charge_adds_its_damage_and_knocks_prone_only_right_after_its_move() {
+    // SRD 5.2 elk: "If the target is a Large or smaller creature and the
+    // elk moved 20+ feet straight toward it immediately before the hit,
+    // the target takes an extra 3 (1d6) Bludgeoning damage and has the
+    // Prone condition." Ram +5, 1d6+3; speed 50.
+    let elk = monster("elk");
+    let c = elk.attacks[0].charge.expect("the elk's ram charges");
+    assert_eq!((c.feet, c.size, c.prone), (20, Size::Large, true));
+    let prone = |t: &Table| t.f(0).spells.conditions & bits::PRONE != 0;
+    let fresh = |at: i32| {
+        let mut t = Table::new(vec![template("fighter-5")], vec![elk.clone()], positions());
+        t.place();
+        t.at(1, at);
+        t
+    };
+    // 30 ft away: it moves 25 ft toward the fighter, then hits: 2 + 3,
+    // and the charge's 1d6 = 4; the fighter is prone.
+    let mut t = fresh(30);
+    let hp = t.f(0).hp;
+    t.turn(1, false, &[(19, 20), (2, 6), (4, 6)]);
+    assert_eq!((t.f(1).x, hp - t.f(0).hp, prone(&t)), (5, 9, true));
+    assert!(!t.f(1).charging, "the charge is spent on that attack");
+    // Next turn, already within reach: no move, no charge.
+    t.f_mut(0).spells.conditions &= !bits::PRONE;
+    t.turn(1, false, &[(19, 20), (2, 6)]);
+    assert_eq!((hp - t.f(0).hp, prone(&t)), (9 + 5, false));
+    // 20 ft away it moves only 15 ft: short of the charge's 20.
+    let mut t = fresh(20);
+    t.turn(1, false, &[(19, 20), (2, 6)]);
+    assert_eq!((hp - t.f(0).hp, prone(&t)), (5, false));
+    // A target larger than the charge's size takes neither.
+    let mut t = fresh(30);
+    let mut big = template("fighter-5");
+    big.size = Size::Huge;
+    t.enc.all[0] = big;
+    t.turn(1, false, &[(19, 20), (2, 6)]);
+    assert_eq!((hp - t.f(0).hp, prone(&t)), (5, false));
+    // A miss spends the charge too; its next hit is a plain one.
+    let mut t = fresh(30);
+    t.turn(1, false, &[(1, 20)]);
+    assert!(!t.f(1).charging);
+    // Without positions nothing moves: no charge.
+    let mut t = Table::new(
+        vec![template("fighter-5")],
+        vec![elk.clone()],
+        EncounterRules {
+            targeting: Targeting::FocusFire,
+            ..Default::default()
+        },
+    );
+    t.turn(1, false, &[(19, 20), (2, 6)]);
+    assert_eq!((hp - t.f(0).hp, prone(&t)), (5, false));
 }

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::combat::creature::{
-    Ability, Attack, AttackSave, BloodiedDamage, BloodiedWho, Grapple, Reach, Rider,
+    Ability, Attack, AttackSave, BloodiedDamage, BloodiedWho, Charge, Grapple, Reach, Rider,
 };
 use crate::rules::damage::DamageType;
 use crate::scenario::limits::MAX_LABEL_CHARS;
@@ -50,6 +50,8 @@ pub struct RawAttack {
     poisons_on_hit: bool,
     /// A hit grapples the target.
     grapples: Option<Spanned<RawGrapple>>,
+    /// A charge: more on a hit right after a move toward the target.
+    charge: Option<Spanned<RawCharge>>,
     /// Advantage against a creature it grapples, or one that has lost hit
     /// points.
     advantage: Option<crate::combat::creature::AttackAdvantage>,
@@ -68,6 +70,52 @@ pub struct RawAttackSave {
     dc: Spanned<i64>,
     #[serde(default)]
     on_success: super::legendary::OnSuccess,
+}
+
+/// A charge, as written: `{ feet = 20, size = "large", damage = "1d6",
+/// type = "bludgeoning", prone = true }` (damage and type together, or
+/// neither; at least one of damage and prone).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCharge {
+    feet: Spanned<i64>,
+    size: crate::rules::damage::Size,
+    damage: Option<Spanned<String>>,
+    #[serde(rename = "type")]
+    kind: Option<DamageType>,
+    #[serde(default)]
+    prone: bool,
+}
+
+impl RawCharge {
+    /// The charge at `path` (`....charge`).
+    fn build(&self, loc: &Locator, path: &str) -> Result<Charge, ScenarioError> {
+        let feet = ranged(loc, &self.feet, &format!("{path}.feet"), 5..=120)?;
+        let damage = match (&self.damage, self.kind) {
+            (Some(d), Some(kind)) => Some((dice(at(loc, d, format!("{path}.damage")))?, kind)),
+            (None, None) => None,
+            _ => {
+                return Err(loc.error(
+                    self.feet.span().start,
+                    path,
+                    "a charge's extra damage needs both `damage` and `type`",
+                ));
+            }
+        };
+        if damage.is_none() && !self.prone {
+            return Err(loc.error(
+                self.feet.span().start,
+                path,
+                "a charge does something: extra `damage` (with its `type`), `prone = true`, or both",
+            ));
+        }
+        Ok(Charge {
+            feet,
+            size: self.size,
+            damage,
+            prone: self.prone,
+        })
+    }
 }
 
 /// An attack's damage when a creature is Bloodied, as written: `{ damage
@@ -149,6 +197,10 @@ impl RawAttack {
             grapples: match &self.grapples {
                 None => None,
                 Some(g) => Some(g.get_ref().build(loc, &format!("{path}.grapples"))?),
+            },
+            charge: match &self.charge {
+                None => None,
+                Some(c) => Some(c.get_ref().build(loc, &format!("{path}.charge"))?),
             },
             advantage: self.advantage,
             bloodied: match &self.bloodied {
