@@ -914,7 +914,7 @@ warlock - - -
                     .replace(", ability: None", "")
                     .replace(", hit_dice: None", "")
                     .replace(", knocks_prone: None, poisons_on_hit: false", "")
-                    .replace(", grapples: None, advantage: None, bloodied: None, save: None", "")
+                    .replace(", grapples: None, charge: None, advantage: None, bloodied: None, save: None", "")
                     .replace(&format!(", escape: {}", spec.escape), "")
                     .replace(", condition_immune: 0", "")
                     .replace(&format!(", speed: {}, line: None", spec.speed), "")
