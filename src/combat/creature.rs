@@ -79,6 +79,19 @@ pub struct Attack {
     pub ability: Option<Ability>,
 }
 
+/// What sunlight does to a creature (SRD 5.2 stat blocks), in a fight in
+/// sunlight (the combat option `sunlight`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sunlight {
+    /// Sunlight Sensitivity: "While in sunlight, the kobold has
+    /// Disadvantage on ability checks and attack rolls."
+    Sensitivity,
+    /// Sunlight Weakness: "While in sunlight, the shadow has Disadvantage
+    /// on D20 Tests" (attack rolls, ability checks and saving throws).
+    Weakness,
+}
+
 /// A charge (SRD 5.2 stat blocks: "If the target is a Large or smaller
 /// creature and the elk moved 20+ feet straight toward it immediately
 /// before the hit, the target takes an extra 3 (1d6) Bludgeoning damage
@@ -626,6 +639,8 @@ pub struct CreatureSpec {
     /// Pack Tactics: advantage on an attack roll against a creature that
     /// one of its allies, not incapacitated, is within 5 feet of.
     pub pack_tactics: bool,
+    /// Sunlight Sensitivity or Sunlight Weakness, in a fight in sunlight.
+    pub sunlight: Option<Sunlight>,
     /// Its moves provoke no opportunity attacks (Flyby; Nimble Escape's
     /// Disengage as a bonus action): positions only.
     pub avoids_opportunity_attacks: bool,
@@ -706,6 +721,7 @@ impl CreatureSpec {
             legendary: None,
             magic_resistance: false,
             pack_tactics: false,
+            sunlight: None,
             avoids_opportunity_attacks: false,
             undead_fortitude: false,
             death_burst: None,

@@ -235,6 +235,9 @@ pub struct EncounterRules {
     pub stabilize: Stabilize,
     /// Massive damage kills outright (RAW).
     pub massive_damage: bool,
+    /// The fight is in sunlight: Sunlight Sensitivity and Sunlight Weakness
+    /// act ([`crate::combat::creature::Sunlight`]).
+    pub sunlight: bool,
     /// Rounds after which a fight is called a draw.
     pub round_cap: u32,
     /// Overrides every creature's critical range (e.g. 19) when set.
@@ -420,6 +423,7 @@ impl Default for EncounterRules {
             heal_when: HealWhen::default(),
             stabilize: Stabilize::default(),
             massive_damage: true,
+            sunlight: false,
             round_cap: 50,
             crit_range: None,
             critical_hits: true,

@@ -372,6 +372,21 @@ pub fn render(spec: &CreatureSpec) -> String {
             "  Pack Tactics: advantage on attacks at a creature an able ally is next to"
         );
     }
+    match spec.sunlight {
+        Some(crate::combat::creature::Sunlight::Sensitivity) => {
+            let _ = writeln!(
+                out,
+                "  Sunlight Sensitivity: disadvantage on attack rolls in a fight in sunlight (`sunlight = true`)"
+            );
+        }
+        Some(crate::combat::creature::Sunlight::Weakness) => {
+            let _ = writeln!(
+                out,
+                "  Sunlight Weakness: disadvantage on attack rolls and saving throws in a fight in sunlight (`sunlight = true`)"
+            );
+        }
+        None => {}
+    }
     if spec.avoids_opportunity_attacks {
         let _ = writeln!(
             out,

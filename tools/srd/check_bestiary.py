@@ -45,7 +45,7 @@ LEGACY_KEYS = {
     "ac", "initiative", "saves", "medicine", "resistant", "immune", "vulnerable",
     "attacks", "multiattack", "crit_range", "once_per_turn", "heal", "potions", "breath",
     "regeneration", "rage", "reckless", "legendary_resistance", "legendary_actions",
-    "magic_resistance", "pack_tactics", "parry", "spellcasting", "avoids_opportunity_attacks",
+    "magic_resistance", "pack_tactics", "sunlight", "parry", "spellcasting", "avoids_opportunity_attacks",
     "undead_fortitude", "death_burst", "damage_aura",
 }
 SRD_KEYS = {
@@ -374,6 +374,8 @@ class Checker:
                     self.bad(key, "regeneration.revives", "not true or false")
                 if not self.legacy and "revives" not in r:
                     self.bad(key, "regeneration.revives", "missing")
+        if "sunlight" in e and e["sunlight"] not in ("sensitivity", "weakness"):
+            self.bad(key, "sunlight", f"{e['sunlight']!r} is not \"sensitivity\" or \"weakness\"")
         for k in ("magic_resistance", "pack_tactics", "avoids_opportunity_attacks", "undead_fortitude"):
             if k in e and not isinstance(e[k], bool):
                 self.bad(key, k, "not true or false")

@@ -565,6 +565,8 @@ class Entry:
     death_burst: dict | None = None
     damage_aura: dict | None = None
     traits: list[str] = field(default_factory=list)
+    # Sunlight Sensitivity or Weakness: "sensitivity" or "weakness".
+    sunlight: str | None = None
     parry: int = 0
     legendary_uses: int = 0
     legendary: list[dict] = field(default_factory=list)
@@ -1069,6 +1071,13 @@ def feature_label(a: dict, m: dict) -> str:
 # Traits the round loop models, by the source's `mechanic` tag, each
 # written as `KEY = true` (docs/combat.md, "Monster traits").
 TRAIT_KEYS = ("magic_resistance", "pack_tactics", "avoids_opportunity_attacks", "undead_fortitude")
+# What sunlight does, by the trait's exact text (the combat option
+# `sunlight` says whether a fight is in sunlight): `sunlight = "sensitivity"`
+# or `"weakness"`; any other wording stays listed.
+SUNLIGHT = {
+    "While in sunlight, the monster has Disadvantage on ability checks and attack rolls.": "sensitivity",
+    "While in sunlight, the monster has Disadvantage on D20 Tests.": "weakness",
+}
 # Traits and bonus actions whose moves provoke no opportunity attacks:
 # Flyby ("doesn't provoke an Opportunity Attack when it flies out of an
 # enemy's reach"), Nimble Escape ("takes the Disengage or Hide action": the
@@ -1659,6 +1668,8 @@ def convert(m: dict, pkg: Package) -> Entry:
             e.legendary_resistance = int(m["legendary_resistance_uses"])
         elif t["mechanic"] in TRAIT_KEYS:
             e.traits.append(t["mechanic"])
+        elif t["name"].startswith("Sunlight ") and clean(t["description"]).strip() in SUNLIGHT:
+            e.sunlight = SUNLIGHT[clean(t["description"]).strip()]
         elif aura := damage_aura_of(m, t):
             e.damage_aura = aura
         elif t["name"].split(" (")[0] == "Death Burst" and (burst := death_burst_of(m, t)):
@@ -1942,6 +1953,8 @@ def render(entries: list[Entry]) -> str:
         for key in TRAIT_KEYS:
             if key in e.traits:
                 lines.append(f"{key} = true")
+        if e.sunlight:
+            lines.append(f"sunlight = {q(e.sunlight)}")
         if e.death_burst:
             b = e.death_burst
             lines.append(

@@ -430,6 +430,12 @@ class Checker(unittest.TestCase):
                 found = self.broken(lambda e: e["attacks"][0].update({field: value}))
                 self.assertTrue(any(f"] attacks[0].{field}" in p for p in found), found)
 
+    def test_sunlight_is_sensitivity_or_weakness(self):
+        for ok in ("sensitivity", "weakness"):
+            self.assertEqual(self.broken(lambda e: e.update(sunlight=ok)), [])
+        found = self.broken(lambda e: e.update(sunlight="dazzled"))
+        self.assertTrue(any("] sunlight" in p for p in found), found)
+
     def test_a_charge_is_checked(self):
         good = {"feet": 20, "size": "large", "damage": "1d6", "type": "bludgeoning", "prone": True}
         self.assertEqual(self.broken(lambda e: e["attacks"][0].update(charge=dict(good))), [])

@@ -2,7 +2,7 @@
 // the browser reports cores (each a range of chunks, as `--shard K/N`),
 // merged in chunk order (as `woundsim merge`), and the CLI's reports.
 import init, { builtins, builtin_text, bestiary, check, plan, Merger } from "./pkg/woundsim_web.js";
-import { setupGm, gmRequest } from "./gm.js";
+import { setupGm, gmRequest, textList } from "./gm.js";
 
 const $ = (id) => document.getElementById(id);
 const WASM_URL = new URL("./pkg/woundsim_web_bg.wasm", import.meta.url);
@@ -139,14 +139,9 @@ function checkEditor() {
       return;
     }
     renderGutter(new Set(out.problems.filter((x) => x.line).map((x) => x.line)));
-    const list = document.createElement("ul");
-    for (const x of out.problems) {
-      const li = document.createElement("li");
-      li.textContent = x.message;
-      list.append(li);
-    }
     status.replaceChildren(
-      `${out.problems.length} error${out.problems.length === 1 ? "" : "s"}:`, list);
+      `${out.problems.length} error${out.problems.length === 1 ? "" : "s"}:`,
+      textList(out.problems.map((x) => x.message)));
     status.className = "status bad";
   }, 150);
 }
@@ -322,13 +317,7 @@ function showVerdicts(verdicts) {
     div.className = "verdict";
     const h = document.createElement("h4");
     h.textContent = v.heading;
-    const ul = document.createElement("ul");
-    for (const line of v.lines) {
-      const li = document.createElement("li");
-      li.textContent = line;
-      ul.append(li);
-    }
-    div.append(h, ul);
+    div.append(h, textList(v.lines));
     box.append(div);
   }
 }

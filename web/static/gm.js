@@ -41,6 +41,17 @@ function addPc(cls, name) {
   list.append(li);
 }
 
+// A list of `lines` as text (no markup read from them).
+export function textList(lines) {
+  const ul = document.createElement("ul");
+  for (const line of lines) {
+    const li = document.createElement("li");
+    li.textContent = line;
+    ul.append(li);
+  }
+  return ul;
+}
+
 // The character sheets imported, by the file name the scenario gives them.
 const sheets = new Map();
 
@@ -83,13 +94,7 @@ function addSheet(file, text, info) {
     const note = document.createElement("details");
     const summary = document.createElement("summary");
     summary.textContent = `${info.not_modelled.length} thing${info.not_modelled.length === 1 ? "" : "s"} on the sheet not modelled`;
-    const ul = document.createElement("ul");
-    for (const n of info.not_modelled) {
-      const item = document.createElement("li");
-      item.textContent = n;
-      ul.append(item);
-    }
-    note.append(summary, ul);
+    note.append(summary, textList(info.not_modelled));
     li.append(note);
   }
   list.append(li);

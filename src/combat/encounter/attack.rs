@@ -14,7 +14,7 @@ use super::positions::REACH;
 use super::spell_state::Affliction;
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{
-    Ability, AreaSave, Attack, AttackAdvantage, AttackSave, BloodiedWho, Breath, Reach,
+    Ability, AreaSave, Attack, AttackAdvantage, AttackSave, BloodiedWho, Breath, Reach, Sunlight,
 };
 use crate::combat::effect;
 use crate::combat::spell::{Condition, bits};
@@ -172,7 +172,7 @@ impl Encounter {
                     || f.spells.conditions & bits::DIS_DEX_SAVES != 0
             }
             _ => false,
-        };
+        } || (self.rules.sunlight && spec.sunlight == Some(Sunlight::Weakness));
         let mode = RollMode::with(advantage, disadvantage);
         let natural = i32::from(mode.roll(rng));
         let mut bonus =
@@ -238,6 +238,7 @@ impl Encounter {
             // Prone (positions only): advantage within 5 feet.
             || (POSITIONS && defender.prone && (defender.x - attacker.x).abs() <= REACH);
         let disadvantage = spell_dis
+            || (self.rules.sunlight && spec.sunlight.is_some())
             || attacker.effects & effect::BLINDED != 0
             || self.grappled_away(arena, me, target)
             || (attacker.effects & (effect::DIS_STR_ATTACKS | effect::DIS_DEX_ATTACKS) != 0

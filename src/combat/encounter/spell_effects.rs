@@ -242,7 +242,10 @@ impl Encounter {
         let blinded = attacker.effects & crate::combat::effect::BLINDED != 0;
         let natural = RollMode::with(
             advantage || defender.effects & crate::combat::effect::BLINDED != 0,
-            disadvantage || blinded || self.grappled_away(arena, me, t),
+            disadvantage
+                || blinded
+                || self.grappled_away(arena, me, t)
+                || (self.rules.sunlight && self.spec(attacker.spec).sunlight.is_some()),
         )
         .roll(rng);
         let roll = AttackRoll {

@@ -159,6 +159,8 @@ pub struct RawCreature {
     magic_resistance: Option<bool>,
     /// Pack Tactics: advantage on attacks at a creature an ally is next to.
     pack_tactics: Option<bool>,
+    /// Sunlight Sensitivity or Weakness: `"sensitivity"` or `"weakness"`.
+    sunlight: Option<crate::combat::creature::Sunlight>,
     /// Flyby, Nimble Escape: its moves provoke no opportunity attacks.
     avoids_opportunity_attacks: Option<bool>,
     /// Undead Fortitude: a Constitution save to stay at 1 HP.
@@ -574,6 +576,9 @@ impl RawCreature {
         }
         if let Some(v) = self.pack_tactics {
             spec.pack_tactics = v;
+        }
+        if let Some(v) = self.sunlight {
+            spec.sunlight = Some(v);
         }
         if let Some(v) = self.avoids_opportunity_attacks {
             spec.avoids_opportunity_attacks = v;

@@ -59,6 +59,7 @@ pub struct RawFights {
     pub(crate) heal_when: Option<Spanned<HealWhen>>,
     pub(crate) stabilize: Option<Spanned<Stabilize>>,
     pub(crate) massive_damage: Option<Spanned<bool>>,
+    pub(crate) sunlight: Option<Spanned<bool>>,
     pub(crate) round_cap: Option<Spanned<i64>>,
     pub(crate) crit_range: Option<Spanned<i64>>,
     pub(crate) critical_hits: Option<Spanned<bool>>,

@@ -125,6 +125,7 @@ pub fn rules(l: &Layers<RawFights>, catalog: &Catalog) -> Result<EncounterRules,
         heal_when: or(get!(l, heal_when), d.heal_when),
         stabilize: or(get!(l, stabilize), d.stabilize),
         massive_damage: or(get!(l, massive_damage), d.massive_damage),
+        sunlight: or(get!(l, sunlight), d.sunlight),
         round_cap: keyed_int(get!(l, round_cap), 1..=1000, d.round_cap.into())? as u32,
         crit_range: match get!(l, crit_range) {
             None => d.crit_range,

@@ -3,6 +3,7 @@
 //! that knocks prone.
 
 use super::*;
+use crate::combat::creature::{Ability, Sunlight};
 use crate::combat::spell::bits;
 use crate::rules::damage::Size;
 
@@ -251,4 +252,54 @@ fn a_bloodied_attack_deals_its_other_dice_by_the_attacker_or_the_target() {
     t.f_mut(0).hp = 22; // half of 44
     t.attack(1, 0, &[(19, 20), (7, 8)]);
     assert_eq!(t.f(0).hp, 22 - 9, "Bloodied: 1d8 + 2");
+}
+
+#[test]
+fn in_sunlight_sensitivity_hampers_attack_rolls_and_weakness_saves_too() {
+    // SRD 5.2 kobold warrior: "While in sunlight, the kobold has
+    // Disadvantage on ability checks and attack rolls." Dagger +4, 1d4+2.
+    let kobold = monster("kobold-warrior");
+    assert_eq!(kobold.sunlight, Some(Sunlight::Sensitivity));
+    let rules = |sunlight: bool| EncounterRules {
+        sunlight,
+        ..Default::default()
+    };
+    // Out of sunlight: one d20, 19 + 4 hits AC 18; 1d4 = 2, + 2.
+    let mut t = Table::new(vec![fighter()], vec![kobold.clone()], rules(false));
+    t.attack(1, 0, &[(19, 20), (2, 4)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 4);
+    // In sunlight: two d20, the lower (2) misses.
+    let mut t = Table::new(vec![fighter()], vec![kobold], rules(true));
+    t.attack(1, 0, &[(19, 20), (2, 20)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 0);
+    // SRD 5.2 shadow: "Disadvantage on D20 Tests": its saving throws too.
+    let shadow = monster("shadow");
+    assert_eq!(shadow.sunlight, Some(Sunlight::Weakness));
+    let dex = shadow.save(Ability::Dex);
+    let rolls: [&[(u64, u64)]; 2] = [&[(12, 20)], &[(12, 20), (3, 20)]];
+    for ((sunlight, saved), dice) in [(false, true), (true, false)].into_iter().zip(rolls) {
+        let mut t = Table::new(vec![fighter()], vec![shadow.clone()], rules(sunlight));
+        let Table { enc, arena, .. } = &mut t;
+        // DC 12 + Dex: a 12 saves alone; in sunlight the lower of 12 and 3
+        // does not.
+        let got = with_dice(dice, |rng| {
+            enc.saving_throw(rng, arena, 1, Ability::Dex, 12 + dex)
+        });
+        assert_eq!(got, saved, "in sunlight: {sunlight}");
+    }
+    // A kobold's saving throws are not hampered: one d20.
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![monster("kobold-warrior")],
+        rules(true),
+    );
+    let Table { enc, arena, .. } = &mut t;
+    let dex = monster("kobold-warrior").save(Ability::Dex);
+    assert!(with_dice(&[(12, 20)], |rng| enc.saving_throw(
+        rng,
+        arena,
+        1,
+        Ability::Dex,
+        12 + dex
+    )));
 }
