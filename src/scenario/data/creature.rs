@@ -696,7 +696,7 @@ fn bestiary_entry(
 
 /// A challenge rating as written (`1/4`, `17`: validated by the lore) as a
 /// number.
-fn challenge(cr: &str) -> f32 {
+pub(crate) fn challenge(cr: &str) -> f32 {
     match cr.split_once('/') {
         Some((n, d)) => n.parse::<f32>().unwrap_or(0.0) / d.parse::<f32>().unwrap_or(1.0),
         None => cr.parse().unwrap_or(0.0),

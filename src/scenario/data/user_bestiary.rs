@@ -55,22 +55,12 @@ pub fn with_files(
         let field = format!("bestiary[{i}]");
         let (written, format) = file_and_format(loc, entry, &field)?;
         let path = dir.join(&written);
-        let (file, text) = files.read(&path).map_err(|e| {
-            let why = match e {
-                ScenarioError::TooLarge { .. } => {
-                    format!(
-                        "is larger than {MAX_FILE_BYTES} bytes, the most a bestiary file may have"
-                    )
-                }
-                ScenarioError::Unreadable { reason, .. } => format!("cannot be read: {reason}"),
-                other => return other,
-            };
-            loc.error(
-                entry.span().start,
-                &field,
-                format!("the bestiary file `{}` {why}", path.display()),
-            )
-        })?;
+        let (file, text) = read_named(
+            files,
+            &path,
+            ("the bestiary file", "a bestiary file"),
+            |why| loc.error(entry.span().start, &field, why),
+        )?;
         let (bestiary, shadowing) = read_text(&file, &text, format, catalog)?;
         warnings.extend(shadowing);
         for (earlier, other) in &user {
@@ -151,19 +141,8 @@ pub fn with_characters(
             ));
         }
         let path = dir.join(written);
-        let (file, text) = files.read(&path).map_err(|e| {
-            let why = match e {
-                ScenarioError::TooLarge { .. } => {
-                    format!("is larger than {MAX_FILE_BYTES} bytes, the most a file may have")
-                }
-                ScenarioError::Unreadable { reason, .. } => format!("cannot be read: {reason}"),
-                other => return other,
-            };
-            loc.error(
-                at,
-                field,
-                format!("the character file `{}` {why}", path.display()),
-            )
+        let (file, text) = read_named(files, &path, ("the character file", "a file"), |why| {
+            loc.error(at, field, why)
         })?;
         let (format, mut character) = character(&file, &text, catalog)?;
         character.slug = super::creature::imported_key(written);
@@ -185,6 +164,28 @@ pub fn with_characters(
         },
         inputs,
     )))
+}
+
+/// The file at `path` that a scenario names, read from `files`; a file too
+/// large or unreadable is the error `placed` makes of the words "`what`
+/// `PATH` is larger than ... the most `limit` may have" or "... cannot be
+/// read: REASON" (placed at the name in the scenario).
+fn read_named(
+    files: &dyn FileSource,
+    path: &Path,
+    (what, limit): (&str, &str),
+    placed: impl Fn(String) -> ScenarioError,
+) -> Result<(String, String), ScenarioError> {
+    files.read(path).map_err(|e| {
+        let why = match e {
+            ScenarioError::TooLarge { .. } => {
+                format!("is larger than {MAX_FILE_BYTES} bytes, the most {limit} may have")
+            }
+            ScenarioError::Unreadable { reason, .. } => format!("cannot be read: {reason}"),
+            other => return other,
+        };
+        placed(format!("{what} `{}` {why}", path.display()))
+    })
 }
 
 /// The one character of a character sheet's text (`file` names it: a

@@ -88,15 +88,12 @@ const XP_BY_CR: [(&str, i64); 34] = [
     ("30", 155_000),
 ];
 
-/// The proficiency bonus of a challenge rating (index into [`XP_BY_CR`]):
-/// +2 to CR 4, then one more every four ratings.
-fn proficiency(cr_index: usize) -> i64 {
-    // Indices 0..=7 are CR 0 to 4.
-    if cr_index <= 7 {
-        2
-    } else {
-        2 + ((cr_index as i64 - 8) / 4) + 1
-    }
+/// The proficiency bonus of a challenge rating as written (`1/4`, `17`).
+fn proficiency(cr: &str) -> i64 {
+    let cr = crate::scenario::data::creature::challenge(cr);
+    i64::from(crate::rules::encounter_difficulty::proficiency_by_cr(
+        f64::from(cr),
+    ))
 }
 
 /// Traits that change nothing in a woundsim fight (no water, terrain,
@@ -268,7 +265,7 @@ pub fn convert(b: &Statblock, spells: &Spells) -> Imported {
     {
         keys.push(("cr", string(cr)));
         keys.push(("xp", int(XP_BY_CR[i].1)));
-        keys.push(("proficiency_bonus", int(proficiency(i))));
+        keys.push(("proficiency_bonus", int(proficiency(cr))));
     }
     keys.push(("hp", int(b.hp.unwrap_or(1))));
     keys.push(("ac", int(b.ac.unwrap_or(10))));
@@ -942,18 +939,9 @@ mod tests {
         assert_eq!(get(&i, "initiative").as_integer(), Some(1));
         assert_eq!(get(&i, "multiattack").to_string(), r#"["beak", "claws"]"#);
         assert_eq!(i.not_modelled, vec!["Keen Sight and Smell"]);
-        assert_eq!(
-            proficiency(XP_BY_CR.iter().position(|c| c.0 == "5").unwrap()),
-            3
-        );
-        assert_eq!(
-            proficiency(XP_BY_CR.iter().position(|c| c.0 == "17").unwrap()),
-            6
-        );
-        assert_eq!(
-            proficiency(XP_BY_CR.iter().position(|c| c.0 == "30").unwrap()),
-            9
-        );
+        assert_eq!(proficiency("5"), 3);
+        assert_eq!(proficiency("17"), 6);
+        assert_eq!(proficiency("30"), 9);
     }
 
     #[test]
