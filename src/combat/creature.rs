@@ -63,6 +63,11 @@ pub struct Attack {
     /// point maximum): "or 3 (1d4) Piercing damage if the swarm is
     /// Bloodied", "... if the target is Bloodied".
     pub bloodied: Option<BloodiedDamage>,
+    /// Extra damage on a hit whose attack roll had Advantage ("plus 2
+    /// (1d4) Slashing damage if the attack roll had Advantage": the SRD
+    /// 5.2 goblins); dice doubled on a critical hit. Advantage cancelled by
+    /// Disadvantage is no Advantage.
+    pub advantage_damage: Option<(DiceExpr, DamageType)>,
     /// Resolved by the target's saving throw instead of an attack roll
     /// (Constrict: "Strength Saving Throw: DC 16 ... Failure: 11 (2d6 + 4)
     /// Bludgeoning damage, and the target has the Grappled condition");
@@ -90,6 +95,25 @@ pub enum Sunlight {
     /// Sunlight Weakness: "While in sunlight, the shadow has Disadvantage
     /// on D20 Tests" (attack rolls, ability checks and saving throws).
     Weakness,
+}
+
+/// What a creature's Bloodied state gives it (SRD 5.2 stat blocks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BloodiedAdvantage {
+    /// Bloodied Fury (boar, giant boar): "While Bloodied, the boar has
+    /// Advantage on attack rolls."
+    Attacks,
+    /// Bloodied Frenzy (berserker): "While Bloodied, the berserker has
+    /// Advantage on attack rolls and saving throws."
+    AttacksAndSaves,
+}
+
+impl BloodiedAdvantage {
+    /// Whether it gives advantage on saving throws too.
+    pub fn on_saves(self) -> bool {
+        self == Self::AttacksAndSaves
+    }
 }
 
 /// A charge (SRD 5.2 stat blocks: "If the target is a Large or smaller
@@ -641,6 +665,10 @@ pub struct CreatureSpec {
     pub pack_tactics: bool,
     /// Sunlight Sensitivity or Sunlight Weakness, in a fight in sunlight.
     pub sunlight: Option<Sunlight>,
+    /// Bloodied Fury / Bloodied Frenzy: while Bloodied (at or below half
+    /// its hit point maximum), advantage on attack rolls, and with
+    /// [`BloodiedAdvantage::AttacksAndSaves`] on saving throws too.
+    pub bloodied_advantage: Option<BloodiedAdvantage>,
     /// Its moves provoke no opportunity attacks (Flyby; Nimble Escape's
     /// Disengage as a bonus action): positions only.
     pub avoids_opportunity_attacks: bool,
@@ -722,6 +750,7 @@ impl CreatureSpec {
             magic_resistance: false,
             pack_tactics: false,
             sunlight: None,
+            bloodied_advantage: None,
             avoids_opportunity_attacks: false,
             undead_fortitude: false,
             death_burst: None,

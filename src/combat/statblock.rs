@@ -245,6 +245,13 @@ pub fn render(spec: &CreatureSpec) -> String {
                 }
             );
         }
+        if let Some((dice, kind)) = a.advantage_damage {
+            let _ = write!(
+                line,
+                ", +{dice} {} when its roll has advantage",
+                kind.name()
+            );
+        }
         if a.poisons_on_hit {
             line.push_str(", poisons until the end of its next turn");
         }
@@ -386,6 +393,22 @@ pub fn render(spec: &CreatureSpec) -> String {
             );
         }
         None => {}
+    }
+    if let Some(b) = spec.bloodied_advantage {
+        let _ = writeln!(
+            out,
+            "  {}: advantage on attack rolls{} while Bloodied (at or below half its hit points)",
+            if b.on_saves() {
+                "Bloodied Frenzy"
+            } else {
+                "Bloodied Fury"
+            },
+            if b.on_saves() {
+                " and saving throws"
+            } else {
+                ""
+            }
+        );
     }
     if spec.avoids_opportunity_attacks {
         let _ = writeln!(

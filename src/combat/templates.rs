@@ -560,6 +560,7 @@ impl TemplateAttack {
             grapples: None,
             advantage: None,
             bloodied: None,
+            advantage_damage: None,
             save: None,
             spell: self.spell,
             ability: (!self.spell).then_some(self.ability),

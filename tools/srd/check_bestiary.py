@@ -45,7 +45,7 @@ LEGACY_KEYS = {
     "ac", "initiative", "saves", "medicine", "resistant", "immune", "vulnerable",
     "attacks", "multiattack", "crit_range", "once_per_turn", "heal", "potions", "breath",
     "regeneration", "rage", "reckless", "legendary_resistance", "legendary_actions",
-    "magic_resistance", "pack_tactics", "sunlight", "parry", "spellcasting", "avoids_opportunity_attacks",
+    "magic_resistance", "pack_tactics", "sunlight", "bloodied_advantage", "parry", "spellcasting", "avoids_opportunity_attacks",
     "undead_fortitude", "death_burst", "damage_aura",
 }
 SRD_KEYS = {
@@ -54,7 +54,7 @@ SRD_KEYS = {
 }
 REQUIRED_SRD = SRD_KEYS - {"condition_immune", "no_fight_effect"}
 ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell", "knocks_prone", "charge", "poisons_on_hit",
-               "grapples", "advantage", "bloodied", "save"}
+               "grapples", "advantage", "bloodied", "advantage_damage", "save"}
 GRAPPLE_KEYS = {"escape", "size", "restrains", "holds"}
 ADVANTAGES = ("grappled", "wounded")
 RIDER_KEYS = {"dice", "type", "save", "dc"}
@@ -195,6 +195,15 @@ class Checker:
                     self.bad(entry, f"{f}.bloodied.damage", f"{b['damage']!r} is not NdM+K dice")
                 if b["of"] not in ("attacker", "target"):
                     self.bad(entry, f"{f}.bloodied.of", f"{b['of']!r} is not attacker or target")
+        if "advantage_damage" in a:
+            x = a["advantage_damage"]
+            if not isinstance(x, dict) or set(x) != {"dice", "type"}:
+                self.bad(entry, f"{f}.advantage_damage", f"{x!r} is not {{ dice, type }}")
+            else:
+                if not dice_ok(x["dice"]):
+                    self.bad(entry, f"{f}.advantage_damage.dice", f"{x['dice']!r} is not NdM+K dice")
+                if x["type"] not in DAMAGE_TYPES:
+                    self.bad(entry, f"{f}.advantage_damage.type", f"unknown damage type {x['type']!r}")
         if "advantage" in a and a["advantage"] not in ADVANTAGES:
             self.bad(entry, f"{f}.advantage", f"{a['advantage']!r} is not one of {', '.join(ADVANTAGES)}")
         if "rider" in a:
@@ -374,6 +383,8 @@ class Checker:
                     self.bad(key, "regeneration.revives", "not true or false")
                 if not self.legacy and "revives" not in r:
                     self.bad(key, "regeneration.revives", "missing")
+        if "bloodied_advantage" in e and e["bloodied_advantage"] not in ("attacks", "attacks_and_saves"):
+            self.bad(key, "bloodied_advantage", f"{e['bloodied_advantage']!r} is not \"attacks\" or \"attacks_and_saves\"")
         if "sunlight" in e and e["sunlight"] not in ("sensitivity", "weakness"):
             self.bad(key, "sunlight", f"{e['sunlight']!r} is not \"sensitivity\" or \"weakness\"")
         for k in ("magic_resistance", "pack_tactics", "avoids_opportunity_attacks", "undead_fortitude"):

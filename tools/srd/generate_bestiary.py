@@ -524,6 +524,8 @@ class Attack:
     save: dict | None = None
     # Damage dice instead when a creature is Bloodied: {damage, of}.
     bloodied: dict | None = None
+    # Extra damage when the attack roll had Advantage: {dice, type}.
+    advantage_damage: dict | None = None
     # The roll has Advantage against: "grappled" (a creature it grapples),
     # "wounded" (one below its hit point maximum).
     advantage: str | None = None
@@ -567,6 +569,8 @@ class Entry:
     traits: list[str] = field(default_factory=list)
     # Sunlight Sensitivity or Weakness: "sensitivity" or "weakness".
     sunlight: str | None = None
+    # Bloodied Fury / Frenzy: "attacks" or "attacks_and_saves".
+    bloodied_advantage: str | None = None
     parry: int = 0
     legendary_uses: int = 0
     legendary: list[dict] = field(default_factory=list)
@@ -1078,6 +1082,13 @@ SUNLIGHT = {
     "While in sunlight, the monster has Disadvantage on ability checks and attack rolls.": "sensitivity",
     "While in sunlight, the monster has Disadvantage on D20 Tests.": "weakness",
 }
+# Advantage while Bloodied, by the trait's exact text:
+# `bloodied_advantage = "attacks"` (Bloodied Fury) or "attacks_and_saves"
+# (Bloodied Frenzy); any other wording stays listed.
+BLOODIED_ADVANTAGE = {
+    "While Bloodied, the monster has Advantage on attack rolls.": "attacks",
+    "While Bloodied, the monster has Advantage on attack rolls and saving throws.": "attacks_and_saves",
+}
 # Traits and bonus actions whose moves provoke no opportunity attacks:
 # Flyby ("doesn't provoke an Opportunity Attack when it flies out of an
 # enemy's reach"), Nimble Escape ("takes the Disengage or Hide action": the
@@ -1398,6 +1409,15 @@ CHARGE = re.compile(
     r" the target (takes an extra [^.]*?)?(?:and )?(has the Prone condition)?\.$")
 
 
+def activation_conditions_in(a: dict) -> str:
+    """An action's description with its activities' activation conditions
+    written in (the boar's "and the boar [[lookup @activation.condition
+    activity=ID]] straight toward it": "moved 20+ feet")."""
+    said = {x["id"]: (x.get("activation") or {}).get("condition") or "" for x in a["activities"]}
+    return re.sub(r"\[\[lookup @activation\.condition activity=(\w+)\]\]",
+                  lambda f: said.get(f.group(1)) or f.group(0), a["description"])
+
+
 def charge_of(m: dict, a: dict, primary: dict, text: str) -> dict | None:
     """The charge of an attack action `a` (its description `text`), if its
     statblock has one that adds damage, knocks prone, or both: the extra
@@ -1436,6 +1456,12 @@ def charge_of(m: dict, a: dict, primary: dict, text: str) -> dict | None:
         dice = part_dice(left[0], env)
         types = left[0]["types"] or primary["damage"]["parts"][0]["types"]
         if dice is None or len(types) != 1:
+            return None
+        # The text's own dice, where it writes them, must agree (the
+        # boar's text says "an extra [[/damage 2d8 ...]]" where its Moving
+        # Attack adds 1d6: left listed).
+        said = re.search(r"takes an extra \[\[/damage (\d+d\d+)", a["description"])
+        if said and said.group(1) != dice.text():
             return None
         damage, kind = dice, types[0]
     return {"feet": int(found.group(2)), "size": size.lower(), "damage": damage, "type": kind,
@@ -1520,6 +1546,22 @@ def bloodied_of(action: dict, effect: str, kind: str) -> dict | None:
     if any(re.match(r"^the \w+ is &Reference\[Bloodied", c) for c in said):
         return {"damage": found.group("dice"), "of": "attacker"}
     return None
+
+
+ADVANTAGE_VARIANT = re.compile(
+    r"^Attack (?:with|at) Advantage \(\+(?P<dice>\d+d\d+(?:[+-]\d+)?|\d+) (?P<type>\w+)\)$")
+
+
+def advantage_damage_of(action: dict, effect: str) -> dict | None:
+    """"..., plus 2 (1d4) Slashing damage if the attack roll had
+    Advantage" (the goblins): an "Attack with Advantage" activity that adds
+    dice to the attack's own, when the text says it is the roll's
+    Advantage that adds them."""
+    found = ADVANTAGE_VARIANT.match(effect)
+    if not found or not clean(action["description"]).endswith(
+            "plus damage if the attack roll had Advantage."):
+        return None
+    return {"dice": found.group("dice"), "type": found.group("type")}
 
 
 # What a save action's failure does, when the loop can do all of it: its
@@ -1670,6 +1712,8 @@ def convert(m: dict, pkg: Package) -> Entry:
             e.traits.append(t["mechanic"])
         elif t["name"].startswith("Sunlight ") and clean(t["description"]).strip() in SUNLIGHT:
             e.sunlight = SUNLIGHT[clean(t["description"]).strip()]
+        elif clean(t["description"]).strip() in BLOODIED_ADVANTAGE:
+            e.bloodied_advantage = BLOODIED_ADVANTAGE[clean(t["description"]).strip()]
         elif aura := damage_aura_of(m, t):
             e.damage_aura = aura
         elif t["name"].split(" (")[0] == "Death Burst" and (burst := death_burst_of(m, t)):
@@ -1704,7 +1748,7 @@ def convert(m: dict, pkg: Package) -> Entry:
             raise Unsupported(f"two attacks named {attack.name!r}")
         e.attacks.append(attack)
         effects = other_effects(m, a, first, pkg)
-        charge = charge_of(m, a, first, clean(a["description"]))
+        charge = charge_of(m, a, first, clean(activation_conditions_in(a)))
         if charge is not None:
             attack.charge = charge
             effects = [x for x in effects if not x.startswith("Moving Attack")
@@ -1720,6 +1764,10 @@ def convert(m: dict, pkg: Package) -> Entry:
             bloodied = bloodied_of(a, effect, attack.kind)
             if bloodied:
                 attack.bloodied = bloodied
+                effects.remove(effect)
+            favoured = advantage_damage_of(a, effect)
+            if favoured:
+                attack.advantage_damage = favoured
                 effects.remove(effect)
         attack.advantage, unread = advantage_of(first)
         if unread:
@@ -1888,6 +1936,9 @@ def attack_toml(a: Attack) -> str:
         parts.append(f"advantage = {q(a.advantage)}")
     if a.bloodied:
         parts.append(f"bloodied = {{ damage = {q(a.bloodied['damage'])}, of = {q(a.bloodied['of'])} }}")
+    if a.advantage_damage:
+        x = a.advantage_damage
+        parts.append(f"advantage_damage = {{ dice = {q(x['dice'])}, type = {q(x['type'])} }}")
     return "{ " + ", ".join(parts) + " }"
 
 
@@ -1955,6 +2006,8 @@ def render(entries: list[Entry]) -> str:
                 lines.append(f"{key} = true")
         if e.sunlight:
             lines.append(f"sunlight = {q(e.sunlight)}")
+        if e.bloodied_advantage:
+            lines.append(f"bloodied_advantage = {q(e.bloodied_advantage)}")
         if e.death_burst:
             b = e.death_burst
             lines.append(

@@ -173,6 +173,9 @@ impl Encounter {
             }
             _ => false,
         } || (self.rules.sunlight && spec.sunlight == Some(Sunlight::Weakness));
+        // Bloodied Frenzy: advantage on saves while Bloodied.
+        let advantage = advantage
+            || (spec.bloodied_advantage.is_some_and(|b| b.on_saves()) && 2 * f.hp <= f.max_hp);
         let mode = RollMode::with(advantage, disadvantage);
         let natural = i32::from(mode.roll(rng));
         let mut bonus =
@@ -231,6 +234,7 @@ impl Encounter {
             || (defender.raging && self.spec(defender.spec).reckless)
             || defender.effects & effect::BLINDED != 0
             || (spec.pack_tactics && self.pack_ally_near::<POSITIONS>(arena, me, target))
+            || (spec.bloodied_advantage.is_some() && 2 * attacker.hp <= attacker.max_hp)
             || attack.advantage.is_some_and(|a| match a {
                 AttackAdvantage::Grappled => self.grappler(arena, target) == Some(me),
                 AttackAdvantage::Wounded => defender.hp < defender.max_hp,
@@ -258,7 +262,8 @@ impl Encounter {
         let penalty = aimed.map_or(0, |(_, shots)| shots.penalty);
         // A Bardic Inspiration die it holds goes on this roll.
         let inspired = attacker.feats.inspired;
-        let natural = RollMode::with(advantage, disadvantage).roll(rng);
+        let mode = RollMode::with(advantage, disadvantage);
+        let natural = mode.roll(rng);
         let roll = AttackRoll {
             bonus: attack.to_hit - penalty - i32::from(attacker.return_penalty)
                 + self.attack_roll_bonus(rng, arena, me)
@@ -363,7 +368,15 @@ impl Encounter {
         let charged = charge
             .and_then(|c| c.damage)
             .map(|(d, kind)| (roll(rng, d), kind));
-        for (amount, kind) in [extra, rider, marked, charged].into_iter().flatten() {
+        // "plus 2 (1d4) Slashing damage if the attack roll had Advantage".
+        let favoured = attack
+            .advantage_damage
+            .filter(|_| mode == RollMode::Advantage)
+            .map(|(d, kind)| (roll(rng, d), kind));
+        for (amount, kind) in [extra, rider, marked, charged, favoured]
+            .into_iter()
+            .flatten()
+        {
             let dealt = self.after_defenses(arena, target, kind, amount);
             total += dealt;
             types = types.with(kind);

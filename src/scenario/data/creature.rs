@@ -161,6 +161,8 @@ pub struct RawCreature {
     pack_tactics: Option<bool>,
     /// Sunlight Sensitivity or Weakness: `"sensitivity"` or `"weakness"`.
     sunlight: Option<crate::combat::creature::Sunlight>,
+    /// Bloodied Fury / Frenzy: `"attacks"` or `"attacks_and_saves"`.
+    bloodied_advantage: Option<crate::combat::creature::BloodiedAdvantage>,
     /// Flyby, Nimble Escape: its moves provoke no opportunity attacks.
     avoids_opportunity_attacks: Option<bool>,
     /// Undead Fortitude: a Constitution save to stay at 1 HP.
@@ -579,6 +581,9 @@ impl RawCreature {
         }
         if let Some(v) = self.sunlight {
             spec.sunlight = Some(v);
+        }
+        if let Some(v) = self.bloodied_advantage {
+            spec.bloodied_advantage = Some(v);
         }
         if let Some(v) = self.avoids_opportunity_attacks {
             spec.avoids_opportunity_attacks = v;

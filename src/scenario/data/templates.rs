@@ -914,7 +914,7 @@ warlock - - -
                     .replace(", ability: None", "")
                     .replace(", hit_dice: None", "")
                     .replace(", knocks_prone: None, poisons_on_hit: false", "")
-                    .replace(", grapples: None, charge: None, advantage: None, bloodied: None, save: None", "")
+                    .replace(", grapples: None, charge: None, advantage: None, bloodied: None, advantage_damage: None, save: None", "")
                     .replace(&format!(", escape: {}", spec.escape), "")
                     .replace(", condition_immune: 0", "")
                     .replace(&format!(", speed: {}, line: None", spec.speed), "")
@@ -922,7 +922,7 @@ warlock - - -
                     .replace(", known_spells: []", "")
                     .replace(&format!(", class_features: {:?}", old.class_features), "")
                     .replace(
-                        ", undead: false, extraplanar: false, challenge: 0.0, legendary_resistance: 0, legendary: None, magic_resistance: false, pack_tactics: false, sunlight: None, avoids_opportunity_attacks: false, undead_fortitude: false, death_burst: None, damage_aura: None, parry: 0, wild_shape: None",
+                        ", undead: false, extraplanar: false, challenge: 0.0, legendary_resistance: 0, legendary: None, magic_resistance: false, pack_tactics: false, sunlight: None, bloodied_advantage: None, avoids_opportunity_attacks: false, undead_fortitude: false, death_burst: None, damage_aura: None, parry: 0, wild_shape: None",
                         "",
                     )
                     .replace("potions: [0, 0, 0, 0], spellbook: None", "potions: 0");

@@ -303,3 +303,96 @@ fn in_sunlight_sensitivity_hampers_attack_rolls_and_weakness_saves_too() {
         12 + dex
     )));
 }
+
+#[test]
+fn a_goblins_hit_with_advantage_adds_its_die_and_cancelled_advantage_does_not() {
+    // SRD 5.2 goblin warrior: Scimitar +4, 1d6 + 2 Slashing, "plus 2 (1d4)
+    // Slashing damage if the attack roll had Advantage".
+    let goblin = monster("goblin-warrior");
+    assert!(goblin.attacks[0].advantage_damage.is_some());
+    let blinded = crate::combat::effect::BLINDED;
+    // A plain roll: one d20, 1d6 + 2.
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![goblin.clone()],
+        EncounterRules::default(),
+    );
+    t.attack(1, 0, &[(19, 20), (3, 6)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 5);
+    // Against a blinded fighter (advantage): two d20, then 1d6 + 2 + 1d4.
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![goblin.clone()],
+        EncounterRules::default(),
+    );
+    t.f_mut(0).effects |= blinded;
+    t.attack(1, 0, &[(19, 20), (5, 20), (3, 6), (2, 4)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 7);
+    // A critical hit with advantage doubles that die too.
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![goblin.clone()],
+        EncounterRules::default(),
+    );
+    t.f_mut(0).effects |= blinded;
+    t.attack(1, 0, &[(20, 20), (5, 20), (3, 6), (1, 6), (2, 4), (4, 4)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 3 + 1 + 2 + 2 + 4);
+    // Both blinded: advantage and disadvantage cancel, one d20, no die.
+    let mut t = Table::new(vec![fighter()], vec![goblin], EncounterRules::default());
+    t.f_mut(0).effects |= blinded;
+    t.f_mut(1).effects |= blinded;
+    t.attack(1, 0, &[(19, 20), (3, 6)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 5);
+}
+
+#[test]
+fn bloodied_fury_and_frenzy_give_advantage_at_half_hit_points() {
+    use crate::combat::creature::BloodiedAdvantage;
+    // SRD 5.2 berserker: "While Bloodied, the berserker has Advantage on
+    // attack rolls and saving throws." Greataxe +5, 1d12 + 3.
+    let berserker = monster("berserker");
+    assert_eq!(
+        berserker.bloodied_advantage,
+        Some(BloodiedAdvantage::AttacksAndSaves)
+    );
+    let mut t = Table::new(
+        vec![fighter()],
+        vec![berserker.clone()],
+        EncounterRules::default(),
+    );
+    // Above half its hit points: one d20 (2 + 5 misses AC 18).
+    t.f_mut(1).hp = t.f(1).max_hp / 2 + 1;
+    t.attack(1, 0, &[(2, 20)]);
+    assert_eq!(t.f(0).hp, t.f(0).max_hp);
+    // At half: two d20, the higher (15 + 5) hits.
+    t.f_mut(1).hp = t.f(1).max_hp / 2;
+    t.attack(1, 0, &[(2, 20), (15, 20), (4, 12)]);
+    assert_eq!(t.f(0).max_hp - t.f(0).hp, 7);
+    // Its saving throws too: a 3 fails a DC 15 Strength save alone; at
+    // half its hit points the higher of 3 and 14 (+3) saves.
+    let strength = berserker.save(Ability::Str);
+    for (hp, dice, saved) in [
+        (t.f(1).max_hp, &[(3, 20)][..], false),
+        (t.f(1).max_hp / 2, &[(3, 20), (14, 20)][..], true),
+    ] {
+        t.f_mut(1).hp = hp;
+        let Table { enc, arena, .. } = &mut t;
+        let got = with_dice(dice, |rng| {
+            enc.saving_throw(rng, arena, 1, Ability::Str, 14 + strength)
+        });
+        assert_eq!(got, saved, "at {hp} HP");
+    }
+    // SRD 5.2 boar, Bloodied Fury: advantage on attack rolls only.
+    let boar = monster("boar");
+    assert_eq!(boar.bloodied_advantage, Some(BloodiedAdvantage::Attacks));
+    let mut t = Table::new(vec![fighter()], vec![boar], EncounterRules::default());
+    t.f_mut(1).hp = t.f(1).max_hp / 2;
+    let Table { enc, arena, .. } = &mut t;
+    assert!(!with_dice(&[(3, 20)], |rng| enc.saving_throw(
+        rng,
+        arena,
+        1,
+        Ability::Str,
+        10
+    )));
+}

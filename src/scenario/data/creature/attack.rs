@@ -57,8 +57,20 @@ pub struct RawAttack {
     advantage: Option<crate::combat::creature::AttackAdvantage>,
     /// Its damage when the attacker or the target is Bloodied.
     bloodied: Option<RawBloodied>,
+    /// Extra damage on a hit whose roll had Advantage.
+    advantage_damage: Option<RawExtraDamage>,
     #[serde(default)]
     spell: bool,
+}
+
+/// Extra damage under a condition, as written: `{ dice = "1d4", type =
+/// "slashing" }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawExtraDamage {
+    dice: Spanned<String>,
+    #[serde(rename = "type")]
+    kind: DamageType,
 }
 
 /// An action resolved by a saving throw, as written: `{ ability = "str",
@@ -209,6 +221,13 @@ impl RawAttack {
                     damage: dice(at(loc, &b.damage, format!("{path}.bloodied.damage")))?,
                     of: b.of,
                 }),
+            },
+            advantage_damage: match &self.advantage_damage {
+                None => None,
+                Some(x) => Some((
+                    dice(at(loc, &x.dice, format!("{path}.advantage_damage.dice")))?,
+                    x.kind,
+                )),
             },
             spell: self.spell,
             ability: None,
