@@ -210,6 +210,9 @@ impl Encounter {
         } else {
             None
         };
+        if attack.reach == Reach::Melee {
+            self.melee_enters_emanation(arena, me, target);
+        }
         if let Some(save) = attack.save {
             self.save_attack(rng, arena, me, target, attack, save, out);
             return;

@@ -150,6 +150,43 @@ impl Encounter {
         }
     }
 
+    /// A melee attack of `me` on `target` puts `me` within its reach of
+    /// `target`, so inside an emanation of ongoing damage that `target`
+    /// holds (*spirit guardians*, 15 feet: "whenever a creature enters the
+    /// Emanation or ends its turn there"): an enemy of `target` in no zone
+    /// joins it, beyond the area's count rule, and takes its damage when
+    /// its turn ends (or starts) there. Our reading without a map: the
+    /// attacker stays where it attacked from.
+    #[inline]
+    pub(super) fn melee_enters_emanation(&self, arena: &mut Arena, me: usize, target: usize) {
+        let k = arena.fighters[target].spells.concentrating;
+        if k == 0
+            || arena.fighters[me].spells.zone.source != NO_SOURCE
+            || arena.fighters[me].party == arena.fighters[target].party
+        {
+            return;
+        }
+        let spell = &self.known(arena, target, usize::from(k - 1)).spell;
+        if !matches!(
+            spell.targets,
+            Targets::Area {
+                shape: Shape::Emanation,
+                side: Side::Enemies,
+                ..
+            }
+        ) || spell
+            .ongoing
+            .is_none_or(|o| o.when == OngoingWhen::CasterTurn)
+        {
+            return;
+        }
+        arena.fighters[me].spells.zone = Buff {
+            source: target as u16,
+            spell: k - 1,
+            until: 0,
+        };
+    }
+
     /// The zone `me` is in, if its caster still holds it, deals its damage
     /// when it is `when` (SRD 5.2: *moonbeam*'s "starts its turn there",
     /// *spirit guardians*' "ends its turn there"); a zone whose caster is

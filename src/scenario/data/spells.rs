@@ -492,7 +492,19 @@ impl Parse<'_> {
             notes.push("the change to speed (woundsim: speeds act only with positions, which do not read spells)");
         }
         if r.ongoing.as_ref().is_some_and(|o| o.get_ref().enters) {
-            notes.push("damage to a creature entering the area on a later turn (woundsim: only the creatures caught when it is cast stand in it)");
+            notes.push(
+                if matches!(
+                    spell.targets,
+                    Targets::Area {
+                        shape: Shape::Emanation,
+                        ..
+                    }
+                ) {
+                    "damage to a creature entering the area on a later turn other than to attack the caster in melee (woundsim: the area holds the creatures its count rule gives and each enemy that attacks the caster in melee)"
+                } else {
+                    "damage to a creature entering the area on a later turn (woundsim: only the creatures caught when it is cast stand in it)"
+                },
+            );
         }
         if notes.is_empty() || !matches!(spell.fight, FightUse::Modelled | FightUse::Partial) {
             return spell;

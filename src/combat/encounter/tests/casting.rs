@@ -714,3 +714,80 @@ fn spiritual_weapon_adds_the_spellcasting_modifier_to_each_hit() {
     let k = known(&priest, "spiritual_weapon");
     assert_eq!(priest.known_spells[k].modifier_damage, 3);
 }
+
+#[test]
+fn an_enemy_that_attacks_the_caster_in_melee_stands_in_its_spirit_guardians() {
+    // Cleric-5 against five goblins: the 15-ft emanation's count rule
+    // holds 3; a goblin that attacks the cleric in melee is within 5 feet,
+    // so inside it too ("whenever a creature enters the Emanation or ends
+    // its turn there").
+    let mut t = Table::new(
+        vec![template("cleric-5")],
+        vec![goblin(); 5],
+        EncounterRules::default(),
+    );
+    cast(
+        &mut t,
+        0,
+        "spirit_guardians",
+        3,
+        &[
+            (1, 5),
+            (1, 4),
+            (1, 3),
+            (1, 8),
+            (1, 8),
+            (1, 8),
+            (20, 20),
+            (20, 20),
+            (20, 20),
+        ],
+    );
+    let outside = (1..=5).find(|&i| t.f(i).spells.zone.source != 0).unwrap();
+    let hp = t.f(outside).hp;
+    // Its scimitar misses (2 + 4 < 18): it is in the emanation all the same.
+    t.attack(outside, 0, &[(2, 20)]);
+    assert_eq!(t.f(outside).spells.zone.source, 0);
+    assert_eq!(
+        (1..=5).filter(|&i| t.f(i).spells.zone.source == 0).count(),
+        4
+    );
+    // It ends its turn there: 3d8 = 1 + 1 + 1, a failed save (1 - 1).
+    let Table { enc, arena, out } = &mut t;
+    with_dice(&[(1, 8), (1, 8), (1, 8), (1, 20)], |rng| {
+        enc.spells_at_turn_end(rng, arena, outside, out)
+    });
+    assert_eq!(arena.fighters[outside].hp, hp - 3);
+    // A ranged attack from outside brings no one in.
+    let mut t = Table::new(
+        vec![template("cleric-5")],
+        vec![goblin(); 5],
+        EncounterRules::default(),
+    );
+    cast(
+        &mut t,
+        0,
+        "spirit_guardians",
+        3,
+        &[
+            (1, 5),
+            (1, 4),
+            (1, 3),
+            (1, 8),
+            (1, 8),
+            (1, 8),
+            (20, 20),
+            (20, 20),
+            (20, 20),
+        ],
+    );
+    let outside = (1..=5).find(|&i| t.f(i).spells.zone.source != 0).unwrap();
+    let shortbow = goblin()
+        .attacks
+        .iter()
+        .find(|a| a.reach == crate::combat::creature::Reach::Ranged)
+        .cloned()
+        .expect("the goblin's shortbow");
+    t.attack_with(outside, 0, &shortbow, &[(2, 20)]);
+    assert_ne!(t.f(outside).spells.zone.source, 0);
+}
