@@ -97,6 +97,18 @@ pub enum Sunlight {
     Weakness,
 }
 
+/// War Cry (SRD 5.2 frost giant, "Recharge 5–6", a bonus action): "The
+/// giant or one creature of its choice that can see or hear it gains 16
+/// (2d10 + 5) Temporary Hit Points and has Advantage on attack rolls until
+/// the start of the giant's next turn." Ours: it takes them itself.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WarCry {
+    /// The temporary hit points (they do not stack: the higher stays).
+    pub temp_hp: DiceExpr,
+    /// Ready again at the start of its turn on a d6 of at least this.
+    pub recharge: u8,
+}
+
 /// What a creature's Bloodied state gives it (SRD 5.2 stat blocks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -428,6 +440,55 @@ pub struct AreaSave {
     pub targets: u8,
     /// Half damage on a success (else none).
     pub half: bool,
+    /// What a failed save does beyond the damage, until the end of the
+    /// target's next turn.
+    pub on_failure: Hampered,
+}
+
+/// What a failed save of an [`AreaSave`] does beyond its damage, until the
+/// end of the target's next turn (SRD 5.2 legendary actions: Noxious
+/// Miasma's "the target takes a −2 penalty to AC", Cloud of Insects'
+/// "Disadvantage on saving throws to maintain Concentration", Freezing
+/// Burst's "the target's Speed is 0", Scorching Sands' "the target's Speed
+/// is halved"). A second one before it ends adds
+/// its effects (the larger penalty) and runs to the end of the same next
+/// turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hampered {
+    /// A penalty to its armour class.
+    pub ac_penalty: u8,
+    /// Disadvantage on its saving throws to keep concentration.
+    pub concentration_disadvantage: bool,
+    /// Its Speed is 0 (positions only).
+    pub speed_zero: bool,
+    /// Its Speed is halved (positions only).
+    pub speed_halved: bool,
+}
+
+impl Hampered {
+    /// Nothing.
+    pub const NONE: Hampered = Hampered {
+        ac_penalty: 0,
+        concentration_disadvantage: false,
+        speed_zero: false,
+        speed_halved: false,
+    };
+
+    /// Whether it does anything.
+    pub fn any(self) -> bool {
+        self != Self::NONE
+    }
+
+    /// Both together: the larger penalty, either's disadvantage and speed.
+    pub fn with(self, other: Hampered) -> Hampered {
+        Hampered {
+            ac_penalty: self.ac_penalty.max(other.ac_penalty),
+            concentration_disadvantage: self.concentration_disadvantage
+                || other.concentration_disadvantage,
+            speed_zero: self.speed_zero || other.speed_zero,
+            speed_halved: self.speed_halved || other.speed_halved,
+        }
+    }
 }
 
 /// A damage aura (SRD 5.2 "Fire Aura": "At the end of each of the
@@ -460,6 +521,7 @@ impl Breath {
             save: self.save,
             targets: self.targets,
             half: true,
+            on_failure: Hampered::NONE,
         }
     }
 }
@@ -665,6 +727,16 @@ pub struct CreatureSpec {
     pub pack_tactics: bool,
     /// Sunlight Sensitivity or Sunlight Weakness, in a fight in sunlight.
     pub sunlight: Option<Sunlight>,
+    /// War Cry (SRD 5.2 frost giant): a recharge bonus action that gives it
+    /// temporary hit points and advantage on attack rolls until the start
+    /// of its next turn.
+    pub war_cry: Option<WarCry>,
+    /// Fire Absorption, Lightning Absorption (SRD 5.2 iron golem, flesh
+    /// golem, shambling mound): "Whenever the golem is subjected to Fire
+    /// damage, it regains a number of Hit Points equal to the Fire damage
+    /// dealt" — the damage of these types it is dealt (before its
+    /// immunity) heals it instead.
+    pub absorbs: crate::rules::damage::DamageTypes,
     /// Bloodied Fury / Bloodied Frenzy: while Bloodied (at or below half
     /// its hit point maximum), advantage on attack rolls, and with
     /// [`BloodiedAdvantage::AttacksAndSaves`] on saving throws too.
@@ -751,6 +823,8 @@ impl CreatureSpec {
             pack_tactics: false,
             sunlight: None,
             bloodied_advantage: None,
+            absorbs: crate::rules::damage::DamageTypes::NONE,
+            war_cry: None,
             avoids_opportunity_attacks: false,
             undead_fortitude: false,
             death_burst: None,

@@ -394,6 +394,20 @@ pub fn render(spec: &CreatureSpec) -> String {
         }
         None => {}
     }
+    if let Some(c) = spec.war_cry {
+        let _ = writeln!(
+            out,
+            "  War Cry (bonus action, recharge {}-6): {} temporary hit points and advantage on attack rolls until the start of its next turn, for itself",
+            c.recharge, c.temp_hp
+        );
+    }
+    if spec.absorbs != crate::rules::damage::DamageTypes::NONE {
+        let _ = writeln!(
+            out,
+            "  Absorption: {} damage dealt to it heals it by as much instead",
+            spec.absorbs.names()
+        );
+    }
     if let Some(b) = spec.bloodied_advantage {
         let _ = writeln!(
             out,
@@ -489,7 +503,7 @@ fn render_legendary(spec: &CreatureSpec, out: &mut String) {
                         text.push_str(&format!("casts {}", name.replace('_', " ")));
                     }
                     LegendaryEffect::Save(a) => text.push_str(&format!(
-                        "{} {}, DC {} {:?} save for {}, {}",
+                        "{} {}, DC {} {:?} save for {}, {}{}",
                         a.dice,
                         a.kind.name(),
                         a.save.1,
@@ -499,7 +513,8 @@ fn render_legendary(spec: &CreatureSpec, out: &mut String) {
                             "one target".to_string()
                         } else {
                             format!("up to {} targets", a.targets)
-                        }
+                        },
+                        hampered_text(a.on_failure)
                     )),
                 }
                 if o.cost > 1 {
@@ -845,5 +860,31 @@ mod tests {
         assert!(t("cleric-2").contains(
             "Preserve Life: 10 HP among allies below half (action, 1 use per short rest)"
         ));
+    }
+}
+
+/// What a failed save does until the end of the target's next turn, as
+/// `show` words it (empty for nothing).
+fn hampered_text(h: crate::combat::creature::Hampered) -> String {
+    let mut parts = Vec::new();
+    if h.ac_penalty > 0 {
+        parts.push(format!("-{} AC", h.ac_penalty));
+    }
+    if h.concentration_disadvantage {
+        parts.push("disadvantage on concentration saves".to_string());
+    }
+    if h.speed_zero {
+        parts.push("Speed 0 (positions)".to_string());
+    }
+    if h.speed_halved {
+        parts.push("Speed halved (positions)".to_string());
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; a failure also: {} until the end of its next turn",
+            parts.join(", ")
+        )
     }
 }

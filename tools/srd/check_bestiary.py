@@ -45,7 +45,7 @@ LEGACY_KEYS = {
     "ac", "initiative", "saves", "medicine", "resistant", "immune", "vulnerable",
     "attacks", "multiattack", "crit_range", "once_per_turn", "heal", "potions", "breath",
     "regeneration", "rage", "reckless", "legendary_resistance", "legendary_actions",
-    "magic_resistance", "pack_tactics", "sunlight", "bloodied_advantage", "parry", "spellcasting", "avoids_opportunity_attacks",
+    "magic_resistance", "pack_tactics", "sunlight", "bloodied_advantage", "absorbs", "war_cry", "parry", "spellcasting", "avoids_opportunity_attacks",
     "undead_fortitude", "death_burst", "damage_aura",
 }
 SRD_KEYS = {
@@ -63,6 +63,7 @@ LEGENDARY_OPTION_KEYS = {"name", "attack", "save", "spell", "cost", "once_per_ro
 SPELLCASTING_KEYS = {"dc", "to_hit", "spells"}
 INNATE_KEYS = {"spell", "level", "per_day", "replaces_attack", "legendary_only"}
 SAVE_OPTION_KEYS = {"dice", "type", "save", "dc", "targets", "on_success"}
+HAMPERED_KEYS = {"ac_penalty", "concentration_disadvantage", "speed_zero", "speed_halved"}
 SPEEDS = ("walk", "fly", "swim", "climb", "burrow")
 # woundsim's dice limits (src/dice/expr.rs).
 MAX_COUNT, MAX_SIDES, MAX_MODIFIER = 100, 1000, 10_000
@@ -213,7 +214,7 @@ class Checker:
     def area_save(self, entry: str, f: str, v: object) -> None:
         """A saving throw against damage (a legendary option's `save`, a
         `death_burst`): `{ dice, type, save, dc, targets, on_success }`."""
-        if not isinstance(v, dict) or set(v) != SAVE_OPTION_KEYS:
+        if not isinstance(v, dict) or not SAVE_OPTION_KEYS <= set(v) <= SAVE_OPTION_KEYS | {"on_failure"}:
             self.bad(entry, f, f"{v!r} is not {{ {', '.join(sorted(SAVE_OPTION_KEYS))} }}")
             return
         if not dice_ok(v["dice"]):
@@ -226,6 +227,16 @@ class Checker:
             self.bad(entry, f"{f}.on_success", f"{v['on_success']!r} is not half or none")
         self.int_in(entry, f"{f}.dc", v["dc"], 1, 30)
         self.int_in(entry, f"{f}.targets", v["targets"], 1, 20)
+        if "on_failure" in v:
+            h = v["on_failure"]
+            if not isinstance(h, dict) or not h or set(h) - HAMPERED_KEYS:
+                self.bad(entry, f"{f}.on_failure", f"{h!r} is not a table of {', '.join(sorted(HAMPERED_KEYS))}")
+            else:
+                if "ac_penalty" in h:
+                    self.int_in(entry, f"{f}.on_failure.ac_penalty", h["ac_penalty"], 1, 10)
+                for k in HAMPERED_KEYS - {"ac_penalty"}:
+                    if k in h and h[k] is not True:
+                        self.bad(entry, f"{f}.on_failure.{k}", "`true` or left out")
 
     def grapple(self, entry: str, f: str, g: object) -> None:
         """`grapples = { escape, size, restrains?, holds? }`."""
@@ -383,6 +394,16 @@ class Checker:
                     self.bad(key, "regeneration.revives", "not true or false")
                 if not self.legacy and "revives" not in r:
                     self.bad(key, "regeneration.revives", "missing")
+        if "war_cry" in e:
+            c = e["war_cry"]
+            if not isinstance(c, dict) or set(c) != {"temp_hp", "recharge"}:
+                self.bad(key, "war_cry", f"{c!r} is not {{ temp_hp, recharge }}")
+            else:
+                if not dice_ok(c["temp_hp"]):
+                    self.bad(key, "war_cry.temp_hp", f"{c['temp_hp']!r} is not NdM+K dice")
+                self.int_in(key, "war_cry.recharge", c["recharge"], 2, 6)
+        if "absorbs" in e:
+            self.types(key, "absorbs", e["absorbs"], DAMAGE_TYPES)
         if "bloodied_advantage" in e and e["bloodied_advantage"] not in ("attacks", "attacks_and_saves"):
             self.bad(key, "bloodied_advantage", f"{e['bloodied_advantage']!r} is not \"attacks\" or \"attacks_and_saves\"")
         if "sunlight" in e and e["sunlight"] not in ("sensitivity", "weakness"):

@@ -569,6 +569,10 @@ class Entry:
     traits: list[str] = field(default_factory=list)
     # Sunlight Sensitivity or Weakness: "sensitivity" or "weakness".
     sunlight: str | None = None
+    # War Cry: {temp_hp, recharge}.
+    war_cry: dict | None = None
+    # Fire / Lightning Absorption: the damage types that heal it.
+    absorbs: list[str] = field(default_factory=list)
     # Bloodied Fury / Frenzy: "attacks" or "attacks_and_saves".
     bloodied_advantage: str | None = None
     parry: int = 0
@@ -1082,6 +1086,38 @@ SUNLIGHT = {
     "While in sunlight, the monster has Disadvantage on ability checks and attack rolls.": "sensitivity",
     "While in sunlight, the monster has Disadvantage on D20 Tests.": "weakness",
 }
+# War Cry (the frost giant's recharge bonus action), by its exact words
+# (the cleaned text: "one [creature] of its choice", the type a lookup):
+# `war_cry = { temp_hp, recharge }`.
+WAR_CRY = ("The monster or one of its choice that can see or hear it gains and has Advantage"
+           " on attack rolls until the start of the monster's next turn.")
+
+
+def war_cry_of(a: dict, m: dict) -> dict | None:
+    """War Cry: a recharge bonus action of temporary hit points and
+    Advantage on attack rolls until the start of its next turn, when the
+    words are exactly [`WAR_CRY`] and its one activity heals temporary hit
+    points."""
+    if a["kind"] != "bonus_action" or not a["recharge"] or clean(a["description"]) != WAR_CRY:
+        return None
+    heal = [x for x in a["activities"] if x["kind"] == "heal"]
+    if len(heal) != 1 or len(a["activities"]) != 1 or heal[0]["healing"]["types"] != ["temphp"]:
+        return None
+    h = heal[0]["healing"]
+    if h["custom"]["enabled"] or not h["number"]:
+        return None
+    env = Env(m["ability_scores"], m["proficiency_bonus"], None)
+    dice = Dice(h["number"], h["denomination"], integer(h["bonus"], env) if h["bonus"] else 0)
+    recharge = int(a["recharge"].split("-")[0])
+    return {"temp_hp": dice.text(), "recharge": recharge}
+
+
+# Fire Absorption, Lightning Absorption: "Whenever the golem is subjected
+# to Fire damage, it regains a number of Hit Points equal to the Fire
+# damage dealt" -> `absorbs = ["fire"]`.
+ABSORPTION = re.compile(
+    r"^Whenever the monster is subjected to (\w+) damage, it regains a number of Hit Points"
+    r" equal to the \1 damage dealt\.$")
 # Advantage while Bloodied, by the trait's exact text:
 # `bloodied_advantage = "attacks"` (Bloodied Fury) or "attacks_and_saves"
 # (Bloodied Frenzy); any other wording stays listed.
@@ -1173,6 +1209,19 @@ def legendary_option(a: dict, attacks: dict[str, "Attack"], m: dict | None = Non
     }
 
 
+# What a legendary save's failure does beyond its damage until the end of
+# the target's next turn, by the statblock's exact words:
+# `on_failure = { ... }` on the option's `save`; any other words stay
+# listed.
+HAMPERED = {
+    "the target takes a −2 penalty to AC until the end of its next turn.": {"ac_penalty": 2},
+    "the target has Disadvantage on saving throws to maintain &Reference[Concentration} until the end of its next turn.":
+        {"concentration_disadvantage": True},
+    "the target's Speed is 0 until the end of the target's next turn.": {"speed_zero": True},
+    "the target's Speed is halved until the end of its next turn.": {"speed_halved": True},
+}
+
+
 def legendary_save(m: dict, a: dict, text: str, notes: list[str]) -> dict | None:
     """A legendary action that is one saving throw against damage (half or
     none on a success), as `save = { dice, type, save, dc, targets,
@@ -1194,6 +1243,9 @@ def legendary_save(m: dict, a: dict, text: str, notes: list[str]) -> dict | None
         local.append(f"{name}: save is one of {', '.join(x['save']['ability'])}; modelled as {x['save']['ability'][0]}")
     failure = re.search(r"Failure: (.*?)(?: Success:| Failure or Success:|$)", text)
     rider = failure.group(1).strip() if failure else ""
+    hampered = HAMPERED.get(re.sub(r"^damage, and ", "", rider))
+    if hampered is not None:
+        rider = ""
     if re.search(r"damage[,.;]? (and|Until|The|If)", rider) or re.search(r"\bcondition\b", rider):
         # A reference the source left unclosed ("&Reference[Concentration}").
         rider = re.sub(r"&Reference\[([^\]}\s]+)[^\]}]*[\]}]", r"\1", rider)
@@ -1204,10 +1256,13 @@ def legendary_save(m: dict, a: dict, text: str, notes: list[str]) -> dict | None
             note = note[: MAX_NOTE_CHARS - 3].rsplit(" ", 1)[0] + "..."
         local.append(note)
     notes.extend(local)
+    save = {"dice": main.text(), "type": kind, "save": x["save"]["ability"][0], "dc": save_dc(x, m),
+            "targets": targets_of(x), "on_success": on_save}
+    if hampered is not None:
+        save["on_failure"] = hampered
     return {
         "name": attack_name(name).replace(" ", "-"),
-        "save": {"dice": main.text(), "type": kind, "save": x["save"]["ability"][0], "dc": save_dc(x, m),
-                 "targets": targets_of(x), "on_success": on_save},
+        "save": save,
         "cost": int(a["legendary_cost"] or 1),
         "once_per_round": "can't take this action again" in text,
         "moves_first": False,
@@ -1712,6 +1767,8 @@ def convert(m: dict, pkg: Package) -> Entry:
             e.traits.append(t["mechanic"])
         elif t["name"].startswith("Sunlight ") and clean(t["description"]).strip() in SUNLIGHT:
             e.sunlight = SUNLIGHT[clean(t["description"]).strip()]
+        elif absorbed := ABSORPTION.match(clean(t["description"]).strip()):
+            e.absorbs.append(absorbed.group(1).lower())
         elif clean(t["description"]).strip() in BLOODIED_ADVANTAGE:
             e.bloodied_advantage = BLOODIED_ADVANTAGE[clean(t["description"]).strip()]
         elif aura := damage_aura_of(m, t):
@@ -1807,6 +1864,8 @@ def convert(m: dict, pkg: Package) -> Entry:
                 notes.append(feature_label(a, m))
         elif parry_of(a, m):
             e.parry = parry_of(a, m)
+        elif cry := war_cry_of(a, m):
+            e.war_cry = cry
         elif a["name"].split(" (")[0] in NO_FIGHT_EFFECT and all(x["kind"] == "utility" for x in a["activities"]):
             # A trait the package files as an action (the aboleth's Eldritch
             # Restoration).
@@ -2008,6 +2067,10 @@ def render(entries: list[Entry]) -> str:
             lines.append(f"sunlight = {q(e.sunlight)}")
         if e.bloodied_advantage:
             lines.append(f"bloodied_advantage = {q(e.bloodied_advantage)}")
+        if e.absorbs:
+            lines.append(f"absorbs = {strings(e.absorbs)}")
+        if e.war_cry:
+            lines.append(f"war_cry = {{ temp_hp = {q(e.war_cry['temp_hp'])}, recharge = {e.war_cry['recharge']} }}")
         if e.death_burst:
             b = e.death_burst
             lines.append(
@@ -2035,8 +2098,11 @@ def render(entries: list[Entry]) -> str:
                     what = f"spell = {q(o['spell'])}"
                 elif "save" in o:
                     v = o["save"]
+                    hampered = "".join(
+                        f", {k} = {str(x).lower()}" for k, x in v.get("on_failure", {}).items())
+                    hampered = f", on_failure = {{ {hampered[2:]} }}" if hampered else ""
                     what = (f"save = {{ dice = {q(v['dice'])}, type = {q(v['type'])}, save = {q(v['save'])}, "
-                            f"dc = {v['dc']}, targets = {v['targets']}, on_success = {q(v['on_success'])} }}")
+                            f"dc = {v['dc']}, targets = {v['targets']}, on_success = {q(v['on_success'])}{hampered} }}")
                 else:
                     what = f"attack = {q(o['attack'])}"
                 options.append(f"{{ name = {q(o['name'])}, {what}{cost}{extra} }}")

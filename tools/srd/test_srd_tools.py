@@ -205,6 +205,29 @@ class LegendaryActions(unittest.TestCase):
         self.assertEqual(gb.legendary_option(a, self.attacks, monster(), notes)["save"]["on_success"], "half")
         self.assertEqual(notes, [])
 
+    def test_a_failed_saves_lasting_effect_in_known_words_is_written_not_listed(self):
+        for words, hampered in (
+                ("the target takes a −2 penalty to AC until the end of its next turn.", {"ac_penalty": 2}),
+                ("the target has Disadvantage on saving throws to maintain &amp;Reference[Concentration} until "
+                 "the end of its next turn.", {"concentration_disadvantage": True}),
+                ("the target's Speed is 0 until the end of the target's next turn.", {"speed_zero": True}),
+                ("the target's Speed is halved until the end of its next turn.", {"speed_halved": True})):
+            with self.subTest(words=words):
+                notes: list[str] = []
+                a = self.save_action(f"Dexterity Saving Throw: DC 17. Failure: [[/damage average]] damage, and "
+                                     f"{words} Failure or Success: The dragon can't take this action again until "
+                                     "the start of its next turn.")
+                o = gb.legendary_option(a, self.attacks, monster(), notes)
+                self.assertEqual(o["save"]["on_failure"], hampered)
+                self.assertEqual(notes, [])
+        # Other words (a longer duration) stay listed, with no on_failure.
+        notes = []
+        a = self.save_action("Dexterity Saving Throw: DC 17. Failure: [[/damage average]] damage, and the target "
+                             "takes a −2 penalty to AC for 1 minute.")
+        o = gb.legendary_option(a, self.attacks, monster(), notes)
+        self.assertNotIn("on_failure", o["save"])
+        self.assertEqual(len(notes), 1)
+
     def test_spells_saves_and_unknown_attacks_are_not_modelled(self):
         self.assertIsNone(self.option("The dragon uses [[/item Spellcasting]] to cast Scorching Ray."))
         self.assertIsNone(self.option("The unicorn makes one Horn attack."))
@@ -435,6 +458,46 @@ class Checker(unittest.TestCase):
             self.assertEqual(self.broken(lambda e: e.update(sunlight=ok)), [])
         found = self.broken(lambda e: e.update(sunlight="dazzled"))
         self.assertTrue(any("] sunlight" in p for p in found), found)
+
+    def test_the_bloodied_absorption_war_cry_and_advantage_keys_are_checked(self):
+        good = lambda e: (e.update(bloodied_advantage="attacks_and_saves", absorbs=["fire"],
+                                   war_cry={"temp_hp": "2d10+5", "recharge": 5}),
+                          e["attacks"][0].update(advantage_damage={"dice": "1d4", "type": "slashing"}))
+        self.assertEqual(self.broken(good), [])
+        faults = {
+            "bloodied_advantage": lambda e: e.update(bloodied_advantage="always"),
+            "absorbs": lambda e: e.update(absorbs=["heat"]),
+            "war_cry.recharge": lambda e: e.update(war_cry={"temp_hp": "2d10+5", "recharge": 7}),
+            "war_cry": lambda e: e.update(war_cry={"temp_hp": "2d10+5"}),
+            "attacks[0].advantage_damage.type": lambda e: e["attacks"][0].update(
+                advantage_damage={"dice": "1d4", "type": "sharp"}),
+            "attacks[0].advantage_damage": lambda e: e["attacks"][0].update(advantage_damage={"dice": "1d4"}),
+        }
+        for field, change in faults.items():
+            with self.subTest(field=field):
+                found = self.broken(lambda e: (good(e), change(e)))
+                self.assertTrue(any(f"] {field}" in p for p in found), found)
+
+    def test_the_bloodied_absorption_war_cry_and_advantage_words_are_read(self):
+        self.assertEqual(gb.BLOODIED_ADVANTAGE["While Bloodied, the monster has Advantage on attack rolls."], "attacks")
+        absorbed = gb.ABSORPTION.match("Whenever the monster is subjected to Fire damage, it regains a number of "
+                                       "Hit Points equal to the Fire damage dealt.")
+        self.assertEqual(absorbed.group(1), "Fire")
+        self.assertIsNone(gb.ABSORPTION.match("Whenever the monster is subjected to Fire damage, it regains a "
+                                              "number of Hit Points equal to the Cold damage dealt."))
+        cry = {"kind": "bonus_action", "recharge": "5-6", "description": gb.WAR_CRY,
+               "activities": [{"kind": "heal", "healing": {"types": ["temphp"], "custom": {"enabled": False},
+                                                           "number": 2, "denomination": 10, "bonus": "5"}}]}
+        self.assertEqual(gb.war_cry_of(cry, monster()), {"temp_hp": "2d10+5", "recharge": 5})
+        self.assertIsNone(gb.war_cry_of(dict(cry, recharge=None), monster()))
+        self.assertIsNone(gb.war_cry_of(dict(cry, description=gb.WAR_CRY + " It also shouts."), monster()))
+        action = {"description": "[[/attack extended]]. [[/damage average extended]], plus "
+                                 "[[/damage 1d4 slashing average]] damage if the attack roll had Advantage."}
+        self.assertEqual(gb.advantage_damage_of(action, "Attack with Advantage (+1d4 slashing)"),
+                         {"dice": "1d4", "type": "slashing"})
+        self.assertEqual(gb.advantage_damage_of(action, "Attack at Advantage (+1d4 slashing)"),
+                         {"dice": "1d4", "type": "slashing"})
+        self.assertIsNone(gb.advantage_damage_of(action, "Bloodied Attack (1d4 piercing instead)"))
 
     def test_a_charge_is_checked(self):
         good = {"feet": 20, "size": "large", "damage": "1d6", "type": "bludgeoning", "prone": True}

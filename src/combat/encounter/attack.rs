@@ -81,6 +81,10 @@ impl Encounter {
                 (false, true) => rolled / 2,
                 (false, false) => rolled,
             };
+            if !saved && area.on_failure.any() && arena.fighters[t].state == State::Up {
+                let f = &mut arena.fighters[t];
+                f.hampered = f.hampered.with(area.on_failure);
+            }
             let total = self.after_defenses(arena, t, area.kind, amount);
             self.deal_total(
                 rng,
@@ -94,6 +98,14 @@ impl Encounter {
                 out,
             );
         }
+    }
+
+    /// The end of `me`'s turn: what a failed save left on it "until the end
+    /// of its next turn" ends ([`crate::combat::creature::Hampered`]; every
+    /// one comes outside its own turn, from a legendary action, so this is
+    /// the end of that next turn).
+    pub(super) fn hampered_turn_end(arena: &mut Arena, me: usize) {
+        arena.fighters[me].hampered = crate::combat::creature::Hampered::NONE;
     }
 
     /// The armour class of `defender`: its statblock's, less 2 for broken
@@ -126,7 +138,20 @@ impl Encounter {
         ability: Ability,
         dc: i32,
     ) -> bool {
-        self.save_roll(rng, arena, target, ability, dc, false)
+        self.save_roll(rng, arena, target, ability, dc, false, false)
+    }
+
+    /// A Constitution save to keep concentration, DC `dc`: at disadvantage
+    /// while a failed save says so (Cloud of Insects).
+    pub(super) fn concentration_save<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        target: usize,
+        dc: i32,
+    ) -> bool {
+        let hampered = arena.fighters[target].hampered.concentration_disadvantage;
+        self.save_roll(rng, arena, target, Ability::Con, dc, false, hampered)
     }
 
     /// A saving throw against a spell or another magical effect (Turn
@@ -140,10 +165,12 @@ impl Encounter {
         dc: i32,
     ) -> bool {
         let advantage = self.spec(arena.fighters[target].spec).magic_resistance;
-        self.save_roll(rng, arena, target, ability, dc, advantage)
+        self.save_roll(rng, arena, target, ability, dc, advantage, false)
     }
 
-    /// [`Encounter::saving_throw`], at `advantage` or not.
+    /// [`Encounter::saving_throw`], at `advantage` or not, and with a
+    /// `hampered` disadvantage or not.
+    #[allow(clippy::too_many_arguments)]
     fn save_roll<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
@@ -152,6 +179,7 @@ impl Encounter {
         ability: Ability,
         dc: i32,
         advantage: bool,
+        hampered: bool,
     ) -> bool {
         let f = &arena.fighters[target];
         let spec = self.spec(f.spec);
@@ -164,15 +192,17 @@ impl Encounter {
             // Strength and Dexterity saves.
             return false;
         }
-        let disadvantage = match ability {
-            Ability::Con => f.effects & effect::DIS_CON_SAVES != 0,
-            Ability::Str => f.effects & effect::DIS_STR_SAVES != 0,
-            Ability::Dex => {
-                f.effects & effect::DIS_DEX_SAVES != 0
-                    || f.spells.conditions & bits::DIS_DEX_SAVES != 0
+        let disadvantage = hampered
+            || match ability {
+                Ability::Con => f.effects & effect::DIS_CON_SAVES != 0,
+                Ability::Str => f.effects & effect::DIS_STR_SAVES != 0,
+                Ability::Dex => {
+                    f.effects & effect::DIS_DEX_SAVES != 0
+                        || f.spells.conditions & bits::DIS_DEX_SAVES != 0
+                }
+                _ => false,
             }
-            _ => false,
-        } || (self.rules.sunlight && spec.sunlight == Some(Sunlight::Weakness));
+            || (self.rules.sunlight && spec.sunlight == Some(Sunlight::Weakness));
         // Bloodied Frenzy: advantage on saves while Bloodied.
         let advantage = advantage
             || (spec.bloodied_advantage.is_some_and(|b| b.on_saves()) && 2 * f.hp <= f.max_hp);
@@ -238,6 +268,7 @@ impl Encounter {
             || defender.effects & effect::BLINDED != 0
             || (spec.pack_tactics && self.pack_ally_near::<POSITIONS>(arena, me, target))
             || (spec.bloodied_advantage.is_some() && 2 * attacker.hp <= attacker.max_hp)
+            || attacker.cried
             || attack.advantage.is_some_and(|a| match a {
                 AttackAdvantage::Grappled => self.grappler(arena, target) == Some(me),
                 AttackAdvantage::Wounded => defender.hp < defender.max_hp,

@@ -23,6 +23,10 @@ pub struct Blow {
 }
 
 impl Encounter {
+    /// The damage `target` takes of `amount` of type `kind` after its
+    /// defenses (resistance, immunity, vulnerability; rage, spell buffs);
+    /// negative for a type it absorbs (Fire Absorption: the amount heals
+    /// it, see [`Encounter::deal_total`]).
     pub(super) fn after_defenses(
         &self,
         arena: &Arena,
@@ -31,7 +35,13 @@ impl Encounter {
         amount: i32,
     ) -> i32 {
         let f = &arena.fighters[target];
-        let mut defenses = self.spec(f.spec).defenses;
+        let spec = self.spec(f.spec);
+        if spec.absorbs.has(kind) {
+            // Absorption: this damage heals it (a negative part of the
+            // blow, see `deal_total`).
+            return -amount.max(0);
+        }
+        let mut defenses = spec.defenses;
         if f.spells.buffed {
             defenses.resistances = defenses
                 .resistances
@@ -70,6 +80,9 @@ impl Encounter {
             }
         }
         if blow.amount <= 0 {
+            if blow.amount < 0 {
+                Self::absorb(f, -blow.amount);
+            }
             return;
         }
         // Concentration and conditions that end on damage, temporary hit
@@ -81,6 +94,18 @@ impl Encounter {
             return;
         }
         self.deal_rest(rng, arena, target, blow, out);
+    }
+
+    /// Fire or Lightning Absorption: a blow whose absorbed damage
+    /// outweighs the rest heals a conscious creature by the difference, up
+    /// to its hit point maximum (a blow's parts are netted: the golem
+    /// "regains a number of Hit Points equal to the Fire damage dealt" and
+    /// takes the rest).
+    #[cold]
+    fn absorb(f: &mut super::fighter::Fighter, heal: i32) {
+        if f.state == State::Up {
+            f.hp = (f.hp + heal).min(f.max_hp);
+        }
     }
 
     /// [`Encounter::deal_total`] of a positive blow that drops a conscious

@@ -182,6 +182,11 @@ pub struct Fighter {
     /// Relentless Rage saves made since the last long rest (the DC grows).
     pub(super) relentless_uses: u8,
     pub(super) breath_ready: bool,
+    /// Its War Cry is recharged.
+    pub(super) war_cry_ready: bool,
+    /// Its War Cry's advantage on attack rolls, until the start of its
+    /// next turn.
+    pub(super) cried: bool,
     pub(super) regen_blocked: bool,
     pub(super) once_used: bool,
     pub(super) wounds: WoundSlots,
@@ -255,6 +260,9 @@ pub struct Fighter {
     pub(super) legendary_taken: u8,
     /// Legendary Resistance uses left today.
     pub(super) legendary_resistances: u8,
+    /// A failed save's lingering effects ([`crate::combat::creature::Hampered`]),
+    /// until the end of its next turn.
+    pub(super) hampered: crate::combat::creature::Hampered,
     // Per-trial tallies.
     pub(super) went_down: bool,
     pub(super) crits_taken: u32,
@@ -304,6 +312,8 @@ impl Fighter {
             raging: false,
             relentless_uses: 0,
             breath_ready: spec.breath.is_some(),
+            war_cry_ready: spec.war_cry.is_some(),
+            cried: false,
             regen_blocked: false,
             once_used: false,
             wounds: if party {
@@ -349,6 +359,7 @@ impl Fighter {
             legendary_uses: spec.legendary.as_ref().map_or(0, |l| l.uses),
             legendary_taken: 0,
             legendary_resistances: spec.legendary_resistance,
+            hampered: crate::combat::creature::Hampered::NONE,
             went_down: state == State::Dying,
             crits_taken: 0,
             hp_lost: 0,

@@ -109,16 +109,25 @@ impl Encounter {
         }
     }
 
+    /// A creature's Speed now: 0 while grappled or while a failed save
+    /// holds it there (Freezing Burst), halved while one slows it
+    /// (Scorching Sands), else its speed in force.
+    fn speed_now(f: &super::fighter::Fighter) -> i32 {
+        if f.spells.conditions & crate::combat::spell::bits::GRAPPLED != 0 || f.hampered.speed_zero
+        {
+            0
+        } else if f.hampered.speed_halved {
+            f.speed / 2
+        } else {
+            f.speed
+        }
+    }
+
     /// A creature's movement at the start of its turn: its speed, less
     /// half of it to stand up from prone (it stands).
     pub(super) fn start_moving(&self, arena: &mut Arena, me: usize) -> Movement {
         let f = &mut arena.fighters[me];
-        // Grappled: Speed 0.
-        let mut left = if f.spells.conditions & crate::combat::spell::bits::GRAPPLED != 0 {
-            0
-        } else {
-            f.speed
-        };
+        let mut left = Self::speed_now(f);
         if f.prone && f.state == State::Up {
             left -= f.speed / 2;
             f.prone = false;
@@ -242,7 +251,7 @@ impl Encounter {
         if !movement.attacked && !movement.dashed && arena.fighters[me].state == State::Up {
             // Dash: the action buys another move of its speed.
             movement.dashed = true;
-            movement.left += arena.fighters[me].speed;
+            movement.left += Self::speed_now(&arena.fighters[me]);
             self.move_to(rng, arena, me, goal, movement, out);
             self.fall_after_dash(rng, arena, me);
         }

@@ -148,6 +148,7 @@ impl Encounter {
         for f in arena.fighters.iter_mut() {
             f.initiative = self.roll_initiative(rng, f);
             f.raging = false;
+            f.hampered = crate::combat::creature::Hampered::NONE;
             // Spells of an earlier fight are over; a caster's slot levels
             // are shared over the fights ahead (rounded up).
             f.begin_fight_spells(ahead);
@@ -192,6 +193,10 @@ impl Encounter {
                     spec.class_features.ki != 0 || spec.poisons_on_hit()
                 } {
                     self.features_at_turn_end(arena, me);
+                }
+                // A failed save's effects "until the end of its next turn".
+                if arena.fighters[me].hampered.any() {
+                    Self::hampered_turn_end(arena, me);
                 }
                 // A damage aura burns at the end of its creature's turn.
                 if self.damage_auras && decided_at.is_none() {
@@ -380,6 +385,8 @@ impl Encounter {
     ) {
         let spec = self.spec(arena.fighters[me].spec);
         arena.fighters[me].once_used = false;
+        // War Cry's advantage lasts until the start of its next turn.
+        arena.fighters[me].cried = false;
         if self.legendary {
             self.regain_legendary(arena, me);
         }
@@ -440,6 +447,9 @@ impl Encounter {
         // Skull fracture and the like: the action may be lost (bonus actions stay).
         let action = !self.loses_action(rng, arena, me);
         arena.fighters[me].spells.bonus_spent = false;
+        if let Some(cry) = spec.war_cry {
+            self.war_cry(rng, arena, me, cry, fight_over);
+        }
         let action_used = self.can_support(&arena.fighters[me], fight_over)
             && self.support(rng, arena, me, fight_over, action);
         // Bardic Inspiration: a bonus action the healing left free.

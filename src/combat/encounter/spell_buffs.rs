@@ -155,5 +155,6 @@ impl Encounter {
         self.armor_class(defender)
             + i32::from(defender.spells.ac_bonus)
             + if defender.spells.shield_up { 5 } else { 0 }
+            - i32::from(defender.hampered.ac_penalty)
     }
 }

@@ -14,7 +14,6 @@ use super::damage::Blow;
 use super::fighter::State;
 use super::spell_state::{Affliction, Buff, NO_SOURCE};
 use super::{Arena, Encounter, TrialOutcome};
-use crate::combat::creature::Ability;
 use crate::combat::spell::{OngoingWhen, Shape, Side, Targets, bits};
 
 impl Encounter {
@@ -49,7 +48,7 @@ impl Encounter {
             return;
         }
         let dc = (damage / 2).max(10);
-        if !self.saving_throw(rng, arena, me, Ability::Con, dc) {
+        if !self.concentration_save(rng, arena, me, dc) {
             self.end_concentration(arena, me);
         }
     }

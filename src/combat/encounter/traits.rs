@@ -1,6 +1,6 @@
 //! Monster traits that change a fight, from the statblock's data (SRD 5.2;
-//! docs/combat.md, "Monster traits"): Pack Tactics, Parry and damage
-//! auras here; Magic Resistance is [`Encounter::magic_save`] (advantage on
+//! docs/combat.md, "Monster traits"): Pack Tactics, Parry, damage auras
+//! and War Cry here; Magic Resistance is [`Encounter::magic_save`] (advantage on
 //! saves against spells and Turn Undead).
 
 use rand::Rng;
@@ -9,11 +9,38 @@ use super::damage::Blow;
 use super::fighter::State;
 use super::positions::REACH;
 use super::{Arena, Encounter, TrialOutcome};
-use crate::combat::creature::DamageAura;
+use crate::combat::creature::{DamageAura, WarCry};
 use crate::combat::spell::bits;
 use crate::rules::damage::DamageTypes;
 
 impl Encounter {
+    /// War Cry, early in `me`'s turn (a bonus action): a d6 of at least its
+    /// recharge makes it ready again; ready, and the fight not over, it
+    /// cries (ours: for itself, the statblock's "the giant or one creature
+    /// of its choice"): temporary hit points (the higher of these and what
+    /// it has) and advantage on its attack rolls until the start of its
+    /// next turn.
+    pub(super) fn war_cry<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        cry: WarCry,
+        fight_over: bool,
+    ) {
+        let f = &mut arena.fighters[me];
+        if !f.war_cry_ready && crate::dice::roll_die(rng, 6) >= u32::from(cry.recharge) {
+            f.war_cry_ready = true;
+        }
+        if !f.war_cry_ready || fight_over || f.spells.bonus_spent {
+            return;
+        }
+        f.war_cry_ready = false;
+        f.spells.bonus_spent = true;
+        f.temp_hp = f.temp_hp.max(cry.temp_hp.sample(rng) as i32);
+        f.cried = true;
+    }
+
     /// Parry (a reaction): when a melee attack roll of `total` hits
     /// `defender` and its parry's armour class would turn it into a miss,
     /// it spends its reaction to do so (conscious, not incapacitated, its

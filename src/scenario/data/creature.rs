@@ -61,6 +61,14 @@ pub struct RawSaves {
     cha: Option<Spanned<i64>>,
 }
 
+/// War Cry, as written: `{ temp_hp = "2d10+5", recharge = 5 }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWarCry {
+    temp_hp: Spanned<String>,
+    recharge: Spanned<i64>,
+}
+
 /// A damage aura, as written: `{ dice = "3d8", type = "fire", targets = 1,
 /// unless_incapacitated = false }`.
 #[derive(Debug, Deserialize)]
@@ -161,6 +169,10 @@ pub struct RawCreature {
     pack_tactics: Option<bool>,
     /// Sunlight Sensitivity or Weakness: `"sensitivity"` or `"weakness"`.
     sunlight: Option<crate::combat::creature::Sunlight>,
+    /// War Cry: `{ temp_hp = "2d10+5", recharge = 5 }`.
+    war_cry: Option<Spanned<RawWarCry>>,
+    /// Fire or Lightning Absorption: damage types that heal it.
+    absorbs: Option<Vec<DamageType>>,
     /// Bloodied Fury / Frenzy: `"attacks"` or `"attacks_and_saves"`.
     bloodied_advantage: Option<crate::combat::creature::BloodiedAdvantage>,
     /// Flyby, Nimble Escape: its moves provoke no opportunity attacks.
@@ -517,6 +529,7 @@ impl RawCreature {
         d.resistances = self.resistant.as_ref().map_or(d.resistances, types);
         d.immunities = self.immune.as_ref().map_or(d.immunities, types);
         d.vulnerabilities = self.vulnerable.as_ref().map_or(d.vulnerabilities, types);
+        spec.absorbs = self.absorbs.as_ref().map_or(spec.absorbs, types);
         Ok(())
     }
 
@@ -581,6 +594,17 @@ impl RawCreature {
         }
         if let Some(v) = self.sunlight {
             spec.sunlight = Some(v);
+        }
+        if let Some(c) = &self.war_cry {
+            let c = c.get_ref();
+            spec.war_cry = Some(crate::combat::creature::WarCry {
+                temp_hp: crate::scenario::values::dice(crate::scenario::values::at(
+                    loc,
+                    &c.temp_hp,
+                    at("war_cry.temp_hp"),
+                ))?,
+                recharge: ranged(loc, &c.recharge, &at("war_cry.recharge"), 2..=6)? as u8,
+            });
         }
         if let Some(v) = self.bloodied_advantage {
             spec.bloodied_advantage = Some(v);

@@ -922,7 +922,7 @@ warlock - - -
                     .replace(", known_spells: []", "")
                     .replace(&format!(", class_features: {:?}", old.class_features), "")
                     .replace(
-                        ", undead: false, extraplanar: false, challenge: 0.0, legendary_resistance: 0, legendary: None, magic_resistance: false, pack_tactics: false, sunlight: None, bloodied_advantage: None, avoids_opportunity_attacks: false, undead_fortitude: false, death_burst: None, damage_aura: None, parry: 0, wild_shape: None",
+                        ", undead: false, extraplanar: false, challenge: 0.0, legendary_resistance: 0, legendary: None, magic_resistance: false, pack_tactics: false, sunlight: None, war_cry: None, absorbs: DamageTypes(0), bloodied_advantage: None, avoids_opportunity_attacks: false, undead_fortitude: false, death_burst: None, damage_aura: None, parry: 0, wild_shape: None",
                         "",
                     )
                     .replace("potions: [0, 0, 0, 0], spellbook: None", "potions: 0");

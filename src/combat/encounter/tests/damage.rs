@@ -170,3 +170,44 @@ fn relentless_rage_keeps_a_raging_barbarian_at_1_hp_on_a_con_save() {
     t.deal(0, slashing(2 * hp, false), &[]);
     assert_eq!(t.f(0).state, State::Dead);
 }
+
+#[test]
+fn fire_absorption_heals_the_golem_by_the_fire_damage_it_is_dealt() {
+    // SRD 5.2 iron golem: "Whenever the golem is subjected to Fire damage,
+    // it regains a number of Hit Points equal to the Fire damage dealt."
+    let golem = monster("iron-golem");
+    assert!(golem.absorbs.has(DamageType::Fire));
+    let mut t = Table::new(vec![fighter()], vec![golem], EncounterRules::default());
+    let max = t.f(1).max_hp;
+    t.f_mut(1).hp = max - 20;
+    assert_eq!(t.enc.after_defenses(&t.arena, 1, DamageType::Fire, 12), -12);
+    // 12 fire heals 12; up to its maximum only.
+    let fire = |t: &Table, amount| Blow {
+        amount: t.enc.after_defenses(&t.arena, 1, DamageType::Fire, amount),
+        types: DamageTypes::of([DamageType::Fire]),
+        crit: false,
+    };
+    let blow = fire(&t, 12);
+    t.deal(1, blow, &[]);
+    assert_eq!(t.f(1).hp, max - 8);
+    let blow = fire(&t, 30);
+    t.deal(1, blow, &[]);
+    assert_eq!(t.f(1).hp, max);
+    // A hit of 10 slashing and 4 fire: it takes 10 and regains 4.
+    t.f_mut(1).hp = max - 20;
+    let amount = t.enc.after_defenses(&t.arena, 1, DamageType::Slashing, 10)
+        + t.enc.after_defenses(&t.arena, 1, DamageType::Fire, 4);
+    let types = DamageTypes::of([DamageType::Slashing, DamageType::Fire]);
+    t.deal(
+        1,
+        Blow {
+            amount,
+            types,
+            crit: false,
+        },
+        &[],
+    );
+    assert_eq!(t.f(1).hp, max - 26);
+    // Other types hurt it as before.
+    assert_eq!(t.enc.after_defenses(&t.arena, 1, DamageType::Cold, 12), 12);
+}

@@ -201,6 +201,7 @@ fn a_save_option_catches_enemies_at_random_for_half_or_none() {
         save: (Ability::Dex, 15),
         targets: 2,
         half,
+        on_failure: crate::combat::creature::Hampered::NONE,
     };
     for (half, saved_takes) in [(true, 3), (false, 0)] {
         let mut g = goblin();
@@ -234,5 +235,111 @@ fn a_save_option_catches_enemies_at_random_for_half_or_none() {
             "half = {half}: {lost:?}"
         );
         assert_eq!(t.f(2).legendary_uses, 0);
+    }
+}
+
+#[test]
+fn a_failed_save_leaves_its_lasting_effects_until_the_end_of_the_targets_next_turn() {
+    use crate::combat::creature::Hampered;
+    // SRD 5.2 adult green dragon: Noxious Miasma, "Failure: 7 (2d6) Poison
+    // damage, and the target takes a −2 penalty to AC until the end of its
+    // next turn"; adult black dragon: Cloud of Insects, "Disadvantage on
+    // saving throws to maintain Concentration until the end of its next
+    // turn".
+    let green = monster("adult-green-dragon");
+    let miasma = green
+        .legendary
+        .as_ref()
+        .unwrap()
+        .options
+        .iter()
+        .find_map(|o| match o.effect {
+            LegendaryEffect::Save(a) if o.name == "noxious-miasma" => Some(a),
+            _ => None,
+        })
+        .expect("noxious miasma");
+    assert_eq!(miasma.on_failure.ac_penalty, 2);
+    let mut t = Table::new(
+        vec![fighter(), fighter()],
+        vec![goblin()],
+        EncounterRules::default(),
+    );
+    let ac = t.enc.defended_ac(t.f(0));
+    // Both caught; 2d6 = 1 + 1; the first fails (2 + 2), the second saves
+    // (19 + 2).
+    let Table { enc, arena, out } = &mut t;
+    with_dice(
+        &[(1, 2), (1, 1), (1, 6), (1, 6), (2, 20), (19, 20)],
+        |rng| enc.area_save(rng, arena, 2, miasma, out),
+    );
+    let failed = (0..2).find(|&i| arena.fighters[i].hp < 12).unwrap();
+    let saved = 1 - failed;
+    assert_eq!(enc.defended_ac(&arena.fighters[failed]), ac - 2);
+    assert_eq!(enc.defended_ac(&arena.fighters[saved]), ac);
+    // Another creature's turn ends: still on; its own turn ends: gone.
+    Encounter::hampered_turn_end(arena, saved);
+    assert_eq!(enc.defended_ac(&arena.fighters[failed]), ac - 2);
+    Encounter::hampered_turn_end(arena, failed);
+    assert_eq!(enc.defended_ac(&arena.fighters[failed]), ac);
+
+    // Cloud of Insects: a concentration save at disadvantage (two d20,
+    // the lower), DC 10 with Con +2: 15 keeps it alone, not beside a 3.
+    let black = monster("adult-black-dragon");
+    let insects = black
+        .legendary
+        .as_ref()
+        .unwrap()
+        .options
+        .iter()
+        .find_map(|o| match o.effect {
+            LegendaryEffect::Save(a) if o.name == "cloud-of-insects" => Some(a),
+            _ => None,
+        })
+        .expect("cloud of insects");
+    assert!(insects.on_failure.concentration_disadvantage);
+    let mut t = Table::new(vec![fighter()], vec![goblin()], EncounterRules::default());
+    let Table { enc, arena, .. } = &mut t;
+    let con = fighter().save(Ability::Con);
+    assert!(with_dice(&[(15, 20)], |rng| enc.concentration_save(
+        rng,
+        arena,
+        0,
+        10 + con
+    )));
+    arena.fighters[0].hampered = insects.on_failure;
+    assert!(!with_dice(&[(15, 20), (3, 20)], |rng| enc
+        .concentration_save(rng, arena, 0, 10 + con)));
+    // Its other saves are not hampered: one d20.
+    assert!(with_dice(&[(15, 20)], |rng| enc.saving_throw(
+        rng,
+        arena,
+        0,
+        Ability::Con,
+        10 + con
+    )));
+    // Freezing Burst: Speed 0; Scorching Sands: Speed halved (positions).
+    let mut t = Table::new(vec![fighter()], vec![goblin()], EncounterRules::default());
+    let Table { enc, arena, .. } = &mut t;
+    let speed = arena.fighters[0].speed;
+    assert!(speed > 0);
+    assert_eq!(enc.start_moving(arena, 0).left, speed);
+    for (h, left) in [
+        (
+            Hampered {
+                speed_zero: true,
+                ..Hampered::NONE
+            },
+            0,
+        ),
+        (
+            Hampered {
+                speed_halved: true,
+                ..Hampered::NONE
+            },
+            speed / 2,
+        ),
+    ] {
+        arena.fighters[0].hampered = h;
+        assert_eq!(enc.start_moving(arena, 0).left, left);
     }
 }

@@ -219,3 +219,44 @@ fn a_damage_aura_burns_the_enemies_it_holds_at_the_end_of_its_turn() {
     assert_eq!(lost.iter().filter(|&&l| l == 9).count(), 2, "{lost:?}");
     assert_eq!(lost.iter().filter(|&&l| l == 0).count(), 1, "{lost:?}");
 }
+
+#[test]
+fn war_cry_gives_temporary_hit_points_and_advantage_until_its_next_turn_and_recharges() {
+    // SRD 5.2 frost giant: War Cry (Recharge 5-6, Bonus Action), "gains 16
+    // (2d10 + 5) Temporary Hit Points and has Advantage on attack rolls
+    // until the start of the giant's next turn".
+    let giant = monster("frost-giant");
+    let cry = giant.war_cry.expect("war cry");
+    assert_eq!(cry.recharge, 5);
+    let mut t = Table::new(vec![fighter()], vec![giant], EncounterRules::default());
+    let Table { enc, arena, .. } = &mut t;
+    // Ready at the start: no recharge roll; 2d10 + 5 = 3 + 4 + 5.
+    assert!(arena.fighters[1].war_cry_ready);
+    with_dice(&[(3, 10), (4, 10)], |rng| {
+        enc.war_cry(rng, arena, 1, cry, false)
+    });
+    assert_eq!(arena.fighters[1].temp_hp, 12);
+    assert!(arena.fighters[1].cried && !arena.fighters[1].war_cry_ready);
+    // Its attack rolls have advantage: two d20, the higher (15) hits.
+    t.attack(1, 0, &[(2, 20), (15, 20), (1, 12), (1, 12), (1, 8), (1, 8)]);
+    assert!(t.f(0).hp < t.f(0).max_hp);
+    // Next turn: a 4 does not recharge it, a 5 does; the higher temporary
+    // hit points stay (2d10 + 5 = 1 + 1 + 5 = 7 < 12).
+    let Table { enc, arena, .. } = &mut t;
+    // (what the start of its turn does: its advantage ends, its bonus
+    // action is free again)
+    arena.fighters[1].cried = false;
+    arena.fighters[1].spells.bonus_spent = false;
+    with_dice(&[(4, 6)], |rng| enc.war_cry(rng, arena, 1, cry, false));
+    assert!(!arena.fighters[1].cried);
+    with_dice(&[(5, 6), (1, 10), (1, 10)], |rng| {
+        enc.war_cry(rng, arena, 1, cry, false)
+    });
+    assert!(arena.fighters[1].cried);
+    assert_eq!(arena.fighters[1].temp_hp, 12);
+    // Not once the fight is over.
+    arena.fighters[1].war_cry_ready = true;
+    arena.fighters[1].cried = false;
+    with_dice(&[], |rng| enc.war_cry(rng, arena, 1, cry, true));
+    assert!(!arena.fighters[1].cried);
+}

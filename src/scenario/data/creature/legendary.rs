@@ -11,7 +11,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::combat::creature::{
-    Ability, AreaSave, CreatureSpec, Legendary, LegendaryEffect, LegendaryOption,
+    Ability, AreaSave, CreatureSpec, Hampered, Legendary, LegendaryEffect, LegendaryOption,
     MAX_LEGENDARY_OPTIONS, MAX_LEGENDARY_USES,
 };
 use crate::rules::damage::DamageType;
@@ -58,6 +58,24 @@ pub struct RawAreaSave {
     targets: Spanned<i64>,
     #[serde(default)]
     on_success: OnSuccess,
+    /// What a failure does beyond the damage, until the end of the
+    /// target's next turn.
+    on_failure: Option<RawHampered>,
+}
+
+/// A failed save's effects until the end of the target's next turn, as
+/// written: `{ ac_penalty = 2, concentration_disadvantage = true,
+/// speed_zero = true, speed_halved = true }` (any of them).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawHampered {
+    ac_penalty: Option<Spanned<i64>>,
+    #[serde(default)]
+    concentration_disadvantage: bool,
+    #[serde(default)]
+    speed_zero: bool,
+    #[serde(default)]
+    speed_halved: bool,
 }
 
 /// What a success on a legendary option's save does.
@@ -80,6 +98,18 @@ impl RawAreaSave {
             save: (self.save, ranged(loc, &self.dc, &field("dc"), 1..=30)?),
             targets: ranged(loc, &self.targets, &field("targets"), 1..=20)? as u8,
             half: self.on_success == OnSuccess::Half,
+            on_failure: match &self.on_failure {
+                None => Hampered::NONE,
+                Some(h) => Hampered {
+                    ac_penalty: match &h.ac_penalty {
+                        None => 0,
+                        Some(p) => ranged(loc, p, &field("on_failure.ac_penalty"), 1..=10)? as u8,
+                    },
+                    concentration_disadvantage: h.concentration_disadvantage,
+                    speed_zero: h.speed_zero,
+                    speed_halved: h.speed_halved,
+                },
+            },
         })
     }
 }
