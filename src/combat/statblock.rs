@@ -820,6 +820,32 @@ fn ordinal(n: usize) -> String {
     }
 }
 
+/// What a failed save does until the end of the target's next turn, as
+/// `show` words it (empty for nothing).
+fn hampered_text(h: crate::combat::creature::Hampered) -> String {
+    let mut parts = Vec::new();
+    if h.ac_penalty > 0 {
+        parts.push(format!("-{} AC", h.ac_penalty));
+    }
+    if h.concentration_disadvantage {
+        parts.push("disadvantage on concentration saves".to_string());
+    }
+    if h.speed_zero {
+        parts.push("Speed 0 (positions)".to_string());
+    }
+    if h.speed_halved {
+        parts.push("Speed halved (positions)".to_string());
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; a failure also: {} until the end of its next turn",
+            parts.join(", ")
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -860,31 +886,5 @@ mod tests {
         assert!(t("cleric-2").contains(
             "Preserve Life: 10 HP among allies below half (action, 1 use per short rest)"
         ));
-    }
-}
-
-/// What a failed save does until the end of the target's next turn, as
-/// `show` words it (empty for nothing).
-fn hampered_text(h: crate::combat::creature::Hampered) -> String {
-    let mut parts = Vec::new();
-    if h.ac_penalty > 0 {
-        parts.push(format!("-{} AC", h.ac_penalty));
-    }
-    if h.concentration_disadvantage {
-        parts.push("disadvantage on concentration saves".to_string());
-    }
-    if h.speed_zero {
-        parts.push("Speed 0 (positions)".to_string());
-    }
-    if h.speed_halved {
-        parts.push("Speed halved (positions)".to_string());
-    }
-    if parts.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "; a failure also: {} until the end of its next turn",
-            parts.join(", ")
-        )
     }
 }
