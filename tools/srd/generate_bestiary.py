@@ -1464,6 +1464,33 @@ CHARGE = re.compile(
     r" the target (takes an extra [^.]*?)?(?:and )?(has the Prone condition)?\.$")
 
 
+# A sentence of an attack's text that does something beyond the damage
+# with no activity or condition of its own ("the target's Speed decreases
+# by 10 feet until the end of its next turn", "can't take Reactions", a
+# push or a pull, a curse): listed in its words, so nothing is dropped
+# silently.
+PLAIN_RIDER = re.compile(r"\b(Speed|can't|doesn't|Reactions?|regain|teleports?|pushed|pulls?|cursed|"
+                         r"Disadvantage|Advantage on the next)\b")
+
+
+def plain_riders(a: dict, effects: list[str]) -> list[str]:
+    """The sentences of attack action `a`'s text that [`PLAIN_RIDER`]
+    finds and nothing else read (no condition named in them that
+    `effects` already lists, no charge, no Bloodied or Advantage damage),
+    cut to woundsim's note length."""
+    text = clean(activation_conditions_in(a))
+    found = []
+    for s in re.split(r"(?<=\.)\s+", text):
+        s = re.sub(r"^[.,\s]*(?:and\s+)?", "", s).strip()
+        if (not s or not PLAIN_RIDER.search(s) or "moved" in s or "Bloodied" in s or "had Advantage" in s
+                or "with Advantage if" in s):
+            continue
+        if any(c.endswith(" condition") and c.split()[0] in s for c in effects):
+            continue
+        found.append(s.rstrip("."))
+    return found
+
+
 def activation_conditions_in(a: dict) -> str:
     """An action's description with its activities' activation conditions
     written in (the boar's "and the boar [[lookup @activation.condition
@@ -1835,8 +1862,13 @@ def convert(m: dict, pkg: Package) -> Entry:
             effects.remove("Grappled condition")
             if grapple["restrains"]:
                 effects.remove("Restrained condition")
+        effects.extend(plain_riders(a, effects))
         if effects:
-            local.append(f"{display(a['name'])}: {'; '.join(effects)}")
+            note = f"{display(a['name'])}: {'; '.join(effects)}"
+            if len(note) > MAX_NOTE_CHARS:
+                # woundsim's limit on a `not_modelled` item: cut at a word.
+                note = note[: MAX_NOTE_CHARS - 3].rsplit(" ", 1)[0] + "..."
+            local.append(note)
         attack_notes[a["name"]] = local
     by_name = {a.name: a for a in e.attacks}
 

@@ -499,6 +499,22 @@ class Checker(unittest.TestCase):
                          {"dice": "1d4", "type": "slashing"})
         self.assertIsNone(gb.advantage_damage_of(action, "Bloodied Attack (1d4 piercing instead)"))
 
+    def test_a_plain_text_rider_of_an_attack_is_listed_not_dropped(self):
+        a = {"activities": [], "description": "[[/attack extended]]. [[/damage average extended]], and the "
+             "target's Speed decreases by 10 feet until the end of its next turn."}
+        self.assertEqual(gb.plain_riders(a, []),
+                         ["the target's Speed decreases by 10 feet until the end of its next turn"])
+        # What the parser reads is not listed again: a charge, Bloodied or
+        # Advantage damage, a sentence of a condition already listed.
+        for text in ("If the target is a creature and the boar moved 20+ feet straight toward it immediately "
+                     "before the hit, the target has the Prone condition.",
+                     "[[/damage average extended]], plus [[/damage 1d4 slashing average]] damage if the attack "
+                     "roll had Advantage.",
+                     "The target has the Poisoned condition. While Poisoned, it can't take Reactions."):
+            with self.subTest(text=text):
+                got = gb.plain_riders({"activities": [], "description": text}, ["Poisoned condition"])
+                self.assertEqual(got, [])
+
     def test_a_charge_is_checked(self):
         good = {"feet": 20, "size": "large", "damage": "1d6", "type": "bludgeoning", "prone": True}
         self.assertEqual(self.broken(lambda e: e["attacks"][0].update(charge=dict(good))), [])
