@@ -205,7 +205,9 @@ impl Encounter {
             || (self.rules.sunlight && spec.sunlight == Some(Sunlight::Weakness));
         // Bloodied Frenzy: advantage on saves while Bloodied.
         let advantage = advantage
-            || (spec.bloodied_advantage.is_some_and(|b| b.on_saves()) && 2 * f.hp <= f.max_hp);
+            || (self.rare_traits
+                && spec.bloodied_advantage.is_some_and(|b| b.on_saves())
+                && 2 * f.hp <= f.max_hp);
         let mode = RollMode::with(advantage, disadvantage);
         let natural = i32::from(mode.roll(rng));
         let mut bonus =
@@ -240,7 +242,7 @@ impl Encounter {
         } else {
             None
         };
-        if attack.reach == Reach::Melee {
+        if self.emanations && attack.reach == Reach::Melee {
             self.melee_enters_emanation(arena, me, target);
         }
         if let Some(save) = attack.save {
@@ -267,8 +269,9 @@ impl Encounter {
             || (defender.raging && self.spec(defender.spec).reckless)
             || defender.effects & effect::BLINDED != 0
             || (spec.pack_tactics && self.pack_ally_near::<POSITIONS>(arena, me, target))
-            || (spec.bloodied_advantage.is_some() && 2 * attacker.hp <= attacker.max_hp)
-            || attacker.cried
+            || (self.rare_traits
+                && (attacker.cried
+                    || (spec.bloodied_advantage.is_some() && 2 * attacker.hp <= attacker.max_hp)))
             || attack.advantage.is_some_and(|a| match a {
                 AttackAdvantage::Grappled => self.grappler(arena, target) == Some(me),
                 AttackAdvantage::Wounded => defender.hp < defender.max_hp,

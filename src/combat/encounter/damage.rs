@@ -36,7 +36,7 @@ impl Encounter {
     ) -> i32 {
         let f = &arena.fighters[target];
         let spec = self.spec(f.spec);
-        if spec.absorbs.has(kind) {
+        if self.rare_traits && spec.absorbs.has(kind) {
             // Absorption: this damage heals it (a negative part of the
             // blow, see `deal_total`).
             return -amount.max(0);

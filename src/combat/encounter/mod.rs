@@ -196,6 +196,15 @@ pub struct Encounter {
     grapplers: bool,
     /// Some creature has a damage aura (`traits.rs`).
     damage_auras: bool,
+    /// Some creature has Bloodied Fury or Frenzy, War Cry or an
+    /// Absorption (`attack.rs`, `damage.rs`): their checks run only then.
+    rare_traits: bool,
+    /// Some creature's save leaves effects until its target's next turn
+    /// ([`crate::combat::creature::Hampered`]).
+    hampering: bool,
+    /// Some creature knows a spell of ongoing damage in an emanation
+    /// around itself (*spirit guardians*): melee attackers step into it.
+    emanations: bool,
     /// Some creature is immune to a condition (the casting policy weighs
     /// and aims conditions only then).
     immunities: bool,

@@ -195,7 +195,7 @@ impl Encounter {
                     self.features_at_turn_end(arena, me);
                 }
                 // A failed save's effects "until the end of its next turn".
-                if arena.fighters[me].hampered.any() {
+                if self.hampering && arena.fighters[me].hampered.any() {
                     Self::hampered_turn_end(arena, me);
                 }
                 // A damage aura burns at the end of its creature's turn.

@@ -147,6 +147,9 @@ impl Encounter {
         let grapplers = all.iter().any(CreatureSpec::grapples);
         let immunities = all.iter().any(|c| c.condition_immune != 0);
         let damage_auras = all.iter().any(|c| c.damage_aura.is_some());
+        let rare_traits = all.iter().any(has_rare_traits);
+        let hampering = all.iter().any(hampers);
+        let emanations = all.iter().any(has_emanation);
         let fielded = all.len();
         let mut encounter = Encounter {
             party,
@@ -164,6 +167,9 @@ impl Encounter {
             grapplers,
             immunities,
             damage_auras,
+            rare_traits,
+            hampering,
+            emanations,
             initial,
             wound_examples,
             venom_riders,
@@ -188,6 +194,9 @@ impl Encounter {
             self.grapplers |= form.grapples();
             self.immunities |= form.condition_immune != 0;
             self.damage_auras |= form.damage_aura.is_some();
+            self.rare_traits |= has_rare_traits(&form);
+            self.hampering |= hampers(&form);
+            self.emanations |= has_emanation(&form);
             self.initial
                 .push(Fighter::new(index, &form, true, &self.rules));
             self.in_hand.push(attacks_in_hand(&form));
@@ -354,4 +363,40 @@ pub(super) fn one_size_smaller(die: u8) -> u8 {
         0..=4 => die,
         d => d - 2,
     }
+}
+
+/// Bloodied Fury or Frenzy, War Cry or an Absorption.
+fn has_rare_traits(c: &CreatureSpec) -> bool {
+    c.bloodied_advantage.is_some()
+        || c.war_cry.is_some()
+        || c.absorbs != crate::rules::damage::DamageTypes::NONE
+}
+
+/// A save of its (a legendary option's, a Death Burst's) leaves effects
+/// until the target's next turn.
+fn hampers(c: &CreatureSpec) -> bool {
+    let legendary = c.legendary.as_ref().is_some_and(|l| {
+        l.options.iter().any(|o| {
+            matches!(o.effect, crate::combat::creature::LegendaryEffect::Save(a) if a.on_failure.any())
+        })
+    });
+    legendary || c.death_burst.is_some_and(|b| b.on_failure.any())
+}
+
+/// It knows a spell of ongoing damage in an emanation around itself.
+fn has_emanation(c: &CreatureSpec) -> bool {
+    use crate::combat::spell::{OngoingWhen, Shape, Side, Targets};
+    c.known_spells.iter().any(|k| {
+        matches!(
+            k.spell.targets,
+            Targets::Area {
+                shape: Shape::Emanation,
+                side: Side::Enemies,
+                ..
+            }
+        ) && k
+            .spell
+            .ongoing
+            .is_some_and(|o| o.when != OngoingWhen::CasterTurn)
+    })
 }
