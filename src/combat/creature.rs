@@ -441,7 +441,8 @@ pub struct AreaSave {
     /// Half damage on a success (else none).
     pub half: bool,
     /// What a failed save does beyond the damage, until the end of the
-    /// target's next turn.
+    /// target's next turn (a legendary option's only: the loader refuses
+    /// it on a Death Burst, which may come in the target's own turn).
     pub on_failure: Hampered,
 }
 

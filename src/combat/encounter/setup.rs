@@ -372,15 +372,14 @@ fn has_rare_traits(c: &CreatureSpec) -> bool {
         || c.absorbs != crate::rules::damage::DamageTypes::NONE
 }
 
-/// A save of its (a legendary option's, a Death Burst's) leaves effects
-/// until the target's next turn.
+/// A save of its legendary options leaves effects until the target's
+/// next turn.
 fn hampers(c: &CreatureSpec) -> bool {
-    let legendary = c.legendary.as_ref().is_some_and(|l| {
+    c.legendary.as_ref().is_some_and(|l| {
         l.options.iter().any(|o| {
             matches!(o.effect, crate::combat::creature::LegendaryEffect::Save(a) if a.on_failure.any())
         })
-    });
-    legendary || c.death_burst.is_some_and(|b| b.on_failure.any())
+    })
 }
 
 /// It knows a spell of ongoing damage in an emanation around itself.

@@ -616,7 +616,17 @@ impl RawCreature {
             spec.undead_fortitude = v;
         }
         if let Some(b) = &self.death_burst {
-            spec.death_burst = Some(b.get_ref().build(loc, &at("death_burst"))?);
+            let burst = b.get_ref().build(loc, &at("death_burst"))?;
+            // Its "until the end of the target's next turn" would end with
+            // the turn in which the burst may come: a legendary option's only.
+            if burst.on_failure.any() {
+                return Err(loc.error(
+                    b.span().start,
+                    &at("death_burst.on_failure"),
+                    "a death burst's save leaves nothing until the target's next turn (`on_failure` is for legendary options)",
+                ));
+            }
+            spec.death_burst = Some(burst);
         }
         if let Some(a) = &self.damage_aura {
             spec.damage_aura = Some(a.get_ref().build(loc, &at("damage_aura"))?);
@@ -985,6 +995,56 @@ mod tests {
                 .to_string()
                 .contains("`scorching_ray` is not a spell of this creature's `spellcasting`")
         );
+    }
+
+    #[test]
+    fn a_saves_lasting_effects_are_a_legendary_options_and_never_a_death_bursts() {
+        let burst = |on_failure: &str| {
+            format!(
+                "[mephit]\nhp = 20\nac = 11\nattacks = []\ndeath_burst = {{ dice = \"2d4\", type = \"fire\", save = \"dex\", dc = 10, targets = 1{on_failure} }}\n"
+            )
+        };
+        assert!(parse_bestiary("mine.toml", &burst(""), &templates()).is_ok());
+        let e = parse_bestiary(
+            "mine.toml",
+            &burst(", on_failure = { ac_penalty = 2 }"),
+            &templates(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with("mine.toml:5:") && e.contains("field `mephit.death_burst.on_failure`"),
+            "{e}"
+        );
+        let option = |on_failure: &str| {
+            format!(
+                "[dragon]\nhp = 200\nac = 18\nattacks = [{{ name = \"rend\", to_hit = 10, damage = \"2d8+6\", type = \"slashing\" }}]\nlegendary_actions = {{ uses = 3, options = [{{ name = \"miasma\", save = {{ dice = \"2d6\", type = \"poison\", save = \"con\", dc = 17, targets = 4{on_failure} }} }}] }}\n"
+            )
+        };
+        let b = parse_bestiary(
+            "mine.toml",
+            &option(", on_failure = { ac_penalty = 2, speed_zero = true }"),
+            &templates(),
+        )
+        .unwrap();
+        let dragon = b.lookup("dragon").unwrap();
+        let crate::combat::creature::LegendaryEffect::Save(a) =
+            dragon.legendary.as_ref().unwrap().options[0].effect
+        else {
+            panic!("a save option")
+        };
+        assert_eq!(
+            (a.on_failure.ac_penalty, a.on_failure.speed_zero),
+            (2, true)
+        );
+        let e = parse_bestiary(
+            "mine.toml",
+            &option(", on_failure = { ac_penalty = 11 }"),
+            &templates(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("on_failure.ac_penalty"), "{e}");
     }
 
     #[test]
