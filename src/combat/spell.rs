@@ -475,6 +475,23 @@ pub struct SpellSpec {
 }
 
 impl SpellSpec {
+    /// An emanation of ongoing damage around its caster against its
+    /// enemies, dealt to those in it at the start or end of their turns
+    /// (*spirit guardians*): it moves with the caster, and a melee
+    /// attacker of the caster stands in it.
+    pub fn is_caster_emanation(&self) -> bool {
+        matches!(
+            self.targets,
+            Targets::Area {
+                shape: Shape::Emanation,
+                side: Side::Enemies,
+                ..
+            }
+        ) && self
+            .ongoing
+            .is_some_and(|o| o.when != OngoingWhen::CasterTurn)
+    }
+
     /// Whether the round loop casts it as an attack, control or buff spell
     /// (modelled or partly, cast in an action, a bonus action or as
     /// *shield*'s reaction, and not a healing spell, which the healing

@@ -384,18 +384,5 @@ fn hampers(c: &CreatureSpec) -> bool {
 
 /// It knows a spell of ongoing damage in an emanation around itself.
 fn has_emanation(c: &CreatureSpec) -> bool {
-    use crate::combat::spell::{OngoingWhen, Shape, Side, Targets};
-    c.known_spells.iter().any(|k| {
-        matches!(
-            k.spell.targets,
-            Targets::Area {
-                shape: Shape::Emanation,
-                side: Side::Enemies,
-                ..
-            }
-        ) && k
-            .spell
-            .ongoing
-            .is_some_and(|o| o.when != OngoingWhen::CasterTurn)
-    })
+    c.known_spells.iter().any(|k| k.spell.is_caster_emanation())
 }

@@ -14,7 +14,7 @@ use super::damage::Blow;
 use super::fighter::State;
 use super::spell_state::{Affliction, Buff, NO_SOURCE};
 use super::{Arena, Encounter, TrialOutcome};
-use crate::combat::spell::{OngoingWhen, Shape, Side, Targets, bits};
+use crate::combat::spell::{OngoingWhen, bits};
 
 impl Encounter {
     /// Ends `me`'s concentration: its conditions, buffs and zones leave
@@ -111,17 +111,7 @@ impl Encounter {
     fn emanation_follows<R: Rng + ?Sized>(&self, rng: &mut R, arena: &mut Arena, me: usize) {
         let k = arena.fighters[me].spells.concentrating - 1;
         let spell = &self.known(arena, me, usize::from(k)).spell;
-        if !matches!(
-            spell.targets,
-            Targets::Area {
-                shape: Shape::Emanation,
-                side: Side::Enemies,
-                ..
-            }
-        ) || spell
-            .ongoing
-            .is_none_or(|o| o.when == OngoingWhen::CasterTurn)
-        {
+        if !spell.is_caster_emanation() {
             return;
         }
         let room = usize::from(spell.targets_at(spell.level));
@@ -165,17 +155,10 @@ impl Encounter {
         {
             return;
         }
-        let spell = &self.known(arena, target, usize::from(k - 1)).spell;
-        if !matches!(
-            spell.targets,
-            Targets::Area {
-                shape: Shape::Emanation,
-                side: Side::Enemies,
-                ..
-            }
-        ) || spell
-            .ongoing
-            .is_none_or(|o| o.when == OngoingWhen::CasterTurn)
+        if !self
+            .known(arena, target, usize::from(k - 1))
+            .spell
+            .is_caster_emanation()
         {
             return;
         }

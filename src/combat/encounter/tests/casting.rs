@@ -604,16 +604,15 @@ fn the_policy_keeps_concentration_for_spirit_guardians_over_shield_of_faith() {
     assert_eq!(arena.fighters[0].slots[2], 2, "a 3rd-level slot");
 }
 
-#[test]
-fn spirit_guardians_follow_the_caster_and_take_in_new_enemies() {
-    // Cleric-5 against five goblins: the 15-ft emanation holds 3.
+/// Cleric-5 casts *spirit guardians* against five goblins: its 15-ft
+/// emanation's count rule takes three of them (the partial shuffle's
+/// first draws), 3d8 = 3 to each and every save a success (20s).
+fn spirit_guardians_on_five_goblins() -> Table {
     let mut t = Table::new(
         vec![template("cleric-5")],
         vec![goblin(); 5],
         EncounterRules::default(),
     );
-    let in_zone = |t: &Table| (1..=5).filter(|&i| t.f(i).spells.zone.source == 0).count();
-    // Targets: three draws of the five; every save succeeds (20s), 3d8 = 3.
     cast(
         &mut t,
         0,
@@ -631,6 +630,14 @@ fn spirit_guardians_follow_the_caster_and_take_in_new_enemies() {
             (20, 20),
         ],
     );
+    t
+}
+
+#[test]
+fn spirit_guardians_follow_the_caster_and_take_in_new_enemies() {
+    // Cleric-5 against five goblins: the 15-ft emanation holds 3.
+    let mut t = spirit_guardians_on_five_goblins();
+    let in_zone = |t: &Table| (1..=5).filter(|&i| t.f(i).spells.zone.source == 0).count();
     assert_eq!(in_zone(&t), 3);
     // One of them dies: at the caster's turn start one more comes in.
     let gone = (1..=5).find(|&i| t.f(i).spells.zone.source == 0).unwrap();
@@ -721,28 +728,7 @@ fn an_enemy_that_attacks_the_caster_in_melee_stands_in_its_spirit_guardians() {
     // holds 3; a goblin that attacks the cleric in melee is within 5 feet,
     // so inside it too ("whenever a creature enters the Emanation or ends
     // its turn there").
-    let mut t = Table::new(
-        vec![template("cleric-5")],
-        vec![goblin(); 5],
-        EncounterRules::default(),
-    );
-    cast(
-        &mut t,
-        0,
-        "spirit_guardians",
-        3,
-        &[
-            (1, 5),
-            (1, 4),
-            (1, 3),
-            (1, 8),
-            (1, 8),
-            (1, 8),
-            (20, 20),
-            (20, 20),
-            (20, 20),
-        ],
-    );
+    let mut t = spirit_guardians_on_five_goblins();
     let outside = (1..=5).find(|&i| t.f(i).spells.zone.source != 0).unwrap();
     let hp = t.f(outside).hp;
     // Its scimitar misses (2 + 4 < 18): it is in the emanation all the same.
@@ -759,28 +745,7 @@ fn an_enemy_that_attacks_the_caster_in_melee_stands_in_its_spirit_guardians() {
     });
     assert_eq!(arena.fighters[outside].hp, hp - 3);
     // A ranged attack from outside brings no one in.
-    let mut t = Table::new(
-        vec![template("cleric-5")],
-        vec![goblin(); 5],
-        EncounterRules::default(),
-    );
-    cast(
-        &mut t,
-        0,
-        "spirit_guardians",
-        3,
-        &[
-            (1, 5),
-            (1, 4),
-            (1, 3),
-            (1, 8),
-            (1, 8),
-            (1, 8),
-            (20, 20),
-            (20, 20),
-            (20, 20),
-        ],
-    );
+    let mut t = spirit_guardians_on_five_goblins();
     let outside = (1..=5).find(|&i| t.f(i).spells.zone.source != 0).unwrap();
     let shortbow = goblin()
         .attacks

@@ -238,6 +238,21 @@ fn a_save_option_catches_enemies_at_random_for_half_or_none() {
     }
 }
 
+/// The saving throw of the legendary option `option` of bestiary monster
+/// `name`.
+fn save_option(name: &str, option: &str) -> AreaSave {
+    monster(name)
+        .legendary
+        .as_ref()
+        .and_then(|l| {
+            l.options.iter().find_map(|o| match o.effect {
+                LegendaryEffect::Save(a) if o.name == option => Some(a),
+                _ => None,
+            })
+        })
+        .unwrap_or_else(|| panic!("{name}: no save option {option}"))
+}
+
 #[test]
 fn a_failed_save_leaves_its_lasting_effects_until_the_end_of_the_targets_next_turn() {
     use crate::combat::creature::Hampered;
@@ -246,18 +261,7 @@ fn a_failed_save_leaves_its_lasting_effects_until_the_end_of_the_targets_next_tu
     // next turn"; adult black dragon: Cloud of Insects, "Disadvantage on
     // saving throws to maintain Concentration until the end of its next
     // turn".
-    let green = monster("adult-green-dragon");
-    let miasma = green
-        .legendary
-        .as_ref()
-        .unwrap()
-        .options
-        .iter()
-        .find_map(|o| match o.effect {
-            LegendaryEffect::Save(a) if o.name == "noxious-miasma" => Some(a),
-            _ => None,
-        })
-        .expect("noxious miasma");
+    let miasma = save_option("adult-green-dragon", "noxious-miasma");
     assert_eq!(miasma.on_failure.ac_penalty, 2);
     let mut t = Table::new(
         vec![fighter(), fighter()],
@@ -284,18 +288,7 @@ fn a_failed_save_leaves_its_lasting_effects_until_the_end_of_the_targets_next_tu
 
     // Cloud of Insects: a concentration save at disadvantage (two d20,
     // the lower), DC 10 with Con +2: 15 keeps it alone, not beside a 3.
-    let black = monster("adult-black-dragon");
-    let insects = black
-        .legendary
-        .as_ref()
-        .unwrap()
-        .options
-        .iter()
-        .find_map(|o| match o.effect {
-            LegendaryEffect::Save(a) if o.name == "cloud-of-insects" => Some(a),
-            _ => None,
-        })
-        .expect("cloud of insects");
+    let insects = save_option("adult-black-dragon", "cloud-of-insects");
     assert!(insects.on_failure.concentration_disadvantage);
     let mut t = Table::new(vec![fighter()], vec![goblin()], EncounterRules::default());
     let Table { enc, arena, .. } = &mut t;
