@@ -886,6 +886,14 @@ impl CreatureSpec {
     /// Expected damage of one Attack action against AC `ac` (for the
     /// highest-threat targeting policy).
     pub fn threat(&self, ac: i32) -> f64 {
+        self.threat_weighed(ac, |_| 1.0)
+    }
+
+    /// [`CreatureSpec::threat`] with each damage type's part weighed by
+    /// `share(type)`: what the targets' defenses leave of it (the casting
+    /// policy's free option against resistant foes).
+    #[inline]
+    pub fn threat_weighed(&self, ac: i32, share: impl Fn(DamageType) -> f64) -> f64 {
         self.multiattack
             .iter()
             .filter_map(|&i| self.attacks.get(i))
@@ -895,9 +903,12 @@ impl CreatureSpec {
                     Some(s) => ((s.dc - 3) as f64 / 20.0).clamp(0.05, 0.95),
                     None => ((21 - (ac - a.to_hit)) as f64 / 20.0).clamp(0.05, 0.95),
                 };
-                hit * (a.damage.mean() + a.rider.map_or(0.0, |r| r.dice.mean()))
+                hit * (a.damage.mean() * share(a.kind)
+                    + a.rider.map_or(0.0, |r| r.dice.mean() * share(r.kind)))
             })
             .sum::<f64>()
-            + self.once_per_turn.map_or(0.0, |o| o.dice.mean() * 0.6)
+            + self
+                .once_per_turn
+                .map_or(0.0, |o| o.dice.mean() * 0.6 * share(o.kind))
     }
 }

@@ -569,6 +569,9 @@ impl SpellSpec {
 pub struct SlotMeans {
     /// Mean damage of one roll: its parts' dice means plus the damage bonus.
     pub damage: f64,
+    /// The same by part: each part's type and mean (the damage bonus on the
+    /// first, as it is rolled), for weighing a target's damage defenses.
+    pub parts: [Option<(DamageType, f64)>; 2],
     /// Separate rolls ([`SpellSpec::rolls_at`]).
     pub rolls: u8,
     /// Creatures affected ([`SpellSpec::targets_at`]).
@@ -586,16 +589,16 @@ impl KnownSpell {
     /// of `level`.
     pub fn slot_means(&self, level: u8) -> [SlotMeans; 10] {
         let mut out = [SlotMeans::default(); 10];
+        let bonus = f64::from(self.damage_bonus + self.modifier_damage);
         for (slot, m) in (0u8..).zip(out.iter_mut()) {
+            let damage = self.spell.damage_at(slot, level);
+            let mut parts = [None; 2];
+            for (k, (out, part)) in parts.iter_mut().zip(damage).enumerate() {
+                *out = part.map(|p| (p.kind, p.dice.mean() + if k == 0 { bonus } else { 0.0 }));
+            }
             *m = SlotMeans {
-                damage: self
-                    .spell
-                    .damage_at(slot, level)
-                    .iter()
-                    .flatten()
-                    .map(|p| p.dice.mean())
-                    .sum::<f64>()
-                    + f64::from(self.damage_bonus + self.modifier_damage),
+                damage: damage.iter().flatten().map(|p| p.dice.mean()).sum::<f64>() + bonus,
+                parts,
                 rolls: self.spell.rolls_at(slot, level),
                 targets: self.spell.targets_at(slot),
             };

@@ -24,6 +24,7 @@ use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::spell::{
     CastingTime, Condition, KnownSpell, OngoingWhen, Targets, bits, hit_chance, save_chance,
 };
+use crate::rules::damage::{DamageType, DamageTypes};
 
 /// The rounds a fight is expected to go on after this turn, for valuing
 /// lasting effects (a disabled creature, a buff, a zone).
@@ -122,6 +123,52 @@ pub(super) struct Foes {
     /// How many of them are immune to each condition (by
     /// [`crate::combat::spell::Condition`] as an index).
     immune: [u8; Condition::ALL.len()],
+    /// Some of them have damage defenses (resistance, immunity,
+    /// vulnerability, absorption): `damage_factor` then holds, by
+    /// [`DamageType`] in declaration order, the mean share of damage of
+    /// that type they take (immune 0, resistant 0.5, vulnerable 2, a type
+    /// it absorbs -1: the damage heals it); all 1 otherwise.
+    defended: bool,
+    damage_factor: [f64; DamageType::ALL.len()],
+    /// The share of them with Magic Resistance (advantage on saves against
+    /// spells).
+    magic_resistant: f64,
+    /// How many of them have Legendary Resistance left (a failed save
+    /// against a condition becomes a success).
+    legendary: u8,
+}
+
+impl Foes {
+    /// The expected damage of `spec`'s Attack action against them (its
+    /// free option), weighed by their damage defenses.
+    pub(super) fn free_option(&self, spec: &crate::combat::creature::CreatureSpec) -> f64 {
+        let ac = self.ac.round() as i32;
+        if self.defended {
+            spec.threat_weighed(ac, |t| self.damage_factor[t as usize])
+        } else {
+            spec.threat(ac)
+        }
+    }
+}
+
+/// The share of damage of type `t` a creature with `spec`'s defenses takes
+/// (see [`Foes`]); flat reductions are left out.
+fn damage_share(spec: &crate::combat::creature::CreatureSpec, t: DamageType) -> f64 {
+    if spec.absorbs.has(t) {
+        return -1.0;
+    }
+    let d = &spec.defenses;
+    if d.immunities.has(t) {
+        return 0.0;
+    }
+    let mut share = 1.0;
+    if d.resistances.has(t) {
+        share *= 0.5;
+    }
+    if d.vulnerabilities.has(t) {
+        share *= 2.0;
+    }
+    share
 }
 
 impl Encounter {
@@ -141,6 +188,10 @@ impl Encounter {
             saves: [0.0; 6],
             rounds: EXPECTED_ROUNDS,
             immune: [0; Condition::ALL.len()],
+            defended: false,
+            damage_factor: [1.0; DamageType::ALL.len()],
+            magic_resistant: 0.0,
+            legendary: 0,
         };
         for i in range {
             let t = &arena.fighters[i];
@@ -160,6 +211,22 @@ impl Encounter {
                     *n += u8::from(spec.condition_immune & (1 << c) != 0);
                 }
             }
+            if spec.magic_resistance {
+                f.magic_resistant += 1.0;
+            }
+            f.legendary += u8::from(t.legendary_resistances > 0);
+            let d = &spec.defenses;
+            if d.resistances != DamageTypes::NONE
+                || d.immunities != DamageTypes::NONE
+                || d.vulnerabilities != DamageTypes::NONE
+                || spec.absorbs != DamageTypes::NONE
+            {
+                // The sum of their shares less one each; made a mean below.
+                f.defended = true;
+                for (share, t) in f.damage_factor.iter_mut().zip(DamageType::ALL) {
+                    *share += damage_share(spec, t) - 1.0;
+                }
+            }
         }
         if f.up > 0 {
             let ours: f64 = self
@@ -176,6 +243,12 @@ impl Encounter {
             f.threat /= n;
             for s in f.saves.iter_mut() {
                 *s /= n;
+            }
+            f.magic_resistant /= n;
+            if f.defended {
+                for share in f.damage_factor.iter_mut() {
+                    *share = 1.0 + (*share - 1.0) / n;
+                }
             }
         }
         f
@@ -200,8 +273,16 @@ impl Encounter {
         }
         let means = weights.slots[usize::from(slot)];
         let n = f64::from(means.targets).min(foes.up as f64);
-        let save_odds =
-            |ability: usize, dc: i32| save_chance(foes.saves[ability].round() as i32, dc);
+        // Magic Resistance: those that have it save at advantage.
+        let save_odds = |ability: usize, dc: i32| {
+            let p = save_chance(foes.saves[ability].round() as i32, dc);
+            if foes.magic_resistant > 0.0 {
+                let m = foes.magic_resistant;
+                (1.0 - m) * p + m * (1.0 - (1.0 - p) * (1.0 - p))
+            } else {
+                p
+            }
+        };
         // The chance that the spell lands on one target, and what a
         // success still does (half damage).
         let (lands, on_success) = match weights.lands {
@@ -213,7 +294,22 @@ impl Encounter {
             Lands::Always => (1.0, 0.0),
         };
         let mut value = 0.0;
-        let damage = means.damage;
+        // What its damage is worth against their defenses: none against
+        // immunity, half against resistance, a loss where it heals them.
+        let damage = if foes.defended {
+            means
+                .parts
+                .iter()
+                .flatten()
+                .map(|&(t, mean)| mean * foes.damage_factor[t as usize])
+                .sum()
+        } else {
+            means.damage
+        };
+        if damage < 0.0 {
+            // Healing them: a loss, uncapped.
+            value += n * (lands + on_success * 0.5) * damage;
+        }
         if damage > 0.0 {
             let rolls = f64::from(means.rolls);
             let per_roll = lands * damage.min(foes.hp) + on_success * (damage * 0.5).min(foes.hp);
@@ -241,7 +337,14 @@ impl Encounter {
             };
             // Only the foes not immune to it: a single target is chosen
             // among them, an area holds them in their share.
-            let open = foes.up - usize::from(foes.immune[c.condition as usize]);
+            // Legendary Resistance turns a failed save into a success.
+            let resisted = match weights.lands {
+                Lands::Save { .. } => usize::from(foes.legendary),
+                _ => 0,
+            };
+            let open = foes
+                .up
+                .saturating_sub(usize::from(foes.immune[c.condition as usize]) + resisted);
             let held = if means.targets <= 1 {
                 n.min(open as f64)
             } else {
@@ -351,9 +454,7 @@ impl Encounter {
         if foes.up == 0 {
             return turn;
         }
-        let free = spec
-            .threat(foes.ac.round() as i32)
-            .min(foes.hp * foes.up as f64);
+        let free = foes.free_option(spec).min(foes.hp * foes.up as f64);
         // A concentration spell used again on later turns (spiritual
         // weapon's bonus-action attack, call lightning's Magic action):
         // with the bonus action whenever free, with the action when one
@@ -538,7 +639,7 @@ impl Encounter {
         if foes.up == 0 {
             return false;
         }
-        let one_attack = spec.threat(foes.ac.round() as i32) / spec.multiattack.len() as f64;
+        let one_attack = foes.free_option(spec) / spec.multiattack.len() as f64;
         let f = &arena.fighters[me];
         let mut best: Option<(f64, usize, u8)> = None;
         for (k, known) in spec.known_spells.iter().enumerate() {

@@ -366,6 +366,102 @@ fn the_policy_casts_fireball_at_six_hobgoblins_and_fire_bolt_at_one_goblin() {
     assert!(!enc.cast_spells(&mut rng, arena, 0, true, true, out).action);
 }
 
+#[test]
+fn the_casting_policy_weighs_its_targets_damage_defenses() {
+    // Wizard-9's fireball (8d6 fire, 28 on average) on one ogre (59 HP:
+    // no cap): its value halves against fire resistance, doubles against
+    // vulnerability, is nothing against immunity and a loss against Fire
+    // Absorption (the damage heals it).
+    use crate::rules::damage::{DamageType, DamageTypes};
+    let wizard = template("wizard-9");
+    let k = known(&wizard, "fireball");
+    let value = |edit: &dyn Fn(&mut CreatureSpec), count: usize, plain: usize| {
+        let mut ogre = monster("ogre");
+        edit(&mut ogre);
+        let mut monsters = vec![ogre; count];
+        monsters.extend(vec![monster("ogre"); plain]);
+        let t = Table::new(vec![wizard.clone()], monsters, EncounterRules::default());
+        let foes = t.enc.foes(&t.arena, 0);
+        t.enc.spell_value(&t.arena, 0, k, 3, &foes)
+    };
+    let fire = DamageTypes::of([DamageType::Fire]);
+    let plain = value(&|_| {}, 1, 0);
+    assert!(plain > 0.0);
+    let resistant = value(&|o| o.defenses.resistances = fire, 1, 0);
+    assert!(
+        (resistant - plain / 2.0).abs() < 1e-9,
+        "{resistant} {plain}"
+    );
+    let vulnerable = value(&|o| o.defenses.vulnerabilities = fire, 1, 0);
+    assert!((vulnerable - plain * 2.0).abs() < 1e-9);
+    assert_eq!(value(&|o| o.defenses.immunities = fire, 1, 0), 0.0);
+    assert!(value(&|o| o.absorbs = fire, 1, 0) < 0.0);
+    // The free option (fire bolt, 2d10 fire at level 9) too: nothing
+    // against fire-immune ogres, so a slot is weighed against nothing.
+    let free = |edit: &dyn Fn(&mut CreatureSpec)| {
+        let mut ogre = monster("ogre");
+        edit(&mut ogre);
+        let t = Table::new(vec![wizard.clone()], vec![ogre], EncounterRules::default());
+        t.enc.foes(&t.arena, 0).free_option(&wizard)
+    };
+    assert!(free(&|_| {}) > 0.0);
+    assert_eq!(free(&|o| o.defenses.immunities = fire), 0.0);
+    // Resistant to cold only: fire is worth its whole value.
+    let cold = DamageTypes::of([DamageType::Cold]);
+    assert_eq!(value(&|o| o.defenses.resistances = cold, 1, 0), plain);
+    // One immune ogre and one not: the pair is worth half of two plain.
+    let two = value(&|_| {}, 2, 0);
+    let mixed = value(&|o| o.defenses.immunities = fire, 1, 1);
+    assert!((mixed - two / 2.0).abs() < 1e-9, "{mixed} {two}");
+    // Six hobgoblins immune to fire: the policy casts no fireball at them
+    // (it would at six plain ones, see the test above).
+    let mut immune = monster("hobgoblin-warrior");
+    immune.defenses.immunities = fire;
+    let mut t = Table::new(
+        vec![wizard.clone()],
+        vec![immune; 6],
+        EncounterRules::default(),
+    );
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let Table { enc, arena, out } = &mut t;
+    enc.cast_spells(&mut rng, arena, 0, true, true, out);
+    // Its 3rd-level slot goes to hypnotic pattern (concentration), not
+    // to fireball (which would leave it concentrating on nothing).
+    let f = &arena.fighters[0];
+    assert_eq!(f.slots[2], 2);
+    assert_eq!(
+        usize::from(f.spells.concentrating),
+        known(&wizard, "hypnotic_pattern") + 1
+    );
+}
+
+#[test]
+fn the_casting_policy_weighs_magic_and_legendary_resistance() {
+    // Wizard-9's hold monster (Wis save, paralyzed) on one ogre: Magic
+    // Resistance (the save at advantage) lowers its value by the odds;
+    // Legendary Resistance left makes a held ogre worth nothing (its
+    // failed save would become a success).
+    let wizard = template("wizard-9");
+    let k = known(&wizard, "hold_monster");
+    let value = |edit: &dyn Fn(&mut CreatureSpec)| {
+        let mut ogre = monster("ogre");
+        edit(&mut ogre);
+        let t = Table::new(vec![wizard.clone()], vec![ogre], EncounterRules::default());
+        let foes = t.enc.foes(&t.arena, 0);
+        t.enc.spell_value(&t.arena, 0, k, 5, &foes)
+    };
+    let plain = value(&|_| {});
+    let dc = wizard.known_spells[k].dc;
+    let save = save_chance(monster("ogre").save(Ability::Wis), dc);
+    let fails_at_advantage = (1.0 - save) * (1.0 - save);
+    let resistant = value(&|o| o.magic_resistance = true);
+    assert!(
+        (resistant - plain * fails_at_advantage / (1.0 - save)).abs() < 1e-9,
+        "{resistant} {plain} {save}"
+    );
+    assert_eq!(value(&|o| o.legendary_resistance = 1), 0.0);
+}
+
 /// Exact mean and variance of `f(v)` for `v` of `dice`.
 fn moments(dice: DiceExpr, f: impl Fn(i64) -> f64) -> (f64, f64) {
     let pmf = dice.pmf();
