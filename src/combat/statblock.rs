@@ -92,7 +92,7 @@ pub fn render_monster(m: &Monster) -> String {
     if !l.no_fight_effect.is_empty() {
         let _ = writeln!(
             out,
-            "  No effect in a woundsim fight (no water, terrain, objects, light or time after it): {}",
+            "  No effect in a woundsim fight (no water, terrain, objects, light, deception or time after it; monsters fight on rather than escape): {}",
             l.no_fight_effect.join(", ")
         );
     }

@@ -322,8 +322,21 @@ fn show_prints_an_srd_statblock_with_cr_xp_and_what_is_not_modelled() {
         assert!(mage.contains(needle), "{needle}\n{mage}");
     }
     assert!(!mage.contains("Detect Magic"), "no use in a fight: {mage}");
-    assert!(!text.contains("- Pounce (Legendary Action)"), "{text}");
+    // Mage Armor "(included in AC)" is in its AC already: no effect in a
+    // fight, listed apart; so is an escape (the lich's Plane Shift).
+    assert!(
+        mage.contains("No effect in a woundsim fight")
+            && mage.contains("Mage Armor (Spellcasting, at will)")
+            && !mage.contains("- Spellcasting: Mage Armor"),
+        "{mage}"
+    );
     let lich = stdout(&["show", "lich"]);
+    assert!(
+        lich.contains("Plane Shift (Spellcasting, 2/Day)")
+            && lich.contains("- Spellcasting: Dispel Magic (at will)"),
+        "{lich}"
+    );
+    assert!(!text.contains("- Pounce (Legendary Action)"), "{text}");
     assert!(!lich.contains("Magic Resistance"), "{lich}");
     let balor = stdout(&["show", "balor"]);
     assert!(

@@ -1387,6 +1387,39 @@ def combat_spells() -> dict[str, str]:
     return out
 
 
+# Spells of a monster's Spellcasting that change nothing in a woundsim fight
+# (tools/srd/README.md, "No effect in a fight"): listed in `no_fight_effect`
+# as "Title (Spellcasting, uses)", not cast.
+SPELLS_WITHOUT_FIGHT_EFFECT = {
+    # Escapes and travel: a monster of the model fights on; it leaves a
+    # fight only by the combat option `monsters_flee_below`, which is what
+    # an escape spell would serve.
+    "plane_shift", "teleport", "word_of_recall", "etherealness", "dimension_door",
+    "gaseous_form",
+    # Deception: the model has no sight, belief or memory to deceive.
+    "minor_illusion", "major_image", "modify_memory",
+}
+# The same by the stat block's own words after the spell's name: Mage
+# Armor "(included in AC)" is in the Armor Class already; Shapechange
+# "(Beast or Humanoid form only, ...)" is a disguise (the model's monster
+# fights in its own form, the strongest it has).
+SPELL_NOTES_WITHOUT_FIGHT_EFFECT = {
+    "mage_armor": "included in AC",
+    "shapechange": "Beast or Humanoid form only",
+}
+
+
+def without_fight_effect(slug: str, title: str, text: str) -> bool:
+    """Whether a monster's spell `slug` changes nothing in a woundsim fight
+    (SPELLS_WITHOUT_FIGHT_EFFECT, or SPELL_NOTES_WITHOUT_FIGHT_EFFECT as the
+    note in brackets after `title` in the Spellcasting text)."""
+    if slug in SPELLS_WITHOUT_FIGHT_EFFECT:
+        return True
+    wanted = SPELL_NOTES_WITHOUT_FIGHT_EFFECT.get(slug)
+    said = re.search(re.escape(title) + r" \(([^)]*)\)", text)
+    return bool(wanted and said and said.group(1).startswith(wanted))
+
+
 def spell_slug(name: str) -> str:
     """A spell's name as data/spells.toml writes it (Fireball -> fireball,
     Hold Person -> hold_person)."""
@@ -1401,14 +1434,17 @@ def casts_only(a: dict) -> bool:
 
 
 def spellcasting_of(m: dict, actions: list[dict], pkg: Package, spells: dict[str, str],
-                    notes: list[str]) -> tuple[int, int, list[tuple[str, int, int]]] | None:
+                    notes: list[str], no_effect: list[str] | None = None
+                    ) -> tuple[int, int, list[tuple[str, int, int]]] | None:
     """The spells of `actions` (each made only of casts) that the round loop
     casts, with the statblock's save DC and spell attack bonus (8 +
     proficiency + the spellcasting ability's modifier; proficiency + it):
     (spell, level cast at, uses a day or 0 for at will). A spell of no use in
     a fight (data/spells.toml `no_fight_use`: Detect Magic, Light) is left
-    out; any other spell the loop does not cast is listed in `notes` with
-    its uses."""
+    out; one that changes nothing in a woundsim fight (without_fight_effect:
+    an escape, an illusion, Mage Armor already in the AC) goes to
+    `no_effect`; any other spell the loop does not cast is listed in
+    `notes` with its uses."""
     ability = m["spellcasting_ability"]
     if not ability:
         # The package leaves it out for a few (the mummy lord): the text
@@ -1440,6 +1476,11 @@ def spellcasting_of(m: dict, actions: list[dict], pkg: Package, spells: dict[str
             if any(f[0] == name for f in found):
                 continue
             tag = f"{per_day}/Day" if per_day else "at will"
+            if no_effect is not None and without_fight_effect(name, title, clean(a["description"])):
+                label = f"{title} ({display(a['name'])}, {tag})"
+                if label not in no_effect:
+                    no_effect.append(label)
+                continue
             note = f"{display(a['name'])}: {title} ({tag})"
             if note not in notes:
                 notes.append(note)
@@ -1885,7 +1926,7 @@ def convert(m: dict, pkg: Package) -> Entry:
     multiattack_action = next((a for a in m["actions"] if a["name"].startswith("Multiattack")), None)
     casting = [a for a in m["actions"] if a["kind"] != "legendary" and casts_only(a)]
     if casting:
-        e.spellcasting = spellcasting_of(m, casting, pkg, pkg.combat_spells, notes)
+        e.spellcasting = spellcasting_of(m, casting, pkg, pkg.combat_spells, notes, e.no_fight_effect)
     for a in m["actions"]:
         if any(a is c for c in casting):
             continue

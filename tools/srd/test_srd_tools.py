@@ -354,6 +354,20 @@ class SpellsAndRiders(unittest.TestCase):
         gb.spells_replacing_attacks(e)
         self.assertEqual(len(e.not_modelled), 1, "no spell cast: the note stays")
 
+    def test_escapes_illusions_and_spells_already_in_the_stat_block_have_no_fight_effect(self):
+        text = ("At Will: Detect Magic, Invisibility, Mage Armor (included in AC), Shapechange (Beast or "
+                "Humanoid form only, no Temporary Hit Points) 1/Day Each: Plane Shift (self only), Major Image")
+        for slug, title in (("plane_shift", "Plane Shift"), ("major_image", "Major Image"),
+                            ("mage_armor", "Mage Armor"), ("shapechange", "Shapechange"),
+                            ("teleport", "Teleport"), ("gaseous_form", "Gaseous Form")):
+            self.assertTrue(gb.without_fight_effect(slug, title, text), slug)
+        # A spell that changes a fight stays listed; Mage Armor or
+        # Shapechange without the stat block's words too.
+        self.assertFalse(gb.without_fight_effect("invisibility", "Invisibility", text))
+        self.assertFalse(gb.without_fight_effect("dispel_magic", "Dispel Magic", text))
+        self.assertFalse(gb.without_fight_effect("mage_armor", "Mage Armor", "At Will: Mage Armor"))
+        self.assertFalse(gb.without_fight_effect("shapechange", "Shapechange", "1/Day Each: Shapechange"))
+
     def test_prone_and_poison_riders_are_read_only_in_their_plain_forms(self):
         prone = "If the target is a Large or smaller creature, it has the Prone condition."
         self.assertEqual(gb.KNOCKS_PRONE.search(prone).group(1), "Large")
