@@ -25,6 +25,20 @@ pub struct Rider {
     pub spreads: bool,
 }
 
+/// A hit's saving throw against a condition that lasts until the end of
+/// the target's next turn (SRD 5.2 ghoul's and ghast's Claw: "Constitution
+/// Saving Throw: DC 10. Failure: The target has the Paralyzed condition
+/// until the end of its next turn").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HitCondition {
+    /// The save's ability.
+    pub ability: Ability,
+    /// Its DC.
+    pub dc: i32,
+    /// The condition on a failed save.
+    pub condition: crate::combat::spell::Condition,
+}
+
 /// One attack.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attack {
@@ -50,6 +64,9 @@ pub struct Attack {
     /// attacker's next turn, which covers the target's next turn whichever
     /// of the statblocks' wordings it is.
     pub poisons_on_hit: bool,
+    /// A hit's save against a condition until the end of the target's next
+    /// turn ([`HitCondition`]).
+    pub hit_condition: Option<HitCondition>,
     /// A hit grapples the target ("it has the Grappled condition (escape
     /// DC 13)"), perhaps restraining it too (`encounter/grapple.rs`).
     pub grapples: Option<Grapple>,

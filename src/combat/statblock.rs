@@ -255,6 +255,15 @@ pub fn render(spec: &CreatureSpec) -> String {
         if a.poisons_on_hit {
             line.push_str(", poisons until the end of its next turn");
         }
+        if let Some(h) = a.hit_condition {
+            let _ = write!(
+                line,
+                ", DC {} {:?} save or {} until the end of its next turn",
+                h.dc,
+                h.ability,
+                h.condition.name()
+            );
+        }
         if let Some(g) = a.grapples {
             let _ = write!(
                 line,

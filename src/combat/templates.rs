@@ -556,6 +556,7 @@ impl TemplateAttack {
             rider: None,
             knocks_prone: None,
             poisons_on_hit: false,
+            hit_condition: None,
             charge: None,
             grapples: None,
             advantage: None,

@@ -330,6 +330,21 @@ fn show_prints_an_srd_statblock_with_cr_xp_and_what_is_not_modelled() {
             && !mage.contains("- Spellcasting: Mage Armor"),
         "{mage}"
     );
+    // The ghast's Claw paralyzes and is its Attack action (preferred to
+    // its Bite); the ghoul's Attack action is two Bites, so its Claw is
+    // listed.
+    let ghast = stdout(&["show", "ghast"]);
+    assert!(
+        ghast.contains("DC 10 Con save or paralyzed until the end of its next turn")
+            && ghast.contains("Attack action: claw")
+            && !ghast.contains("- Claw"),
+        "{ghast}"
+    );
+    let ghoul = stdout(&["show", "ghoul"]);
+    assert!(
+        ghoul.contains("- Claw: Paralyzed condition (an action the loop never takes"),
+        "{ghoul}"
+    );
     let lich = stdout(&["show", "lich"]);
     assert!(
         lich.contains("Plane Shift (Spellcasting, 2/Day)")

@@ -54,7 +54,7 @@ SRD_KEYS = {
 }
 REQUIRED_SRD = SRD_KEYS - {"condition_immune", "no_fight_effect"}
 ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell", "knocks_prone", "charge", "poisons_on_hit",
-               "grapples", "advantage", "bloodied", "advantage_damage", "save"}
+               "grapples", "advantage", "bloodied", "advantage_damage", "save", "hit_condition"}
 GRAPPLE_KEYS = {"escape", "size", "restrains", "holds"}
 ADVANTAGES = ("grappled", "wounded")
 RIDER_KEYS = {"dice", "type", "save", "dc"}
@@ -205,6 +205,17 @@ class Checker:
                     self.bad(entry, f"{f}.advantage_damage.dice", f"{x['dice']!r} is not NdM+K dice")
                 if x["type"] not in DAMAGE_TYPES:
                     self.bad(entry, f"{f}.advantage_damage.type", f"unknown damage type {x['type']!r}")
+        if "hit_condition" in a:
+            h = a["hit_condition"]
+            if not isinstance(h, dict) or set(h) != {"save", "dc", "condition"}:
+                self.bad(entry, f"{f}.hit_condition", f"{h!r} is not {{ save, dc, condition }}")
+            else:
+                if h["save"] not in ABILITIES:
+                    self.bad(entry, f"{f}.hit_condition.save", f"unknown ability {h['save']!r}")
+                if not (isinstance(h["dc"], int) and not isinstance(h["dc"], bool) and 1 <= h["dc"] <= 30):
+                    self.bad(entry, f"{f}.hit_condition.dc", f"{h['dc']!r} is not a DC of 1 to 30")
+                if h["condition"] not in {c.lower() for c in CONDITIONS} - {"exhaustion"}:
+                    self.bad(entry, f"{f}.hit_condition.condition", f"unknown condition {h['condition']!r}")
         if "advantage" in a and a["advantage"] not in ADVANTAGES:
             self.bad(entry, f"{f}.advantage", f"{a['advantage']!r} is not one of {', '.join(ADVANTAGES)}")
         if "rider" in a:

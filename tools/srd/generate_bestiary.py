@@ -517,6 +517,9 @@ class Attack:
     knocks_prone: str | None = None
     # A hit poisons the target until about its next turn's end.
     poisons_on_hit: bool = False
+    # A hit's save against a condition until the end of the target's next
+    # turn: {save, dc, condition}.
+    hit_condition: dict | None = None
     # A hit grapples: {escape, size, restrains, holds}.
     grapples: dict | None = None
     # Resolved by a saving throw instead of an attack roll: {ability, dc,
@@ -969,6 +972,21 @@ def plan_multiattack(m: dict, description: str, monster: str) -> tuple[list[Plan
     return plans, sentences[1:]
 
 
+# Conditions that take a creature's turn away (SRD 5.2 "Conditions": each
+# includes Incapacitated).
+DISABLING = ("incapacitated", "paralyzed", "stunned", "unconscious", "petrified")
+
+
+def disables(a: Attack) -> bool:
+    """Whether a hit of `a` can take its target's turn away (a
+    `hit_condition` of DISABLING): the Multiattack prefers it to an option
+    that deals more damage (the ghoul's two Claws, which paralyze, over
+    two Bites), since a target that loses its turn and is hit critically
+    from within 5 feet is worth more than the damage between the SRD's
+    options."""
+    return bool(a.hit_condition and a.hit_condition["condition"] in DISABLING)
+
+
 def resolve_plan(plan: Plan, attacks: dict[str, Attack]) -> tuple[list[str], list[str]]:
     """Attack names for a plan (the best option of each group) and notes."""
     chosen: list[str] = []
@@ -981,7 +999,7 @@ def resolve_plan(plan: Plan, attacks: dict[str, Attack]) -> tuple[list[str], lis
             continue
         if others:
             notes.append(f"option {' or '.join(others)} instead of an attack")
-        best = max(usable, key=lambda a: (a.expected(), -usable.index(a)))
+        best = max(usable, key=lambda a: (disables(a), a.expected(), -usable.index(a)))
         chosen.extend([best.name] * count)
     return chosen, notes
 
@@ -1598,6 +1616,35 @@ POISONS = re.compile(
     r"and the target has the [^.]*?Poisoned\b[^.]*?condition until the (?:start|end) of "
     r"[^.]*?next turn\.(?!\s*(?:While|Until))")
 
+# "If the target is a non-Undead creature, it is subjected to the
+# following effect. Constitution Saving Throw: DC 10. Failure: The target
+# has the Paralyzed condition until the end of its next turn." (the ghoul's
+# and the ghast's Claw), ending the text: a hit's save against a condition
+# (`hit_condition`), with the save activity's ability and DC. The target's
+# kind ("non-Undead", "isn't an Undead or an Elf") is not checked: a PC of
+# the model is no Undead and has no race.
+HIT_CONDITION = re.compile(
+    r"it is subjected to the following effect\. (\w+) Saving Throw: DC [^.]*\. Failure: The target has the "
+    r"(\w+) condition until the end of its next turn\.$")
+
+
+def hit_condition_of(m: dict, action: dict) -> dict | None:
+    """The hit's save against a condition of `action` (HIT_CONDITION), as
+    {save, dc, condition}, if its text says exactly that and one save
+    activity of that ability gives the DC."""
+    found = HIT_CONDITION.search(clean(action["description"]))
+    if not found:
+        return None
+    ability = found.group(1)[:3].lower()
+    saves = [x for x in action["activities"] if x["kind"] == "save"
+             and (x["save"]["ability"] or [None])[0] == ability]
+    if len(saves) != 1:
+        return None
+    return {"save": ability, "dc": save_dc(saves[0], m), "condition": found.group(2).lower(),
+            "effects": [f"{ABILITY_NAMES[ability]} save (DC {save_dc(saves[0], m)})",
+                        f"{found.group(2)} condition"]}
+
+
 # "If the target is a Large or smaller creature, it has the Grappled
 # condition (escape DC 13) from one of two claws, and it has the Restrained
 # condition until the grapple ends." (or "While Grappled, the target has the
@@ -1885,6 +1932,11 @@ def convert(m: dict, pkg: Package) -> Entry:
         if "Poisoned condition" in effects and POISONS.search(clean(a["description"])):
             attack.poisons_on_hit = True
             effects.remove("Poisoned condition")
+        held = hit_condition_of(m, a)
+        if held and all(x in effects for x in held["effects"]):
+            attack.hit_condition = {k: held[k] for k in ("save", "dc", "condition")}
+            for x in held["effects"]:
+                effects.remove(x)
         for effect in list(effects):
             bloodied = bloodied_of(a, effect, attack.kind)
             if bloodied:
@@ -1970,8 +2022,16 @@ def convert(m: dict, pkg: Package) -> Entry:
         notes.append(feature_label(a, m))
     spells_replacing_attacks(e)
     if e.attacks and not e.multiattack:
-        best = max(e.attacks, key=lambda a: (a.expected(), -e.attacks.index(a)))
+        best = max(e.attacks, key=lambda a: (disables(a), a.expected(), -e.attacks.index(a)))
         e.multiattack = [best.name]
+    # A hit's condition on an attack its Attack action never makes (the
+    # ghoul's Claw beside a Multiattack of two Bites) happens in no fight:
+    # listed.
+    for a in e.attacks:
+        if a.hit_condition and a.name not in e.multiattack:
+            notes.append(f"{a.name[:1].upper() + a.name[1:]}: {a.hit_condition['condition'].capitalize()} condition"
+                         f" (an action the loop never takes: its Attack action is "
+                         f"{', '.join(e.multiattack)})")
     if e.breath and e.breath.save not in ABILITIES:
         raise Unsupported(f"breath save {e.breath.save!r}")
 
@@ -2056,6 +2116,9 @@ def attack_toml(a: Attack) -> str:
         parts.append(f"charge = {{ {', '.join(inner)} }}")
     if a.poisons_on_hit:
         parts.append("poisons_on_hit = true")
+    if a.hit_condition:
+        h = a.hit_condition
+        parts.append(f"hit_condition = {{ save = {q(h['save'])}, dc = {h['dc']}, condition = {q(h['condition'])} }}")
     if a.grapples:
         g = a.grapples
         inner = [f"escape = {g['escape']}", f"size = {q(g['size'])}"]

@@ -513,6 +513,35 @@ class Checker(unittest.TestCase):
                          {"dice": "1d4", "type": "slashing"})
         self.assertIsNone(gb.advantage_damage_of(action, "Bloodied Attack (1d4 piercing instead)"))
 
+    def test_a_hits_save_against_a_condition_is_checked_and_read(self):
+        good = lambda e: e["attacks"][0].update(hit_condition={"save": "con", "dc": 10, "condition": "paralyzed"})
+        self.assertEqual(self.broken(good), [])
+        faults = {
+            "attacks[0].hit_condition.condition": lambda e: e["attacks"][0].update(
+                hit_condition={"save": "con", "dc": 10, "condition": "exhaustion"}),
+            "attacks[0].hit_condition.dc": lambda e: e["attacks"][0].update(
+                hit_condition={"save": "con", "dc": 31, "condition": "paralyzed"}),
+            "attacks[0].hit_condition.save": lambda e: e["attacks"][0].update(
+                hit_condition={"save": "luck", "dc": 10, "condition": "paralyzed"}),
+            "attacks[0].hit_condition": lambda e: e["attacks"][0].update(hit_condition={"save": "con"}),
+        }
+        for field, change in faults.items():
+            with self.subTest(field=field):
+                found = self.broken(lambda e: (good(e), change(e)))
+                self.assertTrue(any(f"] {field}" in p for p in found), found)
+        save = {"kind": "save", "save": {"ability": ["con"], "dc": {"calculation": "", "formula": "10"}}}
+        claw = {"activities": [{"kind": "attack"}, save],
+                "description": "[[/attack extended]]. [[/damage average extended]]. If the target is a non-Undead "
+                "creature, it is subjected to the following effect. Constitution Saving Throw: DC 10. Failure: "
+                "The target has the Paralyzed condition until the end of its next turn."}
+        held = gb.hit_condition_of(monster(), claw)
+        self.assertEqual((held["save"], held["condition"]), ("con", "paralyzed"))
+        # Anything more (a second failure, another duration) stays listed.
+        longer = dict(claw, description=claw["description"][:-1] + " It repeats the save.")
+        self.assertIsNone(gb.hit_condition_of(monster(), longer))
+        other = dict(claw, description=claw["description"].replace("end of its next turn", "start of its next turn"))
+        self.assertIsNone(gb.hit_condition_of(monster(), other))
+
     def test_a_plain_text_rider_of_an_attack_is_listed_not_dropped(self):
         a = {"activities": [], "description": "[[/attack extended]]. [[/damage average extended]], and the "
              "target's Speed decreases by 10 feet until the end of its next turn."}

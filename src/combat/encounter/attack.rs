@@ -11,7 +11,7 @@ use rand::Rng;
 use super::damage::Blow;
 use super::fighter::{Fighter, State};
 use super::positions::REACH;
-use super::spell_state::Affliction;
+use super::spell_state::{Affliction, NO_SOURCE};
 use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::creature::{
     Ability, AreaSave, Attack, AttackAdvantage, AttackSave, BloodiedWho, Breath, Reach, Sunlight,
@@ -458,6 +458,9 @@ impl Encounter {
             self.envenom(rng, arena, target, rider);
         }
         self.conditions_of_a_hit(arena, me, target, attack);
+        if let Some(h) = attack.hit_condition {
+            self.hit_condition(rng, arena, target, h);
+        }
         if let Some(c) = charge.filter(|c| c.prone) {
             self.knock_prone(arena, target, c.size);
         }
@@ -526,7 +529,52 @@ impl Encounter {
         );
         if !saved {
             self.conditions_of_a_hit(arena, me, target, attack);
+            if let Some(h) = attack.hit_condition {
+                self.hit_condition(rng, arena, target, h);
+            }
         }
+    }
+
+    /// A hit's save against a condition "until the end of its next turn"
+    /// ([`crate::combat::creature::HitCondition`]: the ghoul's Claw): a
+    /// conscious target not immune to it saves (Legendary Resistance may
+    /// turn a failure) or has it until the end of its next turn, that is
+    /// the end of its turn after this one if the hit came in its own turn
+    /// (an opportunity attack). One it already has from a hit is not
+    /// renewed.
+    #[inline(never)]
+    pub(super) fn hit_condition<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        target: usize,
+        h: crate::combat::creature::HitCondition,
+    ) {
+        let t = &arena.fighters[target];
+        let bits = h.condition.bits();
+        if t.state != State::Up
+            || self.spec(t.spec).immune_to(h.condition)
+            || bits == 0
+            || t.spells
+                .afflictions
+                .iter()
+                .any(|a| a.bits == bits && a.source == NO_SOURCE)
+        {
+            return;
+        }
+        if self.save_against_condition(rng, arena, target, h.ability, h.dc, false) {
+            return;
+        }
+        let turns = if arena.acting == target + 1 { 2 } else { 1 };
+        arena.fighters[target].spells.afflict_until_own_turn(
+            Affliction {
+                bits,
+                ability: h.ability,
+                dc: h.dc.clamp(0, 127) as i8,
+                ..Affliction::NONE
+            },
+            turns,
+        );
     }
 
     /// The conditions a hit of `attack` puts on `target`: prone, poisoned,

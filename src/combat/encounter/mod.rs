@@ -228,6 +228,9 @@ pub struct Arena {
     fighters: Vec<Fighter>,
     /// The round of the current fight (1 = the first).
     round: u32,
+    /// Whose turn it is, as its index plus one (0 between turns: legendary
+    /// actions, auras at a turn's end).
+    acting: usize,
     order: Vec<usize>,
     keys: Vec<i32>,
     scratch: Vec<usize>,

@@ -179,7 +179,9 @@ impl Encounter {
             }
             for k in 0..arena.order.len() {
                 let me = arena.order[k];
+                arena.acting = me + 1;
                 self.take_turn(rng, arena, me, decided_at.is_some(), out);
+                arena.acting = 0;
                 if self.spellcasting
                     && (arena.fighters[me].spells.conditions != 0
                         || arena.fighters[me].spells.zone.source != NO_SOURCE)

@@ -80,9 +80,11 @@ fn puts_turn_limited_conditions(c: &CreatureSpec) -> bool {
 fn puts_conditions(c: &CreatureSpec) -> bool {
     !c.known_spells.is_empty()
         || puts_turn_limited_conditions(c)
-        || c.attacks
-            .iter()
-            .any(|a| a.knocks_prone.is_some() || a.charge.is_some_and(|c| c.prone))
+        || c.attacks.iter().any(|a| {
+            a.knocks_prone.is_some()
+                || a.hit_condition.is_some()
+                || a.charge.is_some_and(|c| c.prone)
+        })
         || c.grapples()
 }
 

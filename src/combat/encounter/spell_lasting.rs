@@ -229,6 +229,8 @@ impl Encounter {
         me: usize,
         out: &mut TrialOutcome,
     ) {
+        // A hit's condition "until the end of its next turn" ends.
+        arena.fighters[me].spells.own_turn_ended();
         for slot in 0..arena.fighters[me].spells.afflictions.len() {
             let a = arena.fighters[me].spells.afflictions[slot];
             if a.bits == 0 || !a.repeat_save {

@@ -113,6 +113,10 @@ pub struct SpellState {
     /// ends (0: not so limited): Stunning Strike's "until the end of your
     /// next turn" (`encounter/features.rs`).
     pub source_turns: [u8; AFFLICTIONS],
+    /// Per affliction slot, the ends of its bearer's own turns after which
+    /// it ends (0: not so limited): a hit's "until the end of its next
+    /// turn" ([`crate::combat::creature::HitCondition`]).
+    pub own_turns: [u8; AFFLICTIONS],
     /// The earliest round at whose start of its turn a short spell it cast
     /// ends (0: none pending).
     pub timed_until: u16,
@@ -139,6 +143,7 @@ impl SpellState {
         bonus_spent: false,
         slot_budget: 0,
         source_turns: [0; AFFLICTIONS],
+        own_turns: [0; AFFLICTIONS],
         timed_until: 0,
     };
 
@@ -188,14 +193,47 @@ impl SpellState {
     /// its source's turn once `turns` of them have ended (0: not so
     /// limited), counting the one in progress if it is the source's.
     pub fn afflict_until_source_turn(&mut self, a: Affliction, turns: u8) -> bool {
+        self.put(a, turns, 0)
+    }
+
+    /// [`SpellState::afflict`] of an affliction that ends at the end of
+    /// its bearer's own turn once `turns` of them have ended, counting the
+    /// one in progress if it is the bearer's.
+    pub fn afflict_until_own_turn(&mut self, a: Affliction, turns: u8) -> bool {
+        self.put(a, 0, turns)
+    }
+
+    /// Puts `a` in a free slot with its turn limits.
+    fn put(&mut self, a: Affliction, source_turns: u8, own_turns: u8) -> bool {
         match self.afflictions.iter().position(|s| s.bits == 0) {
             Some(k) => {
                 self.afflictions[k] = a;
-                self.source_turns[k] = turns;
+                self.source_turns[k] = source_turns;
+                self.own_turns[k] = own_turns;
                 self.recompute_conditions();
                 true
             }
             None => false,
+        }
+    }
+
+    /// The end of its own turn: its afflictions limited to its turns
+    /// count down, and end at 0.
+    pub fn own_turn_ended(&mut self) {
+        let mut changed = false;
+        for (a, turns) in self.afflictions.iter_mut().zip(&mut self.own_turns) {
+            if *turns > 0 {
+                *turns -= 1;
+                if *turns == 0 {
+                    if a.bits != 0 {
+                        changed = true;
+                    }
+                    *a = Affliction::NONE;
+                }
+            }
+        }
+        if changed {
+            self.recompute_conditions();
         }
     }
 

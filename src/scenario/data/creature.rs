@@ -915,6 +915,42 @@ mod tests {
     }
 
     #[test]
+    fn a_hits_condition_is_read_and_checked_where_written() {
+        let parse = |hc: &str| {
+            parse_bestiary(
+                "mine.toml",
+                &format!(
+                    "[g]\nhp = 5\nac = 10\nattacks = [{{ name = \"claw\", to_hit = 4, damage = \"1d4\", type = \"slashing\", hit_condition = {hc} }}]\n"
+                ),
+                &templates(),
+            )
+        };
+        let b = parse("{ save = \"con\", dc = 10, condition = \"paralyzed\" }").unwrap();
+        let h = b.lookup("g").unwrap().attacks[0].hit_condition.unwrap();
+        assert_eq!(
+            (h.ability, h.dc, h.condition),
+            (
+                crate::combat::creature::Ability::Con,
+                10,
+                crate::combat::spell::Condition::Paralyzed
+            )
+        );
+        let err = parse("{ save = \"con\", dc = 10, condition = \"sleepy\" }")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("mine.toml:4:")
+                && err.contains("field `g.attacks[0].hit_condition.condition`")
+                && err.contains("unknown condition `sleepy`"),
+            "{err}"
+        );
+        let err = parse("{ save = \"con\", dc = 40, condition = \"stunned\" }")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("hit_condition.dc"), "{err}");
+    }
+
+    #[test]
     fn lore_keys_are_validated_where_written() {
         let err = |text: &str| {
             parse_bestiary("mine.toml", text, &templates())

@@ -396,3 +396,63 @@ fn bloodied_fury_and_frenzy_give_advantage_at_half_hit_points() {
         10
     )));
 }
+
+#[test]
+fn a_ghouls_claw_paralyzes_on_a_failed_save_until_the_end_of_the_targets_next_turn() {
+    // SRD 5.2 ghoul: Claw +4, 1d4 + 2, "Constitution Saving Throw: DC 10.
+    // Failure: The target has the Paralyzed condition until the end of
+    // its next turn" (hit_condition). Fighter-5: Con save +5, AC 18.
+    let ghoul = monster("ghoul");
+    let claw = ghoul
+        .attacks
+        .iter()
+        .find(|a| a.hit_condition.is_some())
+        .expect("the claw paralyzes")
+        .clone();
+    let h = claw.hit_condition.expect("a save");
+    assert_eq!((h.ability, h.dc), (Ability::Con, 10));
+    let paralyzed = crate::combat::spell::Condition::Paralyzed.bits();
+    let new = |fighter: CreatureSpec| {
+        Table::new(
+            vec![fighter],
+            vec![ghoul.clone()],
+            EncounterRules::default(),
+        )
+    };
+    let end_turn = |t: &mut Table, me: usize| {
+        let Table { enc, arena, out } = t;
+        with_dice(&[], |rng| enc.spells_at_turn_end(rng, arena, me, out));
+    };
+    let mut t = new(template("fighter-5"));
+    // A miss (natural 2): no save, nothing.
+    t.attack_with(1, 0, &claw, &[(2, 20)]);
+    assert_eq!(t.f(0).spells.conditions, 0);
+    // A hit and a save of 5 + 5 = 10: nothing.
+    t.attack_with(1, 0, &claw, &[(19, 20), (1, 4), (5, 20)]);
+    assert_eq!(t.f(0).spells.conditions, 0);
+    // A hit and a save of 4 + 5 = 9: paralyzed; a melee hit on it from
+    // within 5 feet is a critical hit.
+    t.attack_with(1, 0, &claw, &[(19, 20), (1, 4), (4, 20)]);
+    assert_eq!(t.f(0).spells.conditions & paralyzed, paralyzed);
+    assert_ne!(t.f(0).spells.conditions & bits::CRITICAL_WITHIN_5, 0);
+    // Another creature's turn ends: still paralyzed; its own: free.
+    end_turn(&mut t, 1);
+    assert_eq!(t.f(0).spells.conditions & paralyzed, paralyzed);
+    end_turn(&mut t, 0);
+    assert_eq!(t.f(0).spells.conditions, 0);
+    // Paralyzed in its own turn (an opportunity attack): until the end of
+    // its next one, not of this one.
+    t.arena.acting = 1;
+    t.attack_with(1, 0, &claw, &[(19, 20), (1, 4), (4, 20)]);
+    t.arena.acting = 0;
+    end_turn(&mut t, 0);
+    assert_eq!(t.f(0).spells.conditions & paralyzed, paralyzed);
+    end_turn(&mut t, 0);
+    assert_eq!(t.f(0).spells.conditions, 0);
+    // A creature immune to Paralyzed rolls no save and stays free.
+    let mut immune = template("fighter-5");
+    immune.condition_immune |= 1 << crate::combat::spell::Condition::Paralyzed as u16;
+    let mut t = new(immune);
+    t.attack_with(1, 0, &claw, &[(19, 20), (1, 4)]);
+    assert_eq!(t.f(0).spells.conditions, 0);
+}

@@ -7,8 +7,10 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::combat::creature::{
-    Ability, Attack, AttackSave, BloodiedDamage, BloodiedWho, Charge, Grapple, Reach, Rider,
+    Ability, Attack, AttackSave, BloodiedDamage, BloodiedWho, Charge, Grapple, HitCondition, Reach,
+    Rider,
 };
+use crate::combat::spell::Condition;
 use crate::rules::damage::DamageType;
 use crate::scenario::limits::MAX_LABEL_CHARS;
 use crate::scenario::values::{at, dice, text};
@@ -48,6 +50,9 @@ pub struct RawAttack {
     /// A hit poisons the target until the end of the attacker's next turn.
     #[serde(default)]
     poisons_on_hit: bool,
+    /// A hit's save against a condition until the end of the target's
+    /// next turn.
+    hit_condition: Option<Spanned<RawHitCondition>>,
     /// A hit grapples the target.
     grapples: Option<Spanned<RawGrapple>>,
     /// A charge: more on a hit right after a move toward the target.
@@ -71,6 +76,38 @@ pub struct RawExtraDamage {
     dice: Spanned<String>,
     #[serde(rename = "type")]
     kind: DamageType,
+}
+
+/// A hit's save against a condition, as written: `{ save = "con", dc =
+/// 10, condition = "paralyzed" }` (until the end of the target's next
+/// turn).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawHitCondition {
+    save: Ability,
+    dc: Spanned<i64>,
+    condition: Spanned<String>,
+}
+
+impl RawHitCondition {
+    /// The save at `path` (`....hit_condition`): a DC of 1 to 30 and a
+    /// condition the round loop knows.
+    fn build(&self, loc: &Locator, path: &str) -> Result<HitCondition, ScenarioError> {
+        let name = self.condition.get_ref();
+        let Some(condition) = Condition::parse(name) else {
+            let known: Vec<&str> = Condition::ALL.iter().map(|c| c.name()).collect();
+            return Err(loc.error(
+                self.condition.span().start,
+                &format!("{path}.condition"),
+                format!("unknown condition `{name}` (one of: {})", known.join(", ")),
+            ));
+        };
+        Ok(HitCondition {
+            ability: self.save,
+            dc: ranged(loc, &self.dc, &format!("{path}.dc"), 1..=30)?,
+            condition,
+        })
+    }
 }
 
 /// An action resolved by a saving throw, as written: `{ ability = "str",
@@ -206,6 +243,10 @@ impl RawAttack {
             rider,
             knocks_prone: self.knocks_prone,
             poisons_on_hit: self.poisons_on_hit,
+            hit_condition: match &self.hit_condition {
+                None => None,
+                Some(h) => Some(h.get_ref().build(loc, &format!("{path}.hit_condition"))?),
+            },
             grapples: match &self.grapples {
                 None => None,
                 Some(g) => Some(g.get_ref().build(loc, &format!("{path}.grapples"))?),
