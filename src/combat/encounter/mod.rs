@@ -208,6 +208,10 @@ pub struct Encounter {
     /// Some creature is immune to a condition (the casting policy weighs
     /// and aims conditions only then).
     immunities: bool,
+    /// Some creature is immune to a condition or has Legendary Resistance:
+    /// a single-target condition spell is aimed at a creature that can
+    /// take it (`spell_effects.rs`).
+    aims_conditions: bool,
     /// The permanent wounds a PC may take, by severity.
     wound_examples: WoundExamples,
     /// The riders of the monsters' attacks that spread (our extension).

@@ -148,6 +148,7 @@ impl Encounter {
         let spellcasting = all.iter().any(puts_conditions);
         let grapplers = all.iter().any(CreatureSpec::grapples);
         let immunities = all.iter().any(|c| c.condition_immune != 0);
+        let aims_conditions = immunities || all.iter().any(|c| c.legendary_resistance > 0);
         let damage_auras = all.iter().any(|c| c.damage_aura.is_some());
         let rare_traits = all.iter().any(has_rare_traits);
         let hampering = all.iter().any(hampers);
@@ -168,6 +169,7 @@ impl Encounter {
             legendary,
             grapplers,
             immunities,
+            aims_conditions,
             damage_auras,
             rare_traits,
             hampering,

@@ -43,16 +43,20 @@ impl Encounter {
         if rolls > 1 || matches!(spell.targets, Targets::Creatures { count: 1, .. }) && n == 1 {
             // One target at a time, chosen by the targeting policy: each
             // roll (ray, beam, dart) at the policy's target.
-            // A spell's condition: a target not immune to it, if any.
+            // A spell's condition: a target not immune to it and, for a
+            // condition a save resists, with no Legendary Resistance left
+            // (the casting policy values no other), if any.
             let condition = spell
                 .condition
-                .filter(|_| self.immunities)
+                .filter(|_| self.aims_conditions)
                 .map(|c| c.condition);
+            let saved = spell.save.is_some();
             for r in 0..rolls.max(1) {
                 let open = condition.and_then(|c| {
                     let fighters = &arena.fighters;
                     self.choose_among(rng, arena, me, Reach::Ranged, |t| {
                         !self.spec(fighters[t].spec).immune_to(c)
+                            && !(saved && fighters[t].legendary_resistances > 0)
                     })
                 });
                 // None open (or no condition): the policy's target.

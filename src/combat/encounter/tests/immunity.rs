@@ -55,6 +55,22 @@ fn a_spell_aims_its_condition_at_a_creature_that_can_take_it() {
     });
     assert_eq!(t.f(1).spells.conditions, 0);
     assert_eq!(t.f(1).legendary_resistances, 1);
+    // Not immune but with Legendary Resistance left (the casting policy
+    // values holding it at nothing): the other goblin is the target.
+    let mut resisting = goblin();
+    resisting.legendary_resistance = 1;
+    let mut t = Table::new(
+        vec![template("cleric-5")],
+        vec![resisting, goblin()],
+        EncounterRules::default(),
+    );
+    let Table { enc, arena, out } = &mut t;
+    with_dice(&[(1, 1), (5, 20)], |rng| {
+        enc.cast_known(rng, arena, 0, k, 2, out)
+    });
+    assert_eq!(t.f(1).legendary_resistances, 1);
+    assert_eq!(t.f(1).spells.conditions, 0);
+    assert_eq!(t.f(2).spells.conditions, Condition::Paralyzed.bits());
 }
 
 #[test]
