@@ -144,7 +144,7 @@ fn a_stated_format_and_the_shadowing_warning() {
     );
     assert!(
         s.warnings.iter().any(|w| w.contains(
-            "open5e-srd.json: 13 features of 3 imported creatures are not modelled (`woundsim show owlbear --bestiary "
+            "open5e-srd.json: 9 features of 3 imported creatures are not modelled (`woundsim show owlbear --bestiary "
         ) && w.ends_with("open5e-srd.json` lists them)")),
         "{:?}",
         s.warnings

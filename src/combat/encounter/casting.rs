@@ -151,6 +151,16 @@ impl Foes {
     }
 }
 
+/// Whether `spec` resists, is immune or vulnerable to, or absorbs some
+/// damage type.
+pub(super) fn has_damage_defenses(spec: &crate::combat::creature::CreatureSpec) -> bool {
+    let d = &spec.defenses;
+    d.resistances != DamageTypes::NONE
+        || d.immunities != DamageTypes::NONE
+        || d.vulnerabilities != DamageTypes::NONE
+        || spec.absorbs != DamageTypes::NONE
+}
+
 /// The share of damage of type `t` a creature with `spec`'s defenses takes
 /// (see [`Foes`]); flat reductions are left out.
 fn damage_share(spec: &crate::combat::creature::CreatureSpec, t: DamageType) -> f64 {
@@ -211,16 +221,14 @@ impl Encounter {
                     *n += u8::from(spec.condition_immune & (1 << c) != 0);
                 }
             }
+            if !self.defenses {
+                continue;
+            }
             if spec.magic_resistance {
                 f.magic_resistant += 1.0;
             }
             f.legendary += u8::from(t.legendary_resistances > 0);
-            let d = &spec.defenses;
-            if d.resistances != DamageTypes::NONE
-                || d.immunities != DamageTypes::NONE
-                || d.vulnerabilities != DamageTypes::NONE
-                || spec.absorbs != DamageTypes::NONE
-            {
+            if has_damage_defenses(spec) {
                 // The sum of their shares less one each; made a mean below.
                 f.defended = true;
                 for (share, t) in f.damage_factor.iter_mut().zip(DamageType::ALL) {

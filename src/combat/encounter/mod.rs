@@ -208,6 +208,9 @@ pub struct Encounter {
     /// Some creature is immune to a condition (the casting policy weighs
     /// and aims conditions only then).
     immunities: bool,
+    /// Some creature has damage defenses, Magic Resistance or Legendary
+    /// Resistance: the casting policy weighs them (`casting.rs`).
+    defenses: bool,
     /// Some creature is immune to a condition or has Legendary Resistance:
     /// a single-target condition spell is aimed at a creature that can
     /// take it (`spell_effects.rs`).

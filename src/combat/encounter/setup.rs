@@ -69,6 +69,12 @@ fn attacks_in_hand(spec: &CreatureSpec) -> [Vec<Attack>; 3] {
     [one_handed, broken, both]
 }
 
+/// Whether the casting policy weighs something of `c` as a foe: damage
+/// defenses, Magic Resistance, Legendary Resistance.
+fn weighs_defenses(c: &CreatureSpec) -> bool {
+    super::casting::has_damage_defenses(c) || c.magic_resistance || c.legendary_resistance > 0
+}
+
 /// Whether `c` puts conditions that last to the end of their source's
 /// next turn: Stunning Strike's stun, a hit's poison.
 fn puts_turn_limited_conditions(c: &CreatureSpec) -> bool {
@@ -149,6 +155,7 @@ impl Encounter {
         let grapplers = all.iter().any(CreatureSpec::grapples);
         let immunities = all.iter().any(|c| c.condition_immune != 0);
         let aims_conditions = immunities || all.iter().any(|c| c.legendary_resistance > 0);
+        let defenses = all.iter().any(weighs_defenses);
         let damage_auras = all.iter().any(|c| c.damage_aura.is_some());
         let rare_traits = all.iter().any(has_rare_traits);
         let hampering = all.iter().any(hampers);
@@ -169,6 +176,7 @@ impl Encounter {
             legendary,
             grapplers,
             immunities,
+            defenses,
             aims_conditions,
             damage_auras,
             rare_traits,
@@ -201,6 +209,8 @@ impl Encounter {
             self.rare_traits |= has_rare_traits(&form);
             self.hampering |= hampers(&form);
             self.emanations |= has_emanation(&form);
+            self.defenses |= weighs_defenses(&form);
+            self.aims_conditions |= form.condition_immune != 0 || form.legendary_resistance > 0;
             self.initial
                 .push(Fighter::new(index, &form, true, &self.rules));
             self.in_hand.push(attacks_in_hand(&form));
@@ -218,6 +228,7 @@ impl Encounter {
         self.stunners |= below.iter().any(puts_turn_limited_conditions);
         self.auras |= below.iter().any(|c| c.class_features.aura > 0);
         self.spellcasting |= below.iter().any(puts_conditions);
+        self.defenses |= below.iter().any(weighs_defenses);
         self.all.truncate(self.fielded);
         self.initial.truncate(self.fielded);
         self.in_hand.truncate(self.fielded);

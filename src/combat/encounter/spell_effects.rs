@@ -55,8 +55,8 @@ impl Encounter {
                 let open = condition.and_then(|c| {
                     let fighters = &arena.fighters;
                     self.choose_among(rng, arena, me, Reach::Ranged, |t| {
-                        !self.spec(fighters[t].spec).immune_to(c)
-                            && !(saved && fighters[t].legendary_resistances > 0)
+                        !(self.spec(fighters[t].spec).immune_to(c)
+                            || saved && fighters[t].legendary_resistances > 0)
                     })
                 });
                 // None open (or no condition): the policy's target.

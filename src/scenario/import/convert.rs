@@ -96,6 +96,23 @@ fn proficiency(cr: &str) -> i64 {
     ))
 }
 
+/// Spells of a Spellcasting that change nothing in a woundsim fight:
+/// escapes and travel (a monster of the model fights on) and deception —
+/// the same list as the SRD generator's `SPELLS_WITHOUT_FIGHT_EFFECT`
+/// (tools/srd/README.md, "No effect in a fight"), listed apart as
+/// `no_fight_effect`.
+const SPELLS_WITHOUT_FIGHT_EFFECT: [&str; 9] = [
+    "plane_shift",
+    "teleport",
+    "word_of_recall",
+    "etherealness",
+    "dimension_door",
+    "gaseous_form",
+    "minor_illusion",
+    "major_image",
+    "modify_memory",
+];
+
 /// Traits that change nothing in a woundsim fight (no water, terrain,
 /// objects, light, telepathy, or what happens after death), listed apart
 /// as `no_fight_effect` — the same list as the SRD generator's.
@@ -320,7 +337,7 @@ pub fn convert(b: &Statblock, spells: &Spells) -> Imported {
     let actions = Actions::read(b, &mut notes);
     actions.write(&mut keys);
     traits(b, &mut keys, &mut notes, &mut no_effect);
-    let cast = spellcasting(b, spells, &mut notes);
+    let cast = spellcasting(b, spells, &mut notes, &mut no_effect);
     legendary(b, &actions, &cast, &mut keys, &mut notes);
     if let Some(cast) = cast {
         keys.push(("spellcasting", cast.value));
@@ -673,7 +690,12 @@ struct Cast {
 
 /// The statblock's Spellcasting (the first block with a DC) as woundsim's
 /// `spellcasting`; spells the data does not cast in a fight are noted.
-fn spellcasting(b: &Statblock, spells: &Spells, notes: &mut Vec<String>) -> Option<Cast> {
+fn spellcasting(
+    b: &Statblock,
+    spells: &Spells,
+    notes: &mut Vec<String>,
+    no_effect: &mut Vec<String>,
+) -> Option<Cast> {
     let mut entries: Vec<Value> = Vec::new();
     let mut names: Vec<String> = Vec::new();
     let mut daily = 0;
@@ -711,6 +733,19 @@ fn spellcasting(b: &Statblock, spells: &Spells, notes: &mut Vec<String>) -> Opti
                             .is_none_or(|l| l >= i64::from(s.level) && l <= 9)
                 });
                 let Some(spec) = usable else {
+                    // No use in a fight (data/spells.toml `no_fight_use`:
+                    // Mage Hand, Detect Magic): left out, as the SRD
+                    // generator does; an escape or an illusion: no effect.
+                    if spells
+                        .get(&key)
+                        .is_some_and(|s| s.fight == crate::combat::spell::FightUse::NoFightUse)
+                    {
+                        continue;
+                    }
+                    if SPELLS_WITHOUT_FIGHT_EFFECT.contains(&key.as_str()) {
+                        no_effect.push(note(&format!("{name} (Spellcasting, {when})")));
+                        continue;
+                    }
                     let why = match spec {
                         None => "",
                         Some(_) if names.contains(&key) => ": listed twice",
@@ -950,7 +985,7 @@ mod tests {
         b.features.extend([
             feature(Section::Trait, "Legendary Resistance (3/Day)", "If it fails a saving throw, it can choose to succeed instead."),
             feature(Section::Action, "Fire Breath (Recharge 5–6)", "The dragon exhales fire in a 60-foot cone. Each creature in that area must make a DC 21 Dexterity saving throw, taking 63 (18d6) fire damage on a failed save, or half as much damage on a successful one."),
-            feature(Section::Spellcasting, "Spellcasting", "spell save DC 20, +12 to hit with spell attacks: At will: fire bolt, mage hand 1/day each: fireball, wish"),
+            feature(Section::Spellcasting, "Spellcasting", "spell save DC 20, +12 to hit with spell attacks: At will: fire bolt, mage hand 1/day each: fireball, wish, plane shift"),
             feature(Section::Legendary, "Claw", "The owlbear makes one claw attack."),
             feature(Section::Legendary, "Blast (Costs 2 Actions)", "The owlbear casts fireball."),
             feature(Section::Legendary, "Sing", "The owlbear sings."),
@@ -973,11 +1008,17 @@ mod tests {
             "{:?}",
             i.not_modelled
         );
+        // Mage Hand is of no use in a fight (left out, as the SRD
+        // generator does); Plane Shift an escape (no effect in a fight).
         assert!(
-            i.not_modelled
-                .contains(&"Spellcasting: mage hand (At Will)".to_string()),
+            !i.not_modelled.iter().any(|n| n.contains("mage hand")),
             "{:?}",
             i.not_modelled
+        );
+        let no_effect = get(&i, "no_fight_effect").to_string();
+        assert!(
+            no_effect.contains("plane shift (Spellcasting, 1/Day)"),
+            "{no_effect}"
         );
         assert!(
             i.not_modelled
