@@ -212,8 +212,7 @@ class Checker:
             else:
                 if h["save"] not in ABILITIES:
                     self.bad(entry, f"{f}.hit_condition.save", f"unknown ability {h['save']!r}")
-                if not (isinstance(h["dc"], int) and not isinstance(h["dc"], bool) and 1 <= h["dc"] <= 30):
-                    self.bad(entry, f"{f}.hit_condition.dc", f"{h['dc']!r} is not a DC of 1 to 30")
+                self.int_in(entry, f"{f}.hit_condition.dc", h["dc"], 1, 30)
                 if h["condition"] not in {c.lower() for c in CONDITIONS} - {"exhaustion"}:
                     self.bad(entry, f"{f}.hit_condition.condition", f"unknown condition {h['condition']!r}")
         if "advantage" in a and a["advantage"] not in ADVANTAGES:
