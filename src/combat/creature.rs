@@ -900,6 +900,17 @@ impl CreatureSpec {
         self.saves[ability as usize]
     }
 
+    /// Whether it resists, is immune or vulnerable to, or absorbs some
+    /// damage type.
+    pub fn has_damage_defenses(&self) -> bool {
+        let d = &self.defenses;
+        let none = crate::rules::damage::DamageTypes::NONE;
+        d.resistances != none
+            || d.immunities != none
+            || d.vulnerabilities != none
+            || self.absorbs != none
+    }
+
     /// Expected damage of one Attack action against AC `ac` (for the
     /// highest-threat targeting policy).
     pub fn threat(&self, ac: i32) -> f64 {

@@ -24,7 +24,7 @@ use super::{Arena, Encounter, TrialOutcome};
 use crate::combat::spell::{
     CastingTime, Condition, KnownSpell, OngoingWhen, Targets, bits, hit_chance, save_chance,
 };
-use crate::rules::damage::{DamageType, DamageTypes};
+use crate::rules::damage::DamageType;
 
 /// The rounds a fight is expected to go on after this turn, for valuing
 /// lasting effects (a disabled creature, a buff, a zone).
@@ -151,16 +151,6 @@ impl Foes {
     }
 }
 
-/// Whether `spec` resists, is immune or vulnerable to, or absorbs some
-/// damage type.
-pub(super) fn has_damage_defenses(spec: &crate::combat::creature::CreatureSpec) -> bool {
-    let d = &spec.defenses;
-    d.resistances != DamageTypes::NONE
-        || d.immunities != DamageTypes::NONE
-        || d.vulnerabilities != DamageTypes::NONE
-        || spec.absorbs != DamageTypes::NONE
-}
-
 /// The share of damage of type `t` a creature with `spec`'s defenses takes
 /// (see [`Foes`]); flat reductions are left out.
 fn damage_share(spec: &crate::combat::creature::CreatureSpec, t: DamageType) -> f64 {
@@ -228,7 +218,7 @@ impl Encounter {
                 f.magic_resistant += 1.0;
             }
             f.legendary += u8::from(t.legendary_resistances > 0);
-            if has_damage_defenses(spec) {
+            if spec.has_damage_defenses() {
                 // The sum of their shares less one each; made a mean below.
                 f.defended = true;
                 for (share, t) in f.damage_factor.iter_mut().zip(DamageType::ALL) {

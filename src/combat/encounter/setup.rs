@@ -72,7 +72,7 @@ fn attacks_in_hand(spec: &CreatureSpec) -> [Vec<Attack>; 3] {
 /// Whether the casting policy weighs something of `c` as a foe: damage
 /// defenses, Magic Resistance, Legendary Resistance.
 fn weighs_defenses(c: &CreatureSpec) -> bool {
-    super::casting::has_damage_defenses(c) || c.magic_resistance || c.legendary_resistance > 0
+    c.has_damage_defenses() || c.magic_resistance || c.legendary_resistance > 0
 }
 
 /// Whether `c` puts conditions that last to the end of their source's
