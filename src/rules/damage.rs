@@ -187,6 +187,23 @@ impl DamageModifiers {
         d.min(i64::from(u32::MAX)) as u32
     }
 
+    /// The share of damage of type `t` these modifiers leave, as a factor
+    /// (immunity 0, resistance 0.5, vulnerability 2, both 1), flat
+    /// reductions and rounding left out: the casting policy's weighing.
+    pub fn share(&self, t: DamageType) -> f64 {
+        if self.immunities.has(t) {
+            return 0.0;
+        }
+        let mut share = 1.0;
+        if self.resistances.has(t) {
+            share *= 0.5;
+        }
+        if self.vulnerabilities.has(t) {
+            share *= 2.0;
+        }
+        share
+    }
+
     /// These modifiers plus another source's (resistances and the like
     /// unite; flat reductions add up).
     pub fn plus(&self, other: &DamageModifiers) -> DamageModifiers {

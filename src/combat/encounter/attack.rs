@@ -457,10 +457,7 @@ impl Encounter {
         if let Some(rider) = attack.rider.filter(|_| poisons) {
             self.envenom(rng, arena, target, rider);
         }
-        self.conditions_of_a_hit(arena, me, target, attack);
-        if let Some(h) = attack.hit_condition {
-            self.hit_condition(rng, arena, target, h);
-        }
+        self.conditions_of_a_hit(rng, arena, me, target, attack);
         if let Some(c) = charge.filter(|c| c.prone) {
             self.knock_prone(arena, target, c.size);
         }
@@ -528,10 +525,7 @@ impl Encounter {
             out,
         );
         if !saved {
-            self.conditions_of_a_hit(arena, me, target, attack);
-            if let Some(h) = attack.hit_condition {
-                self.hit_condition(rng, arena, target, h);
-            }
+            self.conditions_of_a_hit(rng, arena, me, target, attack);
         }
     }
 
@@ -578,8 +572,15 @@ impl Encounter {
     }
 
     /// The conditions a hit of `attack` puts on `target`: prone, poisoned,
-    /// grappled (each as its attack says).
-    fn conditions_of_a_hit(&self, arena: &mut Arena, me: usize, target: usize, attack: &Attack) {
+    /// grappled, a condition on a failed save (each as its attack says).
+    fn conditions_of_a_hit<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        me: usize,
+        target: usize,
+        attack: &Attack,
+    ) {
         if let Some(size) = attack.knocks_prone {
             self.knock_prone(arena, target, size);
         }
@@ -588,6 +589,9 @@ impl Encounter {
         }
         if let Some(g) = attack.grapples {
             self.grapple(arena, me, target, g);
+        }
+        if let Some(h) = attack.hit_condition {
+            self.hit_condition(rng, arena, target, h);
         }
     }
 

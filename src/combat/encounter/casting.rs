@@ -157,18 +157,7 @@ fn damage_share(spec: &crate::combat::creature::CreatureSpec, t: DamageType) -> 
     if spec.absorbs.has(t) {
         return -1.0;
     }
-    let d = &spec.defenses;
-    if d.immunities.has(t) {
-        return 0.0;
-    }
-    let mut share = 1.0;
-    if d.resistances.has(t) {
-        share *= 0.5;
-    }
-    if d.vulnerabilities.has(t) {
-        share *= 2.0;
-    }
-    share
+    spec.defenses.share(t)
 }
 
 impl Encounter {
