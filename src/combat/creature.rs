@@ -900,6 +900,15 @@ impl CreatureSpec {
         self.saves[ability as usize]
     }
 
+    /// Whether its Attack action opens with a melee attack: without
+    /// positions such a creature is taken to stand by its target.
+    pub fn fights_in_melee(&self) -> bool {
+        self.multiattack
+            .first()
+            .and_then(|&i| self.attacks.get(i))
+            .is_some_and(|a| a.reach == Reach::Melee)
+    }
+
     /// Whether it resists, is immune or vulnerable to, or absorbs some
     /// damage type.
     pub fn has_damage_defenses(&self) -> bool {

@@ -100,9 +100,11 @@ impl Encounter {
     }
 
     /// Pack Tactics: whether one of `me`'s allies, conscious and not
-    /// incapacitated, is within 5 feet of `target`. Without positions every
-    /// such ally counts (no map says who stands where: ours, as for melee
-    /// reach); with positions, by place.
+    /// incapacitated, is within 5 feet of `target`. With positions, by
+    /// place; without them, an ally whose Attack action is a melee attack
+    /// (no map says who stands where: ours, as for melee reach, a melee
+    /// attacker is taken to reach its target, so to stand by it), never
+    /// one that shoots or casts from afar.
     pub(super) fn pack_ally_near<const POSITIONS: bool>(
         &self,
         arena: &Arena,
@@ -114,7 +116,12 @@ impl Encounter {
             .filter(|&i| i != me)
             .any(|i| {
                 let f = &arena.fighters[i];
-                f.can_act() && (!POSITIONS || (f.x - at).abs() <= REACH)
+                f.can_act()
+                    && if POSITIONS {
+                        (f.x - at).abs() <= REACH
+                    } else {
+                        self.spec(f.spec).fights_in_melee()
+                    }
             })
     }
 }

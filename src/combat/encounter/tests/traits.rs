@@ -1,7 +1,8 @@
 //! Monster traits (`encounter/traits.rs`, [`Encounter::magic_save`]):
 //! Magic Resistance's advantage on saves against spells and Turn Undead
 //! and on nothing else; Pack Tactics' advantage when an able ally is next
-//! to the target (any able ally without positions; by place with them).
+//! to the target (without positions any able ally whose Attack action is
+//! a melee attack; by place with them).
 
 use super::*;
 use crate::combat::creature::Ability;
@@ -75,6 +76,24 @@ fn pack_tactics_gives_advantage_while_an_able_ally_is_near() {
         EncounterRules::default(),
     );
     t.attack(1, 0, &[(2, 20)]);
+    // Without positions an ally shooting from afar is not by the target:
+    // the second goblin's Attack action its shortbow, one d20; the first
+    // goblin's own shortbow still gains from the scimitar ally.
+    let mut t = Table::new(
+        vec![fighter()],
+        goblins(2, true, false),
+        EncounterRules::default(),
+    );
+    let shortbow = t.enc.all[2]
+        .attacks
+        .iter()
+        .position(|a| a.name == "shortbow")
+        .expect("the goblin's shortbow");
+    t.enc.all[2].multiattack = vec![shortbow];
+    assert!(!t.enc.all[2].fights_in_melee() && t.enc.all[1].fights_in_melee());
+    t.attack(1, 0, &[(2, 20)]);
+    let bow = t.enc.all[2].attacks[shortbow].clone();
+    t.attack_with(2, 0, &bow, &[(2, 20), (3, 20)]);
     // With positions, only an ally within 5 feet of the target counts.
     let rules = EncounterRules {
         positions: Some(Positions::DEFAULT),
