@@ -336,6 +336,9 @@ pub struct SpellCondition {
     pub repeat_save: bool,
     /// It ends when the creature takes damage.
     pub ends_on_damage: bool,
+    /// Only a creature with at most this many hit points takes it
+    /// (*power word stun*: 150).
+    pub hp_at_most: Option<u16>,
 }
 
 /// When a spell's damage comes again after the casting.
@@ -464,6 +467,9 @@ pub struct SpellSpec {
     pub cantrip_scaling: Option<CantripScaling>,
     /// A condition on a failed save (or a hit).
     pub condition: Option<SpellCondition>,
+    /// A target with at most this many hit points dies instead of taking
+    /// the damage (*power word kill*: 100).
+    pub kills_at_most_hp: Option<u16>,
     /// Damage again on later turns.
     pub ongoing: Option<Ongoing>,
     /// A buff or debuff while it lasts.
@@ -747,6 +753,7 @@ mod tests {
             damage_modifier: false,
             cantrip_scaling: None,
             condition: None,
+            kills_at_most_hp: None,
             ongoing: None,
             modifiers: None,
             healing: None,

@@ -795,8 +795,17 @@ fn render_known_spells(spec: &CreatureSpec, out: &mut String) {
         if k.damage_bonus != 0 {
             what.push(format!("{} damage", signed(k.damage_bonus)));
         }
+        if let Some(limit) = s.kills_at_most_hp {
+            what.push(format!("kills a creature with {limit} HP or fewer instead"));
+        }
         if let Some(c) = s.condition {
-            what.push(c.condition.name().to_string());
+            match c.hp_at_most {
+                Some(limit) => what.push(format!(
+                    "{} (a creature with {limit} HP or fewer)",
+                    c.condition.name()
+                )),
+                None => what.push(c.condition.name().to_string()),
+            }
         }
         if s.modifiers.is_some() {
             what.push("buff/debuff".to_string());

@@ -551,10 +551,12 @@ def save(ability: str, success: str) -> dict:
     return {"ability": ability, "success": success}
 
 
-def cond(name: str, repeat: str = "none", ends_on_damage: bool = False) -> dict:
+def cond(name: str, repeat: str = "none", ends_on_damage: bool = False, hp_at_most: int | None = None) -> dict:
     c = {"name": name, "repeat_save": repeat}
     if ends_on_damage:
         c["ends_on_damage"] = True
+    if hp_at_most is not None:
+        c["hp_at_most"] = hp_at_most
     return c
 
 
@@ -917,8 +919,8 @@ MODELS.update({
                              ongoing={"when": "end_of_turn", "enters": True},
                              not_modelled=["the cloud moves 10 feet away from you at the start of each of your turns", "heavily obscured"],
                              srd="20-foot-radius Sphere ... Dexterity saving throw, taking 10d8 Fire damage ... also make this save when the Sphere moves into its space and when it enters the Sphere or ends its turn there"),
-    "power-word-stun": dict(fight="partial", duration=None, targets=ENEMY, condition=cond("stunned", "end_of_turn"),
-                            not_modelled=["only a creature with 150 Hit Points or fewer; otherwise its Speed is 0 until the start of your next turn"],
+    "power-word-stun": dict(fight="partial", duration=None, targets=ENEMY, condition=cond("stunned", "end_of_turn", hp_at_most=150),
+                            not_modelled=["a target with more than 150 Hit Points has Speed 0 until the start of your next turn"],
                             srd="If the target has 150 Hit Points or fewer, it has the Stunned condition ... The Stunned target makes a saving throw at the end of each of its turns"),
     "sunburst": dict(fight="modelled", duration=10, targets=area("sphere", 60), save=save("con", "half"), damage=[dmg("12d6", "radiant")], condition=cond("blinded", "end_of_turn"),
                      srd="60-foot-radius Sphere ... Constitution saving throw. On a failed save, a creature takes 12d6 Radiant damage and has the Blinded condition for 1 minute ... makes another at the end of each of its turns"),
@@ -926,8 +928,7 @@ MODELS.update({
     "meteor-swarm": dict(fight="partial", targets=area("sphere", 40), save=save("dex", "half"), damage=[dmg("20d6", "fire"), dmg("20d6", "bludgeoning")],
                          not_modelled=["four 40-foot-radius Spheres (a creature in several is affected once); modelled as one"],
                          srd="Each creature in a 40-foot-radius Sphere centered on each of those points ... A creature takes 20d6 Fire damage and 20d6 Bludgeoning damage on a failed save or half"),
-    "power-word-kill": dict(fight="partial", targets=ENEMY, damage=[dmg("12d12", "psychic")],
-                            not_modelled=["a target with 100 Hit Points or fewer dies instead"],
+    "power-word-kill": dict(fight="modelled", targets=ENEMY, damage=[dmg("12d12", "psychic")], kills_at_most_hp=100,
                             srd="If the target has 100 Hit Points or fewer, it dies. Otherwise, it takes 12d12 Psychic damage"),
     "weird": dict(fight="partial", targets=area("sphere", 30, "enemies"), save=save("wis", "half"), damage=[dmg("10d10", "psychic")], condition=cond("frightened", "end_of_turn"),
                   not_modelled=["a Frightened target failing its end-of-turn save takes 5d10 Psychic damage"],
@@ -938,7 +939,7 @@ MODELS.update({
 KEY_ORDER = (
     "name", "title", "level", "school", "classes", "casting_time", "trigger", "range", "duration",
     "concentration", "components", "fight", "targets", "targets_per_slot", "attack", "rolls",
-    "rolls_per_slot", "save", "damage", "damage_per_slot", "damage_modifier", "cantrip_scaling", "condition", "ongoing",
+    "rolls_per_slot", "save", "damage", "damage_per_slot", "damage_modifier", "cantrip_scaling", "condition", "kills_at_most_hp", "ongoing",
     "modifiers", "healing", "healing_per_slot", "not_modelled",
 )
 REQUIRED = ("name", "title", "level", "school", "classes", "casting_time", "concentration", "components", "fight")
@@ -946,11 +947,14 @@ MECHANICS = KEY_ORDER[KEY_ORDER.index("targets"):-1]
 SUBKEYS = {
     "targets": ("kind", "shape", "size", "count", "side"),
     "save": ("ability", "success"),
-    "condition": ("name", "repeat_save", "ends_on_damage"),
+    "condition": ("name", "repeat_save", "ends_on_damage", "hp_at_most"),
     "ongoing": ("when", "enters", "action"),
     "modifiers": MODIFIER_KEYS,
     "healing": ("dice", "add_modifier"),
 }
+# The largest limit in hit points a spell may state (woundsim's
+# `MAX_HP_LIMIT`, src/scenario/data/spells.rs).
+MAX_HP_LIMIT = 10_000
 DICE = re.compile(r"(?:[1-9]\d*d(?:4|6|8|10|12|20)(?:\+[1-9]\d*)?|[1-9]\d*)")
 
 
@@ -1320,6 +1324,12 @@ def check_entry(e: dict) -> list[str]:
     if isinstance(c, dict):
         if c.get("name") not in CONDITION_NAMES or c.get("repeat_save") not in ("end_of_turn", "none") or c.get("ends_on_damage", True) is not True:
             p.append(f"condition {c!r}")
+        if "hp_at_most" in c and not (isinstance(c["hp_at_most"], int) and 1 <= c["hp_at_most"] <= MAX_HP_LIMIT):
+            p.append(f"condition.hp_at_most {c['hp_at_most']!r}: a whole number of hit points, 1 to {MAX_HP_LIMIT}")
+    if "kills_at_most_hp" in e:
+        k = e["kills_at_most_hp"]
+        if not (isinstance(k, int) and 1 <= k <= MAX_HP_LIMIT) or "damage" not in e:
+            p.append(f"kills_at_most_hp {k!r}: a whole number of hit points, 1 to {MAX_HP_LIMIT}, on a damaging spell")
     o = e.get("ongoing")
     if isinstance(o, dict):
         if o.get("when") not in ONGOING_WHEN or o.get("enters", True) is not True:
@@ -1418,7 +1428,10 @@ HEADER = """\
 #   save {{ ability, success = half|none }}, damage [{{ dice, type }}],
 #   damage_per_slot, damage_modifier (the caster's spellcasting modifier
 #   is added to the damage), cantrip_scaling (dice|rolls),
-#   condition {{ name, repeat_save = end_of_turn|none, ends_on_damage }},
+#   condition {{ name, repeat_save = end_of_turn|none, ends_on_damage,
+#   hp_at_most (only a creature with at most that many hit points) }},
+#   kills_at_most_hp (a target with at most that many hit points dies
+#   instead of taking the damage),
 #   ongoing {{ when = start_of_turn|end_of_turn|caster_turn, enters, action }},
 #   modifiers {{ attack_rolls, saves, ac, damage_on_hit, damage_type, speed,
 #   advantage_on_attacks, attacks_against_have_advantage, extra_attack,

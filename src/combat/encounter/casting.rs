@@ -297,7 +297,15 @@ impl Encounter {
             // Healing them: a loss, uncapped.
             value += n * (lands + on_success * 0.5) * damage;
         }
-        if damage > 0.0 {
+        // *Power word kill*: aimed at a foe it kills when one stands, worth
+        // that foe's hit points (the mean of those it would kill).
+        let spell = &self.known(arena, me, k).spell;
+        let kills = spell
+            .kills_at_most_hp
+            .map_or(0.0, |limit| self.within_hp(arena, me, limit, None).1);
+        if kills > 0.0 {
+            value += lands * kills.max(damage.min(foes.hp));
+        } else if damage > 0.0 {
             let rolls = f64::from(means.rolls);
             let per_roll = lands * damage.min(foes.hp) + on_success * (damage * 0.5).min(foes.hp);
             // Rolls spread over the targets; each target's share capped at
@@ -329,9 +337,18 @@ impl Encounter {
                 Lands::Save { .. } => usize::from(foes.legendary),
                 _ => 0,
             };
-            let open = foes
-                .up
-                .saturating_sub(usize::from(foes.immune[c.condition as usize]) + resisted);
+            let open = match spell.condition.and_then(|s| s.hp_at_most) {
+                // Only those within its limit in hit points (*power word
+                // stun*), counted one by one.
+                Some(limit) => {
+                    let saved = matches!(weights.lands, Lands::Save { .. });
+                    self.within_hp(arena, me, limit, Some((c.condition, saved)))
+                        .0
+                }
+                None => foes
+                    .up
+                    .saturating_sub(usize::from(foes.immune[c.condition as usize]) + resisted),
+            };
             let held = if means.targets <= 1 {
                 n.min(open as f64)
             } else {
@@ -344,6 +361,34 @@ impl Encounter {
             value += n * lands * foes.threat * foes.rounds * weight;
         }
         value
+    }
+
+    /// `me`'s conscious enemies (not banished) with at most `limit` hit
+    /// points: how many, and their mean hit points. With `condition`
+    /// (and whether a save resists it), only those that can take it: not
+    /// immune to it, and for a save, no Legendary Resistance left.
+    fn within_hp(
+        &self,
+        arena: &Arena,
+        me: usize,
+        limit: u16,
+        condition: Option<(Condition, bool)>,
+    ) -> (usize, f64) {
+        let (mut n, mut hp) = (0usize, 0.0f64);
+        for t in &arena.fighters[self.enemies_of(arena, me)] {
+            if t.state != State::Up
+                || t.spells.conditions & bits::BANISHED != 0
+                || t.hp > i32::from(limit)
+                || condition.is_some_and(|(c, saved)| {
+                    self.spec(t.spec).immune_to(c) || saved && t.legendary_resistances > 0
+                })
+            {
+                continue;
+            }
+            n += 1;
+            hp += f64::from(t.hp);
+        }
+        (n, if n > 0 { hp / n as f64 } else { 0.0 })
     }
 
     /// The value of a buff on the caster's side: the extra damage of its

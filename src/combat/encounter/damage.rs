@@ -148,6 +148,37 @@ impl Encounter {
         }
     }
 
+    /// A conscious creature dies outright (*power word kill*: "it dies"):
+    /// no death saves for a PC, no regeneration for a troll; out of a
+    /// Wild Shape form first, its grapples ended, a Death Burst burst.
+    pub(super) fn slay<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &mut Arena,
+        target: usize,
+        out: &mut TrialOutcome,
+    ) {
+        if arena.fighters[target].state != State::Up {
+            return;
+        }
+        if self.grapplers {
+            self.release_grapples(arena, target);
+        }
+        if arena.fighters[target].shape.is_some() {
+            self.leave_wild_shape(arena, target);
+        }
+        let spec = self.spec(arena.fighters[target].spec);
+        let f = &mut arena.fighters[target];
+        f.hp_lost += i64::from(f.hp);
+        f.hp = 0;
+        f.went_down |= f.party;
+        f.raging = false;
+        f.state = State::Dead;
+        if let Some(burst) = spec.death_burst {
+            self.area_save(rng, arena, target, burst, out);
+        }
+    }
+
     /// A positive blow that drops a conscious creature or lands on one at
     /// 0 HP.
     fn drop_or_fail<R: Rng + ?Sized>(

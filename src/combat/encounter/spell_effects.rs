@@ -46,19 +46,29 @@ impl Encounter {
             // A spell's condition: a target not immune to it and, for a
             // condition a save resists, with no Legendary Resistance left
             // (the casting policy values no other), if any.
+            // A limit in hit points (*power word stun*, *power word
+            // kill*): a target within it, if any.
             let condition = spell
                 .condition
                 .filter(|_| self.aims_conditions)
                 .map(|c| c.condition);
+            let hp_limit = spell
+                .condition
+                .and_then(|c| c.hp_at_most)
+                .or(spell.kills_at_most_hp);
             let saved = spell.save.is_some();
             for r in 0..rolls.max(1) {
-                let open = condition.and_then(|c| {
+                let aims = condition.is_some() || hp_limit.is_some();
+                let open = aims.then(|| {
                     let fighters = &arena.fighters;
                     self.choose_among(rng, arena, me, Reach::Ranged, |t| {
-                        !(self.spec(fighters[t].spec).immune_to(c)
-                            || saved && fighters[t].legendary_resistances > 0)
+                        condition.is_none_or(|c| {
+                            !(self.spec(fighters[t].spec).immune_to(c)
+                                || saved && fighters[t].legendary_resistances > 0)
+                        }) && hp_limit.is_none_or(|h| fighters[t].hp <= i32::from(h))
                     })
                 });
+                let open = open.flatten();
                 // None open (or no condition): the policy's target.
                 let Some(t) =
                     open.or_else(|| self.choose_target::<false, R>(rng, arena, me, Reach::Ranged))
@@ -141,7 +151,15 @@ impl Encounter {
             self.land(rng, arena, me, k, t, rolled, 1.0, crit, out);
             return;
         }
-        let rolled = self.roll_damage(rng, damage, false, bonus);
+        // A target *power word kill* kills takes no damage: none is rolled.
+        let killed = known.spell.kills_at_most_hp.is_some_and(|h| {
+            arena.fighters[t].state == State::Up && arena.fighters[t].hp <= i32::from(h)
+        });
+        let rolled = if killed {
+            [(0, None); 2]
+        } else {
+            self.roll_damage(rng, damage, false, bonus)
+        };
         self.resolve_rolled(rng, arena, me, k, t, rolled, out);
     }
 
@@ -284,9 +302,24 @@ impl Encounter {
         out: &mut TrialOutcome,
     ) {
         let known = self.known(arena, me, k);
+        // *Power word kill*: a target with few enough hit points dies
+        // instead of taking the damage.
+        if let Some(limit) = known.spell.kills_at_most_hp.filter(|_| share >= 1.0) {
+            if arena.fighters[t].state == State::Up && arena.fighters[t].hp <= i32::from(limit) {
+                let was_up = true;
+                self.slay(rng, arena, t, out);
+                self.blessing_on_drop(arena, me, t, was_up);
+                return;
+            }
+        }
         let (total, types) = self.spell_damage(arena, t, rolled, share);
-        // The condition: on a failed save (full share), or on a hit.
-        if let Some(c) = known.spell.condition.filter(|_| share >= 1.0) {
+        // The condition: on a failed save (full share), or on a hit; with
+        // a limit in hit points, only on a creature within it.
+        if let Some(c) = known.spell.condition.filter(|c| {
+            share >= 1.0
+                && c.hp_at_most
+                    .is_none_or(|h| arena.fighters[t].hp <= i32::from(h))
+        }) {
             let (ability, dc) = match known.spell.save {
                 Some(s) => (s.ability, known.dc),
                 None => (Ability::Wis, known.dc),

@@ -20,6 +20,10 @@ use crate::scenario::{Locator, ScenarioError};
 /// The most spells a spell file may hold.
 pub const MAX_SPELLS: usize = 1000;
 
+/// The largest limit in hit points a spell may state (`hp_at_most`,
+/// `kills_at_most_hp`): above any creature's hit points.
+pub const MAX_HP_LIMIT: u16 = 10_000;
+
 /// The schools of magic (SRD "Schools of Magic").
 const SCHOOLS: [&str; 8] = [
     "abjuration",
@@ -71,6 +75,7 @@ struct RawCondition {
     repeat_save: Option<Spanned<String>>,
     #[serde(default)]
     ends_on_damage: bool,
+    hp_at_most: Option<Spanned<u32>>,
 }
 
 #[derive(Deserialize)]
@@ -155,6 +160,7 @@ struct RawSpell {
     damage_modifier: bool,
     cantrip_scaling: Option<Spanned<String>>,
     condition: Option<Spanned<RawCondition>>,
+    kills_at_most_hp: Option<Spanned<u32>>,
     ongoing: Option<Spanned<RawOngoing>>,
     modifiers: Option<Spanned<RawModifiers>>,
     healing: Option<Spanned<RawHealing>>,
@@ -455,6 +461,10 @@ impl Parse<'_> {
                 Some(c) => Some(self.condition(c)?),
                 None => None,
             },
+            kills_at_most_hp: match &r.kills_at_most_hp {
+                Some(h) => Some(self.hp_limit(h, "kills_at_most_hp")?),
+                None => None,
+            },
             ongoing: match &r.ongoing {
                 Some(o) => Some(self.ongoing(o)?),
                 None => None,
@@ -603,7 +613,27 @@ impl Parse<'_> {
             condition,
             repeat_save,
             ends_on_damage: r.ends_on_damage,
+            hp_at_most: match &r.hp_at_most {
+                Some(h) => Some(self.hp_limit(h, "condition.hp_at_most")?),
+                None => None,
+            },
         })
+    }
+
+    /// A limit in hit points (`hp_at_most`, `kills_at_most_hp`): 1 to
+    /// [`MAX_HP_LIMIT`].
+    fn hp_limit(&self, h: &Spanned<u32>, key: &str) -> Result<u16, ScenarioError> {
+        match u16::try_from(*h.get_ref()) {
+            Ok(n) if (1..=MAX_HP_LIMIT).contains(&n) => Ok(n),
+            _ => Err(self.at(
+                h.span().start,
+                key,
+                format!(
+                    "a limit in hit points is 1 to {MAX_HP_LIMIT}; found {}",
+                    h.get_ref()
+                ),
+            )),
+        }
     }
 
     fn ongoing(&self, o: &Spanned<RawOngoing>) -> Result<Ongoing, ScenarioError> {
@@ -719,5 +749,32 @@ mod tests {
             e.starts_with("mine.toml:") && e.contains(".school") && e.contains("`pyromancy`"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn limits_in_hit_points_are_read_and_bounded() {
+        let spells = parse_file("spells.toml", crate::scenario::data::SPELLS_TOML).unwrap();
+        let stun = spells.get("power_word_stun").unwrap();
+        assert_eq!(stun.condition.and_then(|c| c.hp_at_most), Some(150));
+        assert_eq!(
+            spells.get("power_word_kill").unwrap().kills_at_most_hp,
+            Some(100)
+        );
+        assert_eq!(spells.get("hold_person").unwrap().kills_at_most_hp, None);
+        for (from, to, key) in [
+            ("hp_at_most = 150", "hp_at_most = 0", "condition.hp_at_most"),
+            (
+                "kills_at_most_hp = 100",
+                "kills_at_most_hp = 10001",
+                "kills_at_most_hp",
+            ),
+        ] {
+            let text = crate::scenario::data::SPELLS_TOML.replacen(from, to, 1);
+            let e = parse_file("mine.toml", &text).unwrap_err().to_string();
+            assert!(
+                e.starts_with("mine.toml:") && e.contains(key) && e.contains("1 to 10000"),
+                "{e}"
+            );
+        }
     }
 }

@@ -852,3 +852,106 @@ fn an_enemy_that_attacks_the_caster_in_melee_stands_in_its_spirit_guardians() {
     t.attack_with(outside, 0, &shortbow, &[(2, 20)]);
     assert_ne!(t.f(outside).spells.zone.source, 0);
 }
+
+#[test]
+fn power_word_stun_stuns_only_a_creature_of_150_hp_or_fewer_and_aims_at_one() {
+    // Wizard-17 against two ogres, the first above the limit (151 HP), the
+    // second within it (150 HP).
+    let ogres = || {
+        let mut t = Table::new(
+            vec![template("wizard-17")],
+            vec![monster("ogre"), monster("ogre")],
+            EncounterRules::default(),
+        );
+        t.f_mut(1).hp = 151;
+        t.f_mut(2).hp = 150;
+        t
+    };
+    // The policy values the stun on the ogre within the limit only: the
+    // same as against that ogre alone; nothing against the other alone.
+    let wizard = template("wizard-17");
+    let k = known(&wizard, "power_word_stun");
+    let value = |t: &Table| {
+        let foes = t.enc.foes(&t.arena, 0);
+        t.enc.spell_value(&t.arena, 0, k, 8, &foes)
+    };
+    let both = value(&ogres());
+    let mut within = ogres();
+    within.f_mut(1).state = State::Dead;
+    let mut above = ogres();
+    above.f_mut(2).state = State::Dead;
+    assert!(both > 0.0 && value(&above) == 0.0, "{both}");
+    assert!(value(&within) > 0.0);
+    // Cast: aimed at the ogre within the limit (the only one open: one
+    // draw of one), stunned; no save to take it.
+    let mut t = ogres();
+    cast(&mut t, 0, "power_word_stun", 8, &[(1, 1)]);
+    assert_eq!(t.f(2).spells.conditions, Condition::Stunned.bits());
+    assert_eq!(t.f(1).spells.conditions, 0);
+    // Only the ogre above the limit stands: cast at it, nothing.
+    cast(&mut above, 0, "power_word_stun", 8, &[(1, 1)]);
+    assert_eq!(above.f(1).spells.conditions, 0);
+    assert_eq!(above.f(0).slots[7], 0, "the slot is spent all the same");
+}
+
+#[test]
+fn power_word_kill_kills_a_creature_of_100_hp_or_fewer_outright() {
+    // Bard-17 against two ogres at 101 and 100 HP: aimed at the second,
+    // which dies with no damage rolled.
+    let ogres = || {
+        let mut t = Table::new(
+            vec![template("bard-17")],
+            vec![monster("ogre"), monster("ogre")],
+            EncounterRules::default(),
+        );
+        t.f_mut(1).hp = 101;
+        t.f_mut(2).hp = 100;
+        t
+    };
+    let bard = template("bard-17");
+    let k = known(&bard, "power_word_kill");
+    let value = |t: &Table| {
+        let foes = t.enc.foes(&t.arena, 0);
+        t.enc.spell_value(&t.arena, 0, k, 9, &foes)
+    };
+    // Worth the hit points of the one it kills; against one above the
+    // limit, its 12d12 (78 on average).
+    let mut above = ogres();
+    above.f_mut(2).state = State::Dead;
+    assert_eq!(value(&ogres()), 100.0);
+    assert_eq!(value(&above), 78.0);
+    let mut t = ogres();
+    cast(&mut t, 0, "power_word_kill", 9, &[(1, 1)]);
+    assert_eq!(t.f(2).state, State::Dead);
+    assert_eq!(t.f(2).hp, 0);
+    assert_eq!(t.f(1).hp, 101);
+    // Above the limit: 12d12 psychic (twelve 1s: 12).
+    cast(
+        &mut above,
+        0,
+        "power_word_kill",
+        9,
+        &[
+            (1, 1),
+            (1, 12),
+            (1, 12),
+            (1, 12),
+            (1, 12),
+            (1, 12),
+            (1, 12),
+            (1, 12),
+            (1, 12),
+            (1, 12),
+            (1, 12),
+            (1, 12),
+            (1, 12),
+        ],
+    );
+    assert_eq!(above.f(1).hp, 101 - 12);
+    assert_eq!(above.f(1).state, State::Up);
+    // A PC it kills dies outright: no death saves.
+    let mut t = Table::new(vec![fighter()], vec![bard], EncounterRules::default());
+    cast(&mut t, 1, "power_word_kill", 9, &[(1, 1)]);
+    assert_eq!(t.f(0).state, State::Dead);
+    assert_eq!(t.f(0).tally.failures, 0);
+}
