@@ -70,6 +70,10 @@ pub struct Attack {
     /// A hit grapples the target ("it has the Grappled condition (escape
     /// DC 13)"), perhaps restraining it too (`encounter/grapple.rs`).
     pub grapples: Option<Grapple>,
+    /// It can't target a creature its attacker grapples (SRD 5.2
+    /// tyrannosaurus rex's and giant crocodile's Bite: "While Grappled,
+    /// the target ... can't be targeted by the monster's Tail").
+    pub spares_grappled: bool,
     /// A charge: more on a hit right after a move toward the target
     /// (positions only).
     pub charge: Option<Charge>,

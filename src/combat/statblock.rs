@@ -278,6 +278,9 @@ pub fn render(spec: &CreatureSpec) -> String {
                 }
             );
         }
+        if a.spares_grappled {
+            line.push_str(", never at a creature it grapples");
+        }
         let _ = writeln!(out, "{line}");
     }
     if !spec.multiattack.is_empty() {

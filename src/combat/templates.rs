@@ -559,6 +559,7 @@ impl TemplateAttack {
             hit_condition: None,
             charge: None,
             grapples: None,
+            spares_grappled: false,
             advantage: None,
             bloodied: None,
             advantage_damage: None,

@@ -54,7 +54,8 @@ SRD_KEYS = {
 }
 REQUIRED_SRD = SRD_KEYS - {"condition_immune", "no_fight_effect"}
 ATTACK_KEYS = {"name", "to_hit", "damage", "type", "reach", "two_handed", "rider", "spell", "knocks_prone", "charge", "poisons_on_hit",
-               "grapples", "advantage", "bloodied", "advantage_damage", "save", "hit_condition"}
+               "grapples", "advantage", "bloodied", "advantage_damage", "save", "hit_condition",
+               "spares_grappled"}
 GRAPPLE_KEYS = {"escape", "size", "restrains", "holds"}
 ADVANTAGES = ("grappled", "wounded")
 RIDER_KEYS = {"dice", "type", "save", "dc"}
@@ -162,7 +163,7 @@ class Checker:
             self.bad(entry, f"{f}.type", f"unknown damage type {a.get('type')!r}")
         if a.get("reach", "melee") not in ("melee", "ranged"):
             self.bad(entry, f"{f}.reach", f"{a.get('reach')!r} is not melee or ranged")
-        for k in ("two_handed", "spell", "poisons_on_hit"):
+        for k in ("two_handed", "spell", "poisons_on_hit", "spares_grappled"):
             if k in a and not isinstance(a[k], bool):
                 self.bad(entry, f"{f}.{k}", "not true or false")
         if "knocks_prone" in a and a["knocks_prone"] not in SIZES:
@@ -366,6 +367,9 @@ class Checker:
                     self.bad(key, f"attacks[{i}].name", f"{n!r} twice")
                 names.append(n)
         counts["attacks"] = len(attacks)
+        if any(isinstance(a, dict) and a.get("spares_grappled") for a in attacks) \
+                and not any(isinstance(a, dict) and "grapples" in a for a in attacks):
+            self.bad(key, "attacks", "an attack spares_grappled, but no attack grapples")
         multi = e.get("multiattack", [])
         if not isinstance(multi, list):
             self.bad(key, "multiattack", "not a list")

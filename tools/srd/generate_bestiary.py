@@ -520,8 +520,11 @@ class Attack:
     # A hit's save against a condition until the end of the target's next
     # turn: {save, dc, condition}.
     hit_condition: dict | None = None
-    # A hit grapples: {escape, size, restrains, holds}.
+    # A hit grapples: {escape, size, restrains, holds, spares}.
     grapples: dict | None = None
+    # It can't target a creature its attacker grapples (another attack's
+    # grapple names it: "can't be targeted by the monster's Tail").
+    spares_grappled: bool = False
     # Resolved by a saving throw instead of an attack roll: {ability, dc,
     # on_success} (Constrict); `to_hit` is then not written.
     save: dict | None = None
@@ -1653,9 +1656,10 @@ def hit_condition_of(m: dict, action: dict) -> dict | None:
 GRAPPLES = re.compile(
     r"(?:If the target is (?:an? (?P<size>Tiny|Small|Medium|Large|Huge|Gargantuan) or smaller "
     r"creature|a creature), it|The target|the target) has the Grappled condition "
-    r"\(escape DC \)(?: from (?P<from>one of (?P<n>\w+)|both|all \w+) [\w' ]+?)?"
+    r"\(escape DC \)\)?(?: from (?P<from>one of (?P<n>\w+)|both|all \w+) [\w' ]+?)?"
     r"(?P<restrains>, and it has the Restrained condition until the grapple ends\."
-    r"|\. While Grappled, the target has the Restrained condition\.|\.)$")
+    r"|\. While Grappled, the target has the Restrained condition"
+    r"(?: and can't be targeted by the monster's (?P<spares>[A-Z][\w ]*?))?\.|\.)$")
 
 
 def escape_dc(m: dict, action: dict) -> int | None:
@@ -1811,6 +1815,9 @@ def grapple_of(m: dict, action: dict) -> dict | None:
         "size": (found.group("size") or "gargantuan").lower(),
         "restrains": found.group("restrains") != ".",
         "holds": holds,
+        # The attack that can't target the grappled creature ("can't be
+        # targeted by the monster's Tail"), by its attack name.
+        "spares": attack_name(found.group("spares")) if found.group("spares") else None,
     }
 
 
@@ -1955,7 +1962,9 @@ def convert(m: dict, pkg: Package) -> Entry:
             effects.remove("Grappled condition")
             if grapple["restrains"]:
                 effects.remove("Restrained condition")
-        effects.extend(plain_riders(a, effects))
+        # A modelled grapple's "While Grappled, ..." sentence is read.
+        effects.extend(r for r in plain_riders(a, effects)
+                       if not (attack.grapples and r.startswith("While Grappled")))
         if effects:
             note = f"{display(a['name'])}: {'; '.join(effects)}"
             if len(note) > MAX_NOTE_CHARS:
@@ -1964,6 +1973,12 @@ def convert(m: dict, pkg: Package) -> Entry:
             local.append(note)
         attack_notes[a["name"]] = local
     by_name = {a.name: a for a in e.attacks}
+    for a in e.attacks:
+        spared = (a.grapples or {}).get("spares")
+        if spared:
+            if spared not in by_name:
+                raise Unsupported(f"{a.name}: a grappled target spares {spared!r}, which is no attack")
+            by_name[spared].spares_grappled = True
 
     breaths = []
     for a in m["actions"]:
@@ -2127,6 +2142,8 @@ def attack_toml(a: Attack) -> str:
         if g["holds"] > 1:
             inner.append(f"holds = {g['holds']}")
         parts.append("grapples = { " + ", ".join(inner) + " }")
+    if a.spares_grappled:
+        parts.append("spares_grappled = true")
     if a.advantage:
         parts.append(f"advantage = {q(a.advantage)}")
     if a.bloodied:

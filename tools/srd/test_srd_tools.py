@@ -650,6 +650,24 @@ class Checker(unittest.TestCase):
         # Anything more after the grapple keeps it listed.
         more = plain[:-1] + ". While Grappled, the target can't teleport."
         self.assertIsNone(gb.GRAPPLES.search(more))
+        # The tyrannosaurus rex: a Tail that spares the grappled (the
+        # source's doubled parenthesis read as one).
+        rex = ("If the target is a Large or smaller creature, it has the Grappled condition (escape DC )). "
+               "While Grappled, the target has the Restrained condition and can't be targeted by the monster's Tail.")
+        found = gb.GRAPPLES.search(rex)
+        self.assertEqual((found.group("size"), found.group("spares")), ("Large", "Tail"))
+        self.assertNotEqual(found.group("restrains"), ".")
+
+    def test_an_attack_that_spares_the_grappled_needs_a_grapple(self):
+        grapple = {"escape": 15, "size": "large", "restrains": True}
+        ok = self.broken(lambda e: (e["attacks"][0].update(grapples=dict(grapple)),
+                                    e["attacks"][0].update(spares_grappled=True)))
+        self.assertEqual(ok, [])
+        found = self.broken(lambda e: e["attacks"][0].update(spares_grappled=True))
+        self.assertTrue(any("] attacks" in p and "no attack grapples" in p for p in found), found)
+        found = self.broken(lambda e: (e["attacks"][0].update(grapples=dict(grapple)),
+                                       e["attacks"][0].update(spares_grappled=1)))
+        self.assertTrue(any("] attacks[0].spares_grappled" in p for p in found), found)
 
     def test_a_creature_that_cannot_fight_must_be_listed(self):
         found = self.broken(lambda e: (e.update(attacks=[], multiattack=[]), e.pop("breath")))

@@ -540,8 +540,13 @@ impl Encounter {
         for made in 0..listed + extra {
             let index = spec.multiattack[if made < listed { made } else { 0 }];
             let attack = self.attack_in_hand(arena, me, index, effects);
-            let Some(target) = self.choose_target::<POSITIONS, R>(rng, arena, me, attack.reach)
+            let Some(target) = self.choose_target_for::<POSITIONS, R>(rng, arena, me, attack)
             else {
+                // An attack that spares the creature it grapples may find
+                // no other: the Multiattack's next attack may.
+                if attack.spares_grappled {
+                    continue;
+                }
                 return;
             };
             if let (true, Some(p)) = (POSITIONS, &self.rules.positions) {

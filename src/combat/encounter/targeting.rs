@@ -61,25 +61,58 @@ impl Encounter {
         me: usize,
         reach: Reach,
     ) -> Option<usize> {
+        self.choose_target_where::<POSITIONS, R>(rng, arena, me, reach, |_| true)
+    }
+
+    /// [`Encounter::choose_target`] for `attack`: one that spares a
+    /// creature `me` grapples (the tyrannosaurus rex's Tail) chooses
+    /// among the others.
+    #[inline]
+    pub(super) fn choose_target_for<const POSITIONS: bool, R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &Arena,
+        me: usize,
+        attack: &crate::combat::creature::Attack,
+    ) -> Option<usize> {
+        if attack.spares_grappled {
+            self.choose_target_where::<POSITIONS, R>(rng, arena, me, attack.reach, |t| {
+                self.grappler(arena, t) != Some(me)
+            })
+        } else {
+            self.choose_target::<POSITIONS, R>(rng, arena, me, attack.reach)
+        }
+    }
+
+    /// [`Encounter::choose_target`] among the enemies `allowed` accepts.
+    #[inline]
+    fn choose_target_where<const POSITIONS: bool, R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        arena: &Arena,
+        me: usize,
+        reach: Reach,
+        allowed: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
         // Grappled: its grappler, the one target without Disadvantage.
         if let Some(g) = self.grappler(arena, me) {
             let f = &arena.fighters[g];
-            if f.state == State::Up && f.spells.conditions & bits::BANISHED == 0 {
+            if f.state == State::Up && f.spells.conditions & bits::BANISHED == 0 && allowed(g) {
                 return Some(g);
             }
         }
         if !POSITIONS {
-            return self.choose_among(rng, arena, me, reach, |_| true);
+            return self.choose_among(rng, arena, me, reach, allowed);
         }
         match self.rules.positions {
             Some(p) if reach == Reach::Melee && !p.move_past_front => {
                 let screen = self.screen(arena, me);
                 let fighters = &arena.fighters;
                 self.choose_among(rng, arena, me, reach, |t| {
-                    screen.lets_through(fighters[t].x)
+                    screen.lets_through(fighters[t].x) && allowed(t)
                 })
             }
-            _ => self.choose_among(rng, arena, me, reach, |_| true),
+            _ => self.choose_among(rng, arena, me, reach, allowed),
         }
     }
 

@@ -914,7 +914,7 @@ warlock - - -
                     .replace(", ability: None", "")
                     .replace(", hit_dice: None", "")
                     .replace(", knocks_prone: None, poisons_on_hit: false, hit_condition: None", "")
-                    .replace(", grapples: None, charge: None, advantage: None, bloodied: None, advantage_damage: None, save: None", "")
+                    .replace(", grapples: None, spares_grappled: false, charge: None, advantage: None, bloodied: None, advantage_damage: None, save: None", "")
                     .replace(&format!(", escape: {}", spec.escape), "")
                     .replace(", condition_immune: 0", "")
                     .replace(&format!(", speed: {}, line: None", spec.speed), "")

@@ -3,12 +3,14 @@
 //! attack says so; the escape check; the grapple's end when its grappler
 //! falls or is incapacitated; the grappled creature's target and its
 //! Disadvantage against others; Advantage against a grappled or wounded
-//! target.
+//! target; an attack that spares the grappled (the tyrannosaurus's Tail).
 
 use super::*;
 use crate::combat::creature::{AttackAdvantage, Grapple};
 use crate::combat::spell::{Condition, bits};
 use crate::rules::damage::Size;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// SRD 5.2 crocodile: Bite +4, 1d8+2 piercing; "If the target is a Medium
 /// or smaller creature, it has the Grappled condition (escape DC 12).
@@ -214,4 +216,51 @@ fn a_save_action_like_constrict_grapples_on_a_failed_save_only() {
     let spec = &t.enc.all[1];
     assert_eq!(spec.attacks[spec.multiattack[0]].name, "constrict");
     assert!((spec.threat(15) - 0.45 * 7.5).abs() < 1e-9);
+}
+
+#[test]
+fn the_tyrannosaurus_tail_spares_the_creature_its_bite_grapples() {
+    // SRD 5.2 tyrannosaurus rex: Bite +10, 4d12+7, grapples a Large or
+    // smaller target (escape DC 17), Restrained, "and can't be targeted by
+    // the monster's Tail".
+    let rex = monster("tyrannosaurus-rex");
+    let (bite, tail) = (&rex.attacks[0], &rex.attacks[1]);
+    assert!(bite.grapples.is_some_and(|g| g.restrains && g.escape == 17));
+    assert!(tail.spares_grappled && !bite.spares_grappled);
+    let fighters = vec![template("fighter-17"), template("fighter-17")];
+    let mut t = Table::new(fighters, vec![rex.clone()], EncounterRules::default());
+    // The bite hits the first fighter (15 + 10 against AC 18): four 1s, 11.
+    let bite = t.enc.all[2].attacks[0].clone();
+    t.attack_with(2, 0, &bite, &[(15, 20), (1, 12), (1, 12), (1, 12), (1, 12)]);
+    assert!(grappled(&t, 0) && restrained(&t, 0));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let tail = t.enc.all[2].attacks[1].clone();
+    let (mut bites_first, mut tails_first) = (0, 0);
+    for _ in 0..200 {
+        let by_tail = t
+            .enc
+            .choose_target_for::<false, _>(&mut rng, &t.arena, 2, &tail);
+        tails_first += usize::from(by_tail == Some(0));
+        assert_eq!(by_tail, Some(1), "the tail goes to the other fighter");
+        let by_bite = t
+            .enc
+            .choose_target_for::<false, _>(&mut rng, &t.arena, 2, &bite);
+        bites_first += usize::from(by_bite == Some(0));
+    }
+    assert_eq!(tails_first, 0);
+    assert!(bites_first > 50, "the bite may go to either: {bites_first}");
+    // The grappled fighter alone: the tail has no target and is not made;
+    // the turn's bite still is.
+    t.f_mut(1).state = State::Dead;
+    assert_eq!(
+        t.enc
+            .choose_target_for::<false, _>(&mut rng, &t.arena, 2, &tail),
+        None
+    );
+    let hp = t.f(0).hp;
+    // Its turn: the bite (its one target: a draw of one) at advantage on
+    // the restrained fighter (a miss, 2 and 3 + 10 against AC 18) and no
+    // tail.
+    t.turn(2, false, &[(1, 1), (2, 20), (3, 20)]);
+    assert_eq!(t.f(0).hp, hp);
 }

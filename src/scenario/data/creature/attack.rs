@@ -55,6 +55,9 @@ pub struct RawAttack {
     hit_condition: Option<Spanned<RawHitCondition>>,
     /// A hit grapples the target.
     grapples: Option<Spanned<RawGrapple>>,
+    /// It can't target a creature its attacker grapples.
+    #[serde(default)]
+    spares_grappled: bool,
     /// A charge: more on a hit right after a move toward the target.
     charge: Option<Spanned<RawCharge>>,
     /// Advantage against a creature it grapples, or one that has lost hit
@@ -251,6 +254,7 @@ impl RawAttack {
                 None => None,
                 Some(g) => Some(g.get_ref().build(loc, &format!("{path}.grapples"))?),
             },
+            spares_grappled: self.spares_grappled,
             charge: match &self.charge {
                 None => None,
                 Some(c) => Some(c.get_ref().build(loc, &format!("{path}.charge"))?),
