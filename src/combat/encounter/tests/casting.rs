@@ -853,35 +853,42 @@ fn an_enemy_that_attacks_the_caster_in_melee_stands_in_its_spirit_guardians() {
     assert_ne!(t.f(outside).spells.zone.source, 0);
 }
 
+/// `caster` (a template) against two ogres at `hp` hit points.
+fn against_two_ogres(caster: &str, hp: [i32; 2]) -> Table {
+    let mut t = Table::new(
+        vec![template(caster)],
+        vec![monster("ogre"), monster("ogre")],
+        EncounterRules::default(),
+    );
+    t.f_mut(1).hp = hp[0];
+    t.f_mut(2).hp = hp[1];
+    t
+}
+
+/// The casting policy's value of fighter 0's spell `name` at `slot` now.
+fn value_now(t: &Table, name: &str, slot: u8) -> f64 {
+    let k = known(&t.enc.all[0], name);
+    let foes = t.enc.foes(&t.arena, 0);
+    t.enc.spell_value(&t.arena, 0, k, slot, &foes)
+}
+
 #[test]
 fn power_word_stun_stuns_only_a_creature_of_150_hp_or_fewer_and_aims_at_one() {
     // Wizard-17 against two ogres, the first above the limit (151 HP), the
     // second within it (150 HP).
-    let ogres = || {
-        let mut t = Table::new(
-            vec![template("wizard-17")],
-            vec![monster("ogre"), monster("ogre")],
-            EncounterRules::default(),
-        );
-        t.f_mut(1).hp = 151;
-        t.f_mut(2).hp = 150;
-        t
-    };
-    // The policy values the stun on the ogre within the limit only: the
-    // same as against that ogre alone; nothing against the other alone.
-    let wizard = template("wizard-17");
-    let k = known(&wizard, "power_word_stun");
-    let value = |t: &Table| {
-        let foes = t.enc.foes(&t.arena, 0);
-        t.enc.spell_value(&t.arena, 0, k, 8, &foes)
-    };
-    let both = value(&ogres());
+    let ogres = || against_two_ogres("wizard-17", [151, 150]);
+    // The policy values the stun on the ogre within the limit only;
+    // nothing against the other alone.
     let mut within = ogres();
     within.f_mut(1).state = State::Dead;
     let mut above = ogres();
     above.f_mut(2).state = State::Dead;
-    assert!(both > 0.0 && value(&above) == 0.0, "{both}");
-    assert!(value(&within) > 0.0);
+    let both = value_now(&ogres(), "power_word_stun", 8);
+    assert!(
+        both > 0.0 && value_now(&above, "power_word_stun", 8) == 0.0,
+        "{both}"
+    );
+    assert!(value_now(&within, "power_word_stun", 8) > 0.0);
     // Cast: aimed at the ogre within the limit (the only one open: one
     // draw of one), stunned; no save to take it.
     let mut t = ogres();
@@ -898,58 +905,26 @@ fn power_word_stun_stuns_only_a_creature_of_150_hp_or_fewer_and_aims_at_one() {
 fn power_word_kill_kills_a_creature_of_100_hp_or_fewer_outright() {
     // Bard-17 against two ogres at 101 and 100 HP: aimed at the second,
     // which dies with no damage rolled.
-    let ogres = || {
-        let mut t = Table::new(
-            vec![template("bard-17")],
-            vec![monster("ogre"), monster("ogre")],
-            EncounterRules::default(),
-        );
-        t.f_mut(1).hp = 101;
-        t.f_mut(2).hp = 100;
-        t
-    };
-    let bard = template("bard-17");
-    let k = known(&bard, "power_word_kill");
-    let value = |t: &Table| {
-        let foes = t.enc.foes(&t.arena, 0);
-        t.enc.spell_value(&t.arena, 0, k, 9, &foes)
-    };
+    let ogres = || against_two_ogres("bard-17", [101, 100]);
     // Worth the hit points of the one it kills; against one above the
     // limit, its 12d12 (78 on average).
     let mut above = ogres();
     above.f_mut(2).state = State::Dead;
-    assert_eq!(value(&ogres()), 100.0);
-    assert_eq!(value(&above), 78.0);
+    assert_eq!(value_now(&ogres(), "power_word_kill", 9), 100.0);
+    assert_eq!(value_now(&above, "power_word_kill", 9), 78.0);
     let mut t = ogres();
     cast(&mut t, 0, "power_word_kill", 9, &[(1, 1)]);
     assert_eq!(t.f(2).state, State::Dead);
     assert_eq!(t.f(2).hp, 0);
     assert_eq!(t.f(1).hp, 101);
     // Above the limit: 12d12 psychic (twelve 1s: 12).
-    cast(
-        &mut above,
-        0,
-        "power_word_kill",
-        9,
-        &[
-            (1, 1),
-            (1, 12),
-            (1, 12),
-            (1, 12),
-            (1, 12),
-            (1, 12),
-            (1, 12),
-            (1, 12),
-            (1, 12),
-            (1, 12),
-            (1, 12),
-            (1, 12),
-            (1, 12),
-        ],
-    );
+    let mut dice = vec![(1, 1)];
+    dice.extend([(1, 12); 12]);
+    cast(&mut above, 0, "power_word_kill", 9, &dice);
     assert_eq!(above.f(1).hp, 101 - 12);
     assert_eq!(above.f(1).state, State::Up);
     // A PC it kills dies outright: no death saves.
+    let bard = template("bard-17");
     let mut t = Table::new(vec![fighter()], vec![bard], EncounterRules::default());
     cast(&mut t, 1, "power_word_kill", 9, &[(1, 1)]);
     assert_eq!(t.f(0).state, State::Dead);
