@@ -341,6 +341,14 @@ pub struct SpellCondition {
     pub hp_at_most: Option<u16>,
 }
 
+impl SpellCondition {
+    /// Whether a creature at `hp` hit points is within its limit (any is
+    /// without one).
+    pub fn reaches(self, hp: i32) -> bool {
+        self.hp_at_most.is_none_or(|h| hp <= i32::from(h))
+    }
+}
+
 /// When a spell's damage comes again after the casting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OngoingWhen {
@@ -481,6 +489,20 @@ pub struct SpellSpec {
 }
 
 impl SpellSpec {
+    /// Whether it kills a creature at `hp` hit points outright instead of
+    /// dealing its damage (*power word kill*).
+    pub fn kills(&self, hp: i32) -> bool {
+        self.kills_at_most_hp.is_some_and(|h| hp <= i32::from(h))
+    }
+
+    /// The limit in hit points its target must be within for its
+    /// condition or its kill (*power word stun*, *power word kill*).
+    pub fn hp_limit(&self) -> Option<u16> {
+        self.condition
+            .and_then(|c| c.hp_at_most)
+            .or(self.kills_at_most_hp)
+    }
+
     /// An emanation of ongoing damage around its caster against its
     /// enemies, dealt to those in it at the start or end of their turns
     /// (*spirit guardians*): it moves with the caster, and a melee

@@ -299,8 +299,7 @@ impl Encounter {
         }
         // *Power word kill*: aimed at a foe it kills when one stands, worth
         // that foe's hit points (the mean of those it would kill).
-        let spell = &self.known(arena, me, k).spell;
-        let kills = spell
+        let kills = weights
             .kills_at_most_hp
             .map_or(0.0, |limit| self.within_hp(arena, me, limit, None).1);
         if kills > 0.0 {
@@ -337,7 +336,7 @@ impl Encounter {
                 Lands::Save { .. } => usize::from(foes.legendary),
                 _ => 0,
             };
-            let open = match spell.condition.and_then(|s| s.hp_at_most) {
+            let open = match c.hp_at_most {
                 // Only those within its limit in hit points (*power word
                 // stun*), counted one by one.
                 Some(limit) => {
@@ -379,9 +378,7 @@ impl Encounter {
             if t.state != State::Up
                 || t.spells.conditions & bits::BANISHED != 0
                 || t.hp > i32::from(limit)
-                || condition.is_some_and(|(c, saved)| {
-                    self.spec(t.spec).immune_to(c) || saved && t.legendary_resistances > 0
-                })
+                || condition.is_some_and(|(c, saved)| !self.can_take(t, c, saved))
             {
                 continue;
             }
@@ -389,6 +386,13 @@ impl Encounter {
             hp += f64::from(t.hp);
         }
         (n, if n > 0 { hp / n as f64 } else { 0.0 })
+    }
+
+    /// Whether `t` can take condition `c` from a spell (`saved`: one a
+    /// save resists): it is not immune to it, and for a save it has no
+    /// Legendary Resistance left to turn the failure.
+    pub(super) fn can_take(&self, t: &super::fighter::Fighter, c: Condition, saved: bool) -> bool {
+        !(self.spec(t.spec).immune_to(c) || saved && t.legendary_resistances > 0)
     }
 
     /// The value of a buff on the caster's side: the extra damage of its

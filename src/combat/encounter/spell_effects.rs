@@ -52,23 +52,20 @@ impl Encounter {
                 .condition
                 .filter(|_| self.aims_conditions)
                 .map(|c| c.condition);
-            let hp_limit = spell
-                .condition
-                .and_then(|c| c.hp_at_most)
-                .or(spell.kills_at_most_hp);
+            let hp_limit = spell.hp_limit();
             let saved = spell.save.is_some();
+            let aims = condition.is_some() || hp_limit.is_some();
             for r in 0..rolls.max(1) {
-                let aims = condition.is_some() || hp_limit.is_some();
-                let open = aims.then(|| {
+                let open = if aims {
                     let fighters = &arena.fighters;
                     self.choose_among(rng, arena, me, Reach::Ranged, |t| {
-                        condition.is_none_or(|c| {
-                            !(self.spec(fighters[t].spec).immune_to(c)
-                                || saved && fighters[t].legendary_resistances > 0)
-                        }) && hp_limit.is_none_or(|h| fighters[t].hp <= i32::from(h))
+                        let f = &fighters[t];
+                        condition.is_none_or(|c| self.can_take(f, c, saved))
+                            && hp_limit.is_none_or(|h| f.hp <= i32::from(h))
                     })
-                });
-                let open = open.flatten();
+                } else {
+                    None
+                };
                 // None open (or no condition): the policy's target.
                 let Some(t) =
                     open.or_else(|| self.choose_target::<false, R>(rng, arena, me, Reach::Ranged))
@@ -152,9 +149,8 @@ impl Encounter {
             return;
         }
         // A target *power word kill* kills takes no damage: none is rolled.
-        let killed = known.spell.kills_at_most_hp.is_some_and(|h| {
-            arena.fighters[t].state == State::Up && arena.fighters[t].hp <= i32::from(h)
-        });
+        let killed =
+            arena.fighters[t].state == State::Up && known.spell.kills(arena.fighters[t].hp);
         let rolled = if killed {
             [(0, None); 2]
         } else {
@@ -304,22 +300,22 @@ impl Encounter {
         let known = self.known(arena, me, k);
         // *Power word kill*: a target with few enough hit points dies
         // instead of taking the damage.
-        if let Some(limit) = known.spell.kills_at_most_hp.filter(|_| share >= 1.0) {
-            if arena.fighters[t].state == State::Up && arena.fighters[t].hp <= i32::from(limit) {
-                let was_up = true;
-                self.slay(rng, arena, t, out);
-                self.blessing_on_drop(arena, me, t, was_up);
-                return;
-            }
+        if share >= 1.0
+            && arena.fighters[t].state == State::Up
+            && known.spell.kills(arena.fighters[t].hp)
+        {
+            self.slay(rng, arena, t, out);
+            self.blessing_on_drop(arena, me, t, true);
+            return;
         }
         let (total, types) = self.spell_damage(arena, t, rolled, share);
         // The condition: on a failed save (full share), or on a hit; with
         // a limit in hit points, only on a creature within it.
-        if let Some(c) = known.spell.condition.filter(|c| {
-            share >= 1.0
-                && c.hp_at_most
-                    .is_none_or(|h| arena.fighters[t].hp <= i32::from(h))
-        }) {
+        if let Some(c) = known
+            .spell
+            .condition
+            .filter(|c| share >= 1.0 && c.reaches(arena.fighters[t].hp))
+        {
             let (ability, dc) = match known.spell.save {
                 Some(s) => (s.ability, known.dc),
                 None => (Ability::Wis, known.dc),

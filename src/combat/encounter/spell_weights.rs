@@ -17,6 +17,9 @@ pub(super) struct SpellWeights {
     /// A zone or a spell used again: its damage each round.
     pub(super) ongoing: bool,
     pub(super) condition: Option<ConditionWeight>,
+    /// It kills a target of at most this many hit points outright
+    /// (*power word kill*).
+    pub(super) kills_at_most_hp: Option<u16>,
     /// A debuff on enemies: the share of their hits it takes away.
     pub(super) debuff: Option<f64>,
     /// Per slot 0..=9.
@@ -43,6 +46,9 @@ pub(super) struct ConditionWeight {
     pub(super) condition: Condition,
     pub(super) weight: f64,
     pub(super) repeat_save: Option<Option<(usize, i32)>>,
+    /// Only a creature of at most this many hit points takes it (*power
+    /// word stun*).
+    pub(super) hp_at_most: Option<u16>,
 }
 
 impl SpellWeights {
@@ -70,6 +76,7 @@ impl SpellWeights {
             repeat_save: c
                 .repeat_save
                 .then(|| spell.save.map(|s| (s.ability as usize, known.dc))),
+            hp_at_most: c.hp_at_most,
         });
         let debuff = spell.modifiers.map(|m| {
             let mut weight = 0.0;
@@ -86,6 +93,7 @@ impl SpellWeights {
             lands,
             ongoing: spell.ongoing.is_some(),
             condition,
+            kills_at_most_hp: spell.kills_at_most_hp,
             debuff,
             slots: known.slot_means(level),
         }
